@@ -1,0 +1,5 @@
+"""``python -m feltwire`` is the ``feltwire`` command."""
+
+from feltwire.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""The ``feltwire`` command: a thin dispatcher to each process's own entry point.
+
+A subcommand's code is imported only when that subcommand runs, so a node Pi without the
+hub's packages can still run ``feltwire node``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "hub": ("hub.main", "run the hub (MQTT ingest, rules, web pages)"),
+    "node": ("table_node.main", "run a table node (readers → MQTT)"),
+    "demo": ("hub.demo", "a whole simulated table on this machine"),
+    "history": ("hub.history", "hand histories: replay PHH files"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: feltwire COMMAND [options]", "", "commands:"]
+    lines += [f"  {name:<9} {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "'feltwire COMMAND --help' describes a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``feltwire COMMAND …``; returns the process exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage())
+        return 0 if args else 2
+    if args[0] in ("-V", "--version"):
+        from feltwire import __version__
+
+        print(f"feltwire {__version__}")
+        return 0
+    name = args[0]
+    if name not in COMMANDS:
+        print(f"feltwire: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module_name, _ = COMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        print(
+            f"feltwire {name}: a package it needs is not installed ({exc.name}); "
+            f"install the matching extra, e.g. pip install 'feltwire[{_extra(name)}]'",
+            file=sys.stderr,
+        )
+        return 2
+    entry: Callable[[list[str]], int] = module.main
+    return entry(args[1:])
+
+
+def _extra(command: str) -> str:
+    return {"node": "node", "demo": "demo"}.get(command, "hub")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

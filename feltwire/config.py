@@ -1,0 +1,125 @@
+"""Config loading: a TOML file into one validated pydantic model per process.
+
+Every process (hub, node, bridge) defines its model on top of :class:`ConfigModel`
+(unknown keys are errors, every field documented) and loads it with :func:`load_config`,
+which turns any problem into a :class:`~feltwire.errors.ConfigError` that names the file,
+the key and what is wrong.
+
+>>> from pydantic import Field
+>>> class Demo(ConfigModel):
+...     table: str = Field("t1", description="table id")
+>>> parse_config(Demo, {"table": "t9"}, source="inline").table
+'t9'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from feltwire.errors import ConfigError
+
+EMBEDDED_BROKER_PORT = 18830
+"""Default port of the hub's embedded broker: not 1883, so a Mosquitto can run beside it."""
+
+
+class ConfigModel(BaseModel):
+    """Base of every config model: unknown keys are errors, values immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+M = TypeVar("M", bound=ConfigModel)
+
+
+def parse_config(model: type[M], data: dict[str, Any], *, source: str) -> M:
+    """Validate a dict into ``model``; errors name ``source`` and each bad key."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors():
+            key = ".".join(str(p) for p in err["loc"]) or "(top level)"
+            lines.append(f"  {key}: {err['msg']}")
+        raise ConfigError(f"{source}: invalid configuration\n" + "\n".join(lines)) from None
+
+
+def load_config(model: type[M], path: Path | str | None) -> M:
+    """Load ``path`` (TOML) into ``model``; ``None`` gives the model's defaults."""
+    if path is None:
+        return parse_config(model, {}, source="defaults")
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: no such config file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    return parse_config(model, data, source=str(p))
+
+
+class MqttUrl(ConfigModel):
+    """A broker address split from ``mqtt://user:pass@host:port`` (``mqtts://`` for TLS)."""
+
+    host: str
+    port: int
+    tls: bool = False
+    username: str | None = None
+    password: str | None = None
+
+
+def parse_mqtt_url(url: str) -> MqttUrl:
+    """Split an MQTT URL; ports default to 1883 (``mqtt``) and 8883 (``mqtts``).
+
+    >>> parse_mqtt_url("mqtt://node1:pw@10.0.0.2:1884").port
+    1884
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise ValueError(f"broker URL must start with mqtt:// or mqtts://, not {url!r}")
+    if not parts.hostname:
+        raise ValueError(f"broker URL has no host: {url!r}")
+    tls = parts.scheme == "mqtts"
+    return MqttUrl(
+        host=parts.hostname,
+        port=parts.port or (8883 if tls else 1883),
+        tls=tls,
+        username=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password else None,
+    )
+
+
+class MqttClientSettings(ConfigModel):
+    """How a node or bridge reaches the broker."""
+
+    url: str = Field(
+        f"mqtt://127.0.0.1:{EMBEDDED_BROKER_PORT}",
+        description="broker URL; the default is a hub's embedded broker on this machine",
+    )
+    keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
+
+    @field_validator("url")
+    @classmethod
+    def _url_valid(cls, url: str) -> str:
+        parse_mqtt_url(url)
+        return url
+
+    @property
+    def address(self) -> MqttUrl:
+        """The URL split into host, port, TLS and credentials."""
+        return parse_mqtt_url(self.url)
+
+
+__all__ = [
+    "EMBEDDED_BROKER_PORT",
+    "ConfigModel",
+    "MqttClientSettings",
+    "MqttUrl",
+    "load_config",
+    "parse_config",
+    "parse_mqtt_url",
+]

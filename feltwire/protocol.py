@@ -1,0 +1,284 @@
+"""The wire protocol: every MQTT topic and payload feltwire sends, in one place.
+
+The contract is documented in ``docs/protocol.md``; this module is its executable form and
+every process imports it. Topics live under ``feltwire/v1/<table>/…``; payloads are JSON
+objects carrying a schema version ``v``.
+
+>>> reader_tags_topic("t1", "seat3")
+'feltwire/v1/t1/reader/seat3/tags'
+>>> parse_topic("feltwire/v1/t1/reader/seat3/tags")
+ParsedTopic(kind=<TopicKind.READER_TAGS: 'reader_tags'>, table='t1', target='seat3')
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from dataclasses import dataclass
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from feltwire.errors import ProtocolError
+
+SCHEMA_VERSION: Final = 1
+"""Version carried in every payload's ``v``; a receiver refuses any other."""
+
+TOPIC_PREFIX: Final = "feltwire/v1"
+DEFAULT_MAX_PAYLOAD_BYTES: Final = 4096
+"""A full inventory of one antenna is well under 1 KiB; anything this big is refused."""
+
+_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_UID_RE: Final = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
+
+MAX_SEATS: Final = 10
+
+
+class ReaderKind(enum.StrEnum):
+    """What an antenna is for, derived from its reader id."""
+
+    SEAT = "seat"
+    UP = "up"  # a seat's stud up-card antenna
+    BOARD = "board"
+    BURN = "burn"
+    MUCK = "muck"
+    REGISTER = "register"
+
+
+_BOARD_IDS: Final = ("board", "flop1", "flop2", "flop3", "turn", "river")
+KNOWN_READER_IDS: Final[tuple[str, ...]] = (
+    *(f"seat{n}" for n in range(1, MAX_SEATS + 1)),
+    *(f"up{n}" for n in range(1, MAX_SEATS + 1)),
+    *_BOARD_IDS,
+    "burn",
+    "muck",
+    "register",
+)
+"""Every reader id the protocol allows (a table profile uses a subset)."""
+
+
+def reader_kind(reader: str) -> ReaderKind:
+    """The kind of antenna a reader id names; raises ProtocolError for an unknown id.
+
+    >>> reader_kind("seat10"), reader_kind("flop2")
+    (<ReaderKind.SEAT: 'seat'>, <ReaderKind.BOARD: 'board'>)
+    """
+    if reader not in KNOWN_READER_IDS:
+        raise ProtocolError("unknown_reader", f"unknown reader id {reader!r}")
+    if reader.startswith("seat"):
+        return ReaderKind.SEAT
+    if reader.startswith("up"):
+        return ReaderKind.UP
+    if reader in _BOARD_IDS:
+        return ReaderKind.BOARD
+    return ReaderKind(reader)
+
+
+def seat_of(reader: str) -> int | None:
+    """The seat number (1–10) of a ``seatN``/``upN`` reader, else None."""
+    kind = reader_kind(reader)
+    if kind is ReaderKind.SEAT:
+        return int(reader[4:])
+    if kind is ReaderKind.UP:
+        return int(reader[2:])
+    return None
+
+
+class TopicKind(enum.StrEnum):
+    """The kinds of topic in the contract."""
+
+    READER_TAGS = "reader_tags"
+    AVAILABILITY = "availability"
+    LIGHT_SET = "light_set"
+    ALERTS = "alerts"
+    PUBLIC = "public"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTopic:
+    """A topic split into its parts: kind, table and (for per-device topics) the target."""
+
+    kind: TopicKind
+    table: str
+    target: str | None = None
+
+
+def _check_id(what: str, value: str) -> str:
+    if not _ID_RE.match(value):
+        raise ProtocolError("bad_topic", f"{what} {value!r} must be 1-32 of A-Z a-z 0-9 _ -")
+    return value
+
+
+def reader_tags_topic(table: str, reader: str) -> str:
+    """Retained full inventory of one antenna (node/bridge → hub)."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/reader/{_check_id('reader', reader)}/tags"
+
+
+def reader_tags_filter(table: str) -> str:
+    """Subscription filter for every reader inventory of one table."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/reader/+/tags"
+
+
+def availability_topic(table: str, node: str) -> str:
+    """Retained ``online``/``offline`` of a node (its last will says ``offline``)."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}/availability"
+
+
+def light_set_topic(table: str, seat: int) -> str:
+    """Retained light command for one seat (hub → node)."""
+    if not 1 <= seat <= MAX_SEATS:
+        raise ProtocolError("bad_topic", f"seat {seat} out of range 1-{MAX_SEATS}")
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/seat/{seat}/light/set"
+
+
+def alerts_topic(table: str) -> str:
+    """Dealer alerts (hub → displays); never carries a hole card."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/alerts"
+
+
+def public_topic(table: str) -> str:
+    """Retained public table state (hub → anyone allowed); never carries a hole card."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/public"
+
+
+def parse_topic(topic: str) -> ParsedTopic:
+    """Split a feltwire topic into its parts; raises ProtocolError(``bad_topic``)."""
+    parts = topic.split("/")
+    if len(parts) < 4 or f"{parts[0]}/{parts[1]}" != TOPIC_PREFIX:
+        raise ProtocolError("bad_topic", f"not a feltwire v1 topic: {topic!r}")
+    table = _check_id("table", parts[2])
+    rest = parts[3:]
+    if len(rest) == 3 and rest[0] == "reader" and rest[2] == "tags":
+        return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[1]))
+    if len(rest) == 3 and rest[0] == "node" and rest[2] == "availability":
+        return ParsedTopic(TopicKind.AVAILABILITY, table, _check_id("node", rest[1]))
+    if len(rest) == 4 and rest[0] == "seat" and rest[2:] == ["light", "set"]:
+        if not rest[1].isdigit() or not 1 <= int(rest[1]) <= MAX_SEATS:
+            raise ProtocolError("bad_topic", f"bad seat in topic {topic!r}")
+        return ParsedTopic(TopicKind.LIGHT_SET, table, rest[1])
+    if rest == ["alerts"]:
+        return ParsedTopic(TopicKind.ALERTS, table)
+    if rest == ["public"]:
+        return ParsedTopic(TopicKind.PUBLIC, table)
+    raise ProtocolError("bad_topic", f"unknown feltwire topic: {topic!r}")
+
+
+class WireModel(BaseModel):
+    """Base of every payload model: strict about unknown fields, immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Uid = Annotated[str, Field(description="Tag UID, upper-case hex: 4, 7 or 10 bytes")]
+
+
+class ReaderInventory(WireModel):
+    """Everything one antenna sees right now (``…/reader/<reader>/tags``, retained, QoS 1).
+
+    ``seq`` increases by one with every message a node sends (over all its readers), so
+    the hub can drop duplicates and stale resends after a broker outage.
+    """
+
+    v: Literal[1] = Field(description="schema version")
+    node: str = Field(pattern=_ID_RE.pattern, description="id of the node that read it")
+    seq: int = Field(ge=0, lt=2**63, description="per-node sequence number")
+    ts: float = Field(ge=0, description="node's clock when read, seconds since the epoch")
+    reader: str = Field(pattern=_ID_RE.pattern, description="reader id, as in the topic")
+    uids: list[Uid] = Field(max_length=64, description="tags on the antenna now, no repeats")
+
+    @field_validator("uids")
+    @classmethod
+    def _uids_valid(cls, uids: list[str]) -> list[str]:
+        for uid in uids:
+            if not _UID_RE.match(uid):
+                raise ValueError(f"uid {uid!r} is not 8, 14 or 20 upper-case hex digits")
+        if len(set(uids)) != len(uids):
+            raise ValueError("uids repeat")
+        return uids
+
+
+class LightPattern(enum.StrEnum):
+    """What a seat light shows."""
+
+    ACTING = "acting"
+    ERROR = "error"
+    ALLIN = "allin"
+    FOLDED = "folded"
+    IDLE = "idle"
+    OFF = "off"
+
+
+class LightCommand(WireModel):
+    """A seat light command (``…/seat/<n>/light/set``, retained)."""
+
+    v: Literal[1] = Field(description="schema version")
+    pattern: LightPattern = Field(description="what the light shows")
+
+
+AVAILABILITY_ONLINE: Final = b"online"
+AVAILABILITY_OFFLINE: Final = b"offline"
+
+
+def encode(model: WireModel) -> bytes:
+    """Serialise a payload model to compact JSON bytes."""
+    return model.model_dump_json().encode()
+
+
+def decode_inventory(payload: bytes, max_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES) -> ReaderInventory:
+    """Parse and validate a reader inventory, refusing anything off-contract.
+
+    Raises ProtocolError with ``reason`` ``oversized``, ``malformed`` or
+    ``schema_version`` and a message that says what was wrong.
+    """
+    if len(payload) > max_bytes:
+        raise ProtocolError(
+            "oversized", f"payload of {len(payload)} bytes exceeds the limit of {max_bytes}"
+        )
+    try:
+        data = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProtocolError("malformed", f"payload is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "payload is not a JSON object")
+    if data.get("v") != SCHEMA_VERSION:
+        raise ProtocolError(
+            "schema_version",
+            f"schema version {data.get('v')!r} is not supported "
+            f"(this hub speaks v{SCHEMA_VERSION})",
+        )
+    try:
+        return ReaderInventory.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "payload"
+        raise ProtocolError("malformed", f"{where}: {first['msg']}") from None
+
+
+__all__ = [
+    "AVAILABILITY_OFFLINE",
+    "AVAILABILITY_ONLINE",
+    "DEFAULT_MAX_PAYLOAD_BYTES",
+    "KNOWN_READER_IDS",
+    "MAX_SEATS",
+    "SCHEMA_VERSION",
+    "TOPIC_PREFIX",
+    "LightCommand",
+    "LightPattern",
+    "ParsedTopic",
+    "ReaderInventory",
+    "ReaderKind",
+    "TopicKind",
+    "WireModel",
+    "alerts_topic",
+    "availability_topic",
+    "decode_inventory",
+    "encode",
+    "light_set_topic",
+    "parse_topic",
+    "public_topic",
+    "reader_kind",
+    "reader_tags_filter",
+    "reader_tags_topic",
+    "seat_of",
+]

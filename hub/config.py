@@ -1,0 +1,90 @@
+"""The hub's configuration (TOML → :class:`HubConfig`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+
+from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, parse_mqtt_url
+from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
+
+
+def default_readers() -> list[str]:
+    """The antennas of a standard 10-seat table: seats, board, burn and muck."""
+    return [f"seat{n}" for n in range(1, 11)] + ["board", "burn", "muck"]
+
+
+class HubMqttSettings(ConfigModel):
+    """Where the hub gets its reads: a broker it connects to, or one it embeds."""
+
+    url: str | None = Field(
+        None,
+        description="broker URL (mqtt:// or mqtts://); unset = run the embedded broker",
+    )
+    embedded_host: str = Field("127.0.0.1", description="address the embedded broker binds")
+    embedded_port: int = Field(
+        EMBEDDED_BROKER_PORT,
+        ge=0,
+        le=65535,
+        description="port of the embedded broker (0 = any free port); not 1883 on purpose",
+    )
+    keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
+
+    @field_validator("url")
+    @classmethod
+    def _url_valid(cls, url: str | None) -> str | None:
+        if url is not None:
+            parse_mqtt_url(url)
+        return url
+
+
+class WebSettings(ConfigModel):
+    """The hub's web server and what its pages may show."""
+
+    host: str = Field("127.0.0.1", description="address the web server binds")
+    port: int = Field(8080, ge=0, le=65535, description="web server port (0 = any free port)")
+    producer_token: SecretStr | None = Field(
+        None,
+        description="token the broadcast overlay needs; unset = a random one printed at start",
+    )
+    overlay_delay_minutes: float = Field(
+        30, ge=0, le=24 * 60, description="how long the card-bearing overlay feed is held back"
+    )
+    allow_live_hole_cards: bool = Field(
+        False, description="must be true for overlay_delay_minutes = 0 (hole cards live)"
+    )
+
+    @model_validator(mode="after")
+    def _live_needs_consent(self) -> WebSettings:
+        if self.overlay_delay_minutes == 0 and not self.allow_live_hole_cards:
+            raise ValueError(
+                "overlay_delay_minutes = 0 shows hole cards live: "
+                "set allow_live_hole_cards = true to allow it"
+            )
+        return self
+
+
+class HubConfig(ConfigModel):
+    """Everything ``feltwire hub`` needs."""
+
+    table: str = Field("table1", pattern=r"^[A-Za-z0-9_-]{1,32}$", description="table id")
+    deck: Path | None = Field(
+        None, description="deck file (uid = card); unset = the simulator's built-in deck"
+    )
+    readers: list[str] = Field(
+        default_factory=default_readers, description="the antennas this table has"
+    )
+    max_payload_bytes: int = Field(
+        DEFAULT_MAX_PAYLOAD_BYTES, ge=256, le=1 << 20, description="larger messages are refused"
+    )
+    mqtt: HubMqttSettings = Field(default_factory=HubMqttSettings, description="broker")
+    web: WebSettings = Field(default_factory=WebSettings, description="web server")
+
+    @field_validator("readers")
+    @classmethod
+    def _readers_known(cls, readers: list[str]) -> list[str]:
+        unknown = [r for r in readers if r not in KNOWN_READER_IDS]
+        if unknown:
+            raise ValueError(f"unknown reader ids {unknown}; see docs/protocol.md")
+        return readers

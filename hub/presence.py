@@ -1,0 +1,59 @@
+"""What lies on each antenna, as cards: the hub's picture of the table.
+
+Pure: it is fed complete inventories (already mapped to cards) and says what changed.
+
+>>> p = TablePresence()
+>>> p.apply("seat3", frozenset({"As"}))
+AntennaChange(reader='seat3', cards=('As',), arrived=('As',), left=())
+>>> p.apply("seat3", frozenset({"As"})) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from feltwire.cards import card_index
+
+
+def _ordered(cards: frozenset[str] | set[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=card_index, reverse=True))
+
+
+@dataclass(frozen=True, slots=True)
+class AntennaChange:
+    """An antenna's new contents and the difference from before (cards high to low)."""
+
+    reader: str
+    cards: tuple[str, ...]
+    arrived: tuple[str, ...]
+    left: tuple[str, ...]
+
+
+class TablePresence:
+    """The cards on every antenna; changes only through :meth:`apply`."""
+
+    def __init__(self) -> None:
+        self._cards: dict[str, frozenset[str]] = {}
+
+    def apply(self, reader: str, cards: frozenset[str]) -> AntennaChange | None:
+        """Set ``reader``'s contents; return the change, or None when nothing changed."""
+        before = self._cards.get(reader, frozenset())
+        if before == cards:
+            return None
+        self._cards[reader] = cards
+        return AntennaChange(
+            reader=reader,
+            cards=_ordered(cards),
+            arrived=_ordered(cards - before),
+            left=_ordered(before - cards),
+        )
+
+    def cards_on(self, reader: str) -> tuple[str, ...]:
+        """The cards on one antenna now."""
+        return _ordered(self._cards.get(reader, frozenset()))
+
+    def snapshot(self) -> Mapping[str, tuple[str, ...]]:
+        """Every antenna that has held a card, with its cards now."""
+        return {r: _ordered(c) for r, c in sorted(self._cards.items())}

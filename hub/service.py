@@ -1,0 +1,184 @@
+"""The hub's service layer: MQTT messages in, table state and feeds out.
+
+:class:`HubService` owns the ingest, the table's presence picture and the two feeds:
+
+* the **public** feed, live, in which the cards on secret antennas (seats, burn, muck,
+  the registration pad) are reduced to a count — no hole card ever enters it;
+* the **overlay** feed for the producer, with every card, held back by the configured
+  delay (live only when the config explicitly allows live hole cards).
+
+:func:`run_mqtt` feeds the service from a broker and reconnects when the broker goes away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiomqtt
+
+from feltwire.config import MqttUrl
+from feltwire.deck import Deck
+from feltwire.protocol import ReaderKind, reader_kind, reader_tags_filter
+from hub.feeds import Broadcaster, DelayedRelease, Event
+from hub.ingest import Ingest
+from hub.presence import AntennaChange, TablePresence
+
+log = logging.getLogger(__name__)
+
+PUBLIC_KINDS = frozenset({ReaderKind.BOARD, ReaderKind.UP})
+"""Antennas whose cards lie face up: the only ones the public feed names."""
+
+
+def public_antenna(reader: str, cards: tuple[str, ...]) -> dict[str, Any]:
+    """How the public sees an antenna: cards if face up, otherwise only how many."""
+    kind = reader_kind(reader)
+    view: dict[str, Any] = {"reader": reader, "kind": kind.value, "count": len(cards)}
+    if kind in PUBLIC_KINDS:
+        view["cards"] = list(cards)
+    return view
+
+
+def overlay_antenna(reader: str, cards: tuple[str, ...]) -> dict[str, Any]:
+    """How the producer's overlay sees an antenna: every card."""
+    return {
+        "reader": reader,
+        "kind": reader_kind(reader).value,
+        "count": len(cards),
+        "cards": list(cards),
+    }
+
+
+class HubService:
+    """One table's live state and its feeds."""
+
+    def __init__(
+        self,
+        *,
+        table: str,
+        readers: list[str],
+        deck: Deck,
+        max_payload_bytes: int,
+        overlay_delay_s: float,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.table = table
+        self.readers = readers
+        self.ingest = Ingest(
+            table=table, readers=readers, deck=deck, max_payload_bytes=max_payload_bytes
+        )
+        self.presence = TablePresence()
+        self.public = Broadcaster()
+        self.overlay = Broadcaster()
+        self.overlay_presence = TablePresence()
+        self.overlay_delay_s = overlay_delay_s
+        self._held = DelayedRelease(overlay_delay_s)
+        self._held_changed = asyncio.Event()
+        self._clock = clock
+        self.changes = 0
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """Ingest counters (received, accepted, rejected by reason …)."""
+        return dict(self.ingest.counters)
+
+    def handle_message(self, topic: str, payload: bytes) -> AntennaChange | None:
+        """Take one MQTT message; returns the antenna change it caused, if any."""
+        read = self.ingest.handle(topic, payload)
+        if read is None:
+            return None
+        change = self.presence.apply(read.reader, read.cards)
+        if change is None:
+            return None
+        self.changes += 1
+        now = self._clock()
+        self.public.publish(
+            {"type": "antenna", "n": self.changes, "t": now}
+            | public_antenna(change.reader, change.cards)
+        )
+        overlay_event: Event = (
+            {"type": "antenna", "n": self.changes, "t": now}
+            | overlay_antenna(change.reader, change.cards)
+            | {"arrived": list(change.arrived), "left": list(change.left)}
+        )
+        if self.overlay_delay_s == 0:
+            self._release(overlay_event)
+        else:
+            self._held.push(overlay_event, now)
+            self._held_changed.set()
+        return change
+
+    def _release(self, event: Event) -> None:
+        self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
+        self.overlay.publish(event)
+
+    def release_due(self) -> int:
+        """Release every held overlay event whose delay has passed; returns how many."""
+        due = self._held.due(self._clock())
+        for event in due:
+            self._release(event)
+        return len(due)
+
+    async def run_release(self) -> None:
+        """Release held overlay events on time, forever (a task of the running hub)."""
+        while True:
+            self.release_due()
+            nxt = self._held.next_release()
+            self._held_changed.clear()
+            timeout = None if nxt is None else max(0.0, nxt - self._clock())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._held_changed.wait(), timeout)
+
+    def public_snapshot(self) -> Event:
+        """The public picture of the table (no hole cards)."""
+        snap = self.presence.snapshot()
+        return {
+            "type": "snapshot",
+            "table": self.table,
+            "antennas": [public_antenna(r, snap.get(r, ())) for r in self.readers],
+        }
+
+    def overlay_snapshot(self) -> Event:
+        """The overlay's picture of the table, as of the delay."""
+        snap = self.overlay_presence.snapshot()
+        return {
+            "type": "snapshot",
+            "table": self.table,
+            "delay_s": self.overlay_delay_s,
+            "antennas": [overlay_antenna(r, snap.get(r, ())) for r in self.readers],
+        }
+
+
+async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15) -> None:
+    """Subscribe to the table's reader topics and feed the service; reconnects forever."""
+    tls = aiomqtt.TLSParameters() if broker.tls else None
+    delay = 0.5
+    while True:
+        try:
+            async with aiomqtt.Client(
+                broker.host,
+                broker.port,
+                username=broker.username,
+                password=broker.password,
+                identifier=f"feltwire-hub-{service.table}",
+                keepalive=keepalive,
+                tls_params=tls,
+                protocol=aiomqtt.ProtocolVersion.V311,
+                max_queued_incoming_messages=100_000,
+            ) as client:
+                await client.subscribe(reader_tags_filter(service.table), qos=1)
+                log.info("hub subscribed at %s:%d", broker.host, broker.port)
+                delay = 0.5
+                async for message in client.messages:
+                    payload = message.payload
+                    if not isinstance(payload, bytes | bytearray):
+                        payload = str(payload).encode()
+                    service.handle_message(str(message.topic), bytes(payload))
+        except aiomqtt.MqttError as exc:
+            log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)

@@ -1,0 +1,67 @@
+"""The node's configuration (TOML → :class:`NodeConfig`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from feltwire.config import ConfigModel, MqttClientSettings
+from feltwire.protocol import KNOWN_READER_IDS
+
+
+def default_readers(seats: int = 10) -> list[str]:
+    """The antennas of a standard table: one per seat, board, burn and muck."""
+    return [f"seat{n}" for n in range(1, seats + 1)] + ["board", "burn", "muck"]
+
+
+class SimulatorSettings(ConfigModel):
+    """How the simulated backend's dealer plays."""
+
+    seats: list[int] = Field(
+        default_factory=lambda: [1, 2, 3, 4, 5, 6],
+        description="occupied seats (1-10) the simulated dealer deals to",
+    )
+    step_seconds: float = Field(0.4, ge=0, description="pause between the dealer's motions")
+    seed: int | None = Field(None, description="shuffle seed; unset = a new shuffle each run")
+
+    @field_validator("seats")
+    @classmethod
+    def _seats_valid(cls, seats: list[int]) -> list[int]:
+        if len(seats) < 2 or len(set(seats)) != len(seats) or not all(1 <= s <= 10 for s in seats):
+            raise ValueError("need at least two distinct seats between 1 and 10")
+        return sorted(seats)
+
+
+class NodeConfig(ConfigModel):
+    """Everything ``feltwire node`` needs."""
+
+    node_id: str = Field("node1", pattern=r"^[A-Za-z0-9_-]{1,32}$", description="this node's id")
+    table: str = Field("table1", pattern=r"^[A-Za-z0-9_-]{1,32}$", description="table id")
+    mqtt: MqttClientSettings = Field(
+        default_factory=MqttClientSettings, description="how to reach the broker"
+    )
+    backend: Literal["simulated"] = Field(
+        "simulated", description="reader backend; 'simulated' deals hands on virtual antennas"
+    )
+    readers: list[str] = Field(
+        default_factory=default_readers, description="reader ids of this node's antennas"
+    )
+    poll_interval_ms: int = Field(10, ge=1, le=10_000, description="pause between sweeps")
+    state_dir: Path | None = Field(
+        None, description="where the node keeps its sequence number across restarts"
+    )
+    simulator: SimulatorSettings = Field(
+        default_factory=SimulatorSettings, description="the simulated backend's dealer"
+    )
+
+    @field_validator("readers")
+    @classmethod
+    def _readers_known(cls, readers: list[str]) -> list[str]:
+        unknown = [r for r in readers if r not in KNOWN_READER_IDS]
+        if unknown:
+            raise ValueError(f"unknown reader ids {unknown}; see docs/protocol.md")
+        if len(set(readers)) != len(readers):
+            raise ValueError("reader ids repeat")
+        return readers

@@ -1,0 +1,73 @@
+"""``feltwire node``: run a table node from its TOML config."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import signal
+import threading
+from pathlib import Path
+
+from feltwire.config import load_config
+from feltwire.deck import simulated_deck
+from feltwire.errors import ConfigError
+from table_node.config import NodeConfig
+from table_node.dealer import SimulatedDealer, apply_step
+from table_node.mqtt import PahoTransport
+from table_node.node import Node
+from table_node.publisher import InventoryPublisher, SeqCounter
+from table_node.simulated import SimulatedTable
+
+log = logging.getLogger("feltwire.node")
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``feltwire node``."""
+    parser = argparse.ArgumentParser(prog="feltwire node", description=__doc__)
+    parser.add_argument("--config", type=Path, help="node TOML config (default: built-in defaults)")
+    parser.add_argument("--check-config", action="store_true", help="validate the config and exit")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(NodeConfig, args.config)
+    except ConfigError as exc:
+        print(f"feltwire node: {exc}")
+        return 2
+    if args.check_config:
+        print(f"{args.config or 'defaults'}: configuration is valid")
+        return 0
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+    table = SimulatedTable(config.readers)
+    seq_file = config.state_dir / "seq" if config.state_dir else None
+    transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id)
+    publisher = InventoryPublisher(
+        table=config.table, node=config.node_id, transport=transport, seq=SeqCounter(seq_file)
+    )
+    node = Node(list(table.readers.values()), publisher)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    poller = threading.Thread(
+        target=node.run, args=(stop, config.poll_interval_ms / 1000), daemon=True
+    )
+    poller.start()
+    sim = config.simulator
+    dealer = SimulatedDealer(sim.seats, random.Random(sim.seed))
+    deck = simulated_deck()
+    log.info(
+        "simulated node %s dealing to seats %s at %s", config.node_id, sim.seats, config.mqtt.url
+    )
+    try:
+        while not stop.is_set():
+            for step in dealer.deal_hand():
+                apply_step(table, step, deck)
+                if stop.wait(sim.step_seconds):
+                    break
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        poller.join(timeout=2)
+        transport.close()
+        node.close()
+    return 0

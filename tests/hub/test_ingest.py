@@ -1,0 +1,84 @@
+"""Bad input on the wire is refused with a reason and a counter; good input still flows."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from feltwire.deck import simulated_deck, simulated_uid
+from hub.config import default_readers
+from hub.ingest import Ingest
+
+TOPIC = "feltwire/v1/t1/reader/seat3/tags"
+AS = simulated_uid(51)
+KD = simulated_uid(45)
+
+
+def make() -> Ingest:
+    return Ingest(
+        table="t1", readers=default_readers(), deck=simulated_deck(), max_payload_bytes=4096
+    )
+
+
+def msg(seq: int, uids: list[str], **over: object) -> bytes:
+    m: dict[str, object] = {
+        "v": 1,
+        "node": "n1",
+        "seq": seq,
+        "ts": 1.0,
+        "reader": "seat3",
+        "uids": uids,
+    }
+    m.update(over)
+    return json.dumps(m).encode()
+
+
+def test_good_inventory_maps_tags_to_cards() -> None:
+    ing = make()
+    read = ing.handle(TOPIC, msg(1, [AS, KD]))
+    assert read is not None and read.cards == {"As", "Kd"}
+    assert ing.counters["accepted"] == 1
+
+
+@pytest.mark.parametrize(
+    ("topic", "payload", "reason"),
+    [
+        (TOPIC, b"\xff\xfe not json", "malformed"),
+        (TOPIC, msg(1, [AS], v=2), "schema_version"),
+        (TOPIC, msg(1, [AS], reader="seat4"), "malformed"),
+        ("feltwire/v1/t1/reader/seat11/tags", msg(1, [AS], reader="seat11"), "unknown_reader"),
+        ("feltwire/v1/t1/reader/up3/tags", msg(1, [AS], reader="up3"), "unknown_reader"),
+        ("feltwire/v1/other/reader/seat3/tags", msg(1, [AS]), "bad_topic"),
+        (TOPIC, b'{"v":1,"pad":"' + b"x" * 5000 + b'"}', "oversized"),
+    ],
+)
+def test_bad_messages_are_refused_counted_and_logged(
+    topic: str, payload: bytes, reason: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    ing = make()
+    with caplog.at_level(logging.WARNING):
+        assert ing.handle(topic, payload) is None
+    assert ing.counters[f"rejected.{reason}"] == 1 and ing.counters["rejected"] == 1
+    assert reason in caplog.text
+    # the next good message still goes through
+    assert ing.handle(TOPIC, msg(2, [AS])) is not None
+
+
+def test_unknown_tag_is_refused_alone() -> None:
+    ing = make()
+    read = ing.handle(TOPIC, msg(1, [AS, "DEADBEEF"]))
+    assert read is not None and read.cards == {"As"} and read.unknown_uids == ("DEADBEEF",)
+    assert ing.counters["unknown_tag"] == 1
+
+
+def test_duplicates_and_stale_resends_are_dropped_per_reader() -> None:
+    ing = make()
+    assert ing.handle(TOPIC, msg(5, [AS])) is not None
+    assert ing.handle(TOPIC, msg(5, [AS])) is None
+    assert ing.handle(TOPIC, msg(4, [])) is None
+    # another reader of the same node with a lower seq (retained message order) is fine
+    board = "feltwire/v1/t1/reader/board/tags"
+    assert ing.handle(board, msg(3, [KD], reader="board")) is not None
+    assert (ing.counters["duplicate"], ing.counters["stale"]) == (1, 1)

@@ -1,0 +1,178 @@
+"""A card read travels from a simulated antenna to the page's WebSocket.
+
+The whole path runs for real: simulated reader → node (paho) → broker → hub (aiomqtt) →
+FastAPI WebSocket, once through a Mosquitto the test starts on a free port and once
+through the hub's embedded broker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import threading
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import paho.mqtt.client as paho
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from websockets.asyncio.client import ClientConnection, connect
+
+from feltwire.config import MqttClientSettings
+from feltwire.deck import simulated_deck
+from hub.config import HubConfig, HubMqttSettings, WebSettings
+from hub.runtime import HubRuntime, start_hub
+from table_node.config import default_readers
+from table_node.mqtt import PahoTransport
+from table_node.node import Node
+from table_node.publisher import InventoryPublisher
+from table_node.simulated import SimulatedTable
+from tests.conftest import MosquittoProcess
+
+DECK = simulated_deck()
+
+
+@dataclass
+class Rig:
+    hub: HubRuntime
+    table: SimulatedTable
+    node: Node
+    transport: PahoTransport
+
+
+@pytest.fixture(params=["embedded", "mosquitto"])
+async def rig(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterator[Rig]:
+    mosq: MosquittoProcess | None = None
+    if request.param == "mosquitto":
+        mosq = MosquittoProcess(tmp_path)
+        mosq.start()
+        mqtt = HubMqttSettings(url=mosq.url)
+    else:
+        mqtt = HubMqttSettings(embedded_port=0)
+    config = HubConfig(
+        table="t1",
+        mqtt=mqtt,
+        web=WebSettings(port=0, overlay_delay_minutes=0, allow_live_hole_cards=True),
+    )
+    hub = await start_hub(config)
+    table = SimulatedTable(default_readers())
+    transport = PahoTransport(
+        MqttClientSettings(url=f"mqtt://{hub.broker.host}:{hub.broker.port}"), table="t1", node="n1"
+    )
+    assert await asyncio.to_thread(transport.wait_connected, 10)
+    node = Node(
+        list(table.readers.values()), InventoryPublisher(table="t1", node="n1", transport=transport)
+    )
+    stop = threading.Event()
+    poller = threading.Thread(target=node.run, args=(stop, 0.005), daemon=True)
+    poller.start()
+    try:
+        yield Rig(hub, table, node, transport)
+    finally:
+        stop.set()
+        poller.join(2)
+        transport.close()
+        await hub.stop()
+        if mosq is not None:
+            mosq.stop()
+
+
+async def frames_until(ws: ClientConnection, pred: Any, limit: float = 5.0) -> dict[str, Any]:
+    async with asyncio.timeout(limit):
+        while True:
+            ev: dict[str, Any] = json.loads(await ws.recv())
+            if pred(ev):
+                return ev
+
+
+def ws_url(hub: HubRuntime, feed: str) -> str:
+    base = hub.web_url.replace("http://", "ws://")
+    return f"{base}/ws/{feed}" + (f"?token={hub.producer_token}" if feed == "overlay" else "")
+
+
+async def test_card_on_a_seat_reaches_the_overlay_websocket_within_100ms(rig: Rig) -> None:
+    async with connect(ws_url(rig.hub, "overlay")) as ws:
+        snap = json.loads(await ws.recv())
+        assert snap["type"] == "snapshot"
+        latencies = []
+        for card in ("As", "Kd", "7h", "2c", "Ts"):
+            t0 = time.perf_counter()
+            rig.table.reader("seat3").place(DECK.uid_for(card))
+            ev = await frames_until(
+                ws, lambda e, c=card: e.get("reader") == "seat3" and c in e["cards"]
+            )
+            latencies.append(time.perf_counter() - t0)
+            assert ev["arrived"] == [card]
+    print(f"read → overlay frame latencies (ms): {[round(x * 1000, 1) for x in latencies]}")
+    assert statistics.median(latencies) < 0.100
+    assert max(latencies) < 0.5
+
+
+async def test_public_websocket_counts_hole_cards_without_naming_them(rig: Rig) -> None:
+    async with connect(ws_url(rig.hub, "public")) as ws:
+        json.loads(await ws.recv())
+        rig.table.reader("seat5").place(DECK.uid_for("Qs"))
+        rig.table.reader("board").place(DECK.uid_for("9h"))
+        seat = await frames_until(ws, lambda e: e.get("reader") == "seat5")
+        board = await frames_until(ws, lambda e: e.get("reader") == "board")
+    assert seat["count"] == 1 and "Qs" not in json.dumps(seat)
+    assert board["cards"] == ["9h"]
+
+
+async def test_overlay_and_page_need_the_producer_token(rig: Rig) -> None:
+    async with httpx.AsyncClient(base_url=rig.hub.web_url) as http:
+        assert (await http.get("/overlay")).status_code == 403
+        assert (await http.get("/overlay", params={"token": "wrong"})).status_code == 403
+        ok = await http.get("/overlay", params={"token": rig.hub.producer_token})
+        assert ok.status_code == 200 and "table.js" in ok.text
+        page = await http.get("/")
+        assert page.status_code == 200 and 'data-feed="public"' in page.text
+    with pytest.raises(Exception, match=r"1008|403|rejected"):
+        async with connect(rig.hub.web_url.replace("http", "ws") + "/ws/overlay?token=wrong") as ws:
+            await ws.recv()
+
+
+def raw_publish(hub: HubRuntime, messages: list[tuple[str, bytes]]) -> None:
+    """Publish raw bytes with a plain paho client (as a misbehaving device would)."""
+    client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, protocol=paho.MQTTv311)
+    client.connect(hub.broker.host, hub.broker.port)
+    client.loop_start()
+    for topic, payload in messages:
+        client.publish(topic, payload, qos=1).wait_for_publish(5)
+    client.disconnect()
+    client.loop_stop()
+
+
+async def test_bad_input_on_the_wire_is_refused_and_the_hub_keeps_going(rig: Rig) -> None:
+    def inv(reader: str, seq: int, uids: list[str], v: int = 1) -> bytes:
+        return json.dumps(
+            {"v": v, "node": "rogue", "seq": seq, "ts": 0, "reader": reader, "uids": uids}
+        ).encode()
+
+    t = "feltwire/v1/t1/reader/{}/tags"
+    bad = [
+        (t.format("seat7"), b"{this is not json"),  # malformed
+        (t.format("seat42"), inv("seat42", 1, [])),  # unknown reader
+        (t.format("seat7"), inv("seat7", 2, ["0BADC0DE"])),  # unknown tag uid (refused alone)
+        (t.format("seat7"), inv("seat7", 3, [], v=9)),  # wrong schema version
+        (t.format("seat7"), b'{"v":1,"x":"' + b"y" * 10_000 + b'"}'),  # oversized
+    ]
+    async with connect(ws_url(rig.hub, "overlay")) as ws:
+        json.loads(await ws.recv())
+        await asyncio.to_thread(raw_publish, rig.hub, bad)
+        # the next good message is processed
+        rig.table.reader("seat7").place(DECK.uid_for("Jc"))
+        ev = await frames_until(ws, lambda e: e.get("reader") == "seat7" and "Jc" in e["cards"])
+        assert ev["cards"] == ["Jc"]
+    async with httpx.AsyncClient(base_url=rig.hub.web_url) as http:
+        counters = (await http.get("/api/stats")).json()["counters"]
+    assert counters["rejected.malformed"] == 1
+    assert counters["rejected.unknown_reader"] == 1
+    assert counters["rejected.schema_version"] == 1
+    assert counters["rejected.oversized"] == 1
+    assert counters["unknown_tag"] == 1
+    assert counters["rejected"] == 4
