@@ -165,6 +165,8 @@ async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15)
                 username=broker.username,
                 password=broker.password,
                 identifier=f"feltwire-hub-{service.table}",
+                # a persistent session: the broker queues reads for the hub while it is away
+                clean_session=False,
                 keepalive=keepalive,
                 tls_params=tls,
                 protocol=aiomqtt.ProtocolVersion.V311,

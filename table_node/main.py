@@ -16,6 +16,7 @@ from table_node.config import NodeConfig
 from table_node.dealer import SimulatedDealer, apply_step
 from table_node.mqtt import PahoTransport
 from table_node.node import Node
+from table_node.outbox import Outbox
 from table_node.publisher import InventoryPublisher, SeqCounter
 from table_node.simulated import SimulatedTable
 
@@ -40,7 +41,8 @@ def main(argv: list[str]) -> int:
 
     table = SimulatedTable(config.readers)
     seq_file = config.state_dir / "seq" if config.state_dir else None
-    transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id)
+    outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
+    transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id, outbox=outbox)
     publisher = InventoryPublisher(
         table=config.table, node=config.node_id, transport=transport, seq=SeqCounter(seq_file)
     )

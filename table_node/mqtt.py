@@ -1,4 +1,9 @@
-"""The node's MQTT client: paho-mqtt 2.x, MQTT 3.1.1, with a last-will availability topic."""
+"""The node's MQTT client: paho-mqtt 2.x, MQTT 3.1.1, with a last-will availability topic.
+
+Every QoS 1 message goes through an :class:`~table_node.outbox.Outbox` first: paho keeps
+unacknowledged messages across a broker outage in memory and resends them in order; the
+outbox keeps them across a restart of the node itself.
+"""
 
 from __future__ import annotations
 
@@ -14,24 +19,33 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from feltwire.config import MqttClientSettings
 from feltwire.protocol import AVAILABILITY_OFFLINE, AVAILABILITY_ONLINE, availability_topic
+from table_node.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
 
 class PahoTransport:
-    """Publishes for one node; announces ``online`` and leaves ``offline`` as its will.
+    """Publishes for one node; announces ``online`` and leaves ``offline`` as its will."""
 
-    Messages published while the broker is away are queued by paho and sent, in order,
-    when the connection comes back.
-    """
-
-    def __init__(self, settings: MqttClientSettings, *, table: str, node: str) -> None:
+    def __init__(
+        self,
+        settings: MqttClientSettings,
+        *,
+        table: str,
+        node: str,
+        outbox: Outbox | None = None,
+        client_id: str | None = None,
+    ) -> None:
         addr = settings.address
         self._availability = availability_topic(table, node)
         self._connected = threading.Event()
+        self._outbox = outbox if outbox is not None else Outbox(None)
+        self._lock = threading.Lock()
+        self._rows: dict[int, int] = {}  # paho mid -> outbox row
+        self._early_acks: set[int] = set()
         self._client = paho.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
-            client_id=f"feltwire-node-{node}",
+            client_id=client_id or f"feltwire-node-{node}",
             protocol=paho.MQTTv311,
         )
         self._client.max_queued_messages_set(0)
@@ -43,7 +57,14 @@ class PahoTransport:
         self._client.will_set(self._availability, AVAILABILITY_OFFLINE, qos=1, retain=True)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
-        self._client.reconnect_delay_set(min_delay=1, max_delay=10)
+        self._client.on_publish = self._on_publish
+        self._client.reconnect_delay_set(min_delay=1, max_delay=5)
+        # what a previous run of this node left unacknowledged goes first, in order
+        leftover = self._outbox.pending()
+        if leftover:
+            log.info("resending %d messages kept from before the restart", len(leftover))
+        for msg in leftover:
+            self._send(msg.row, msg.topic, msg.payload, msg.qos, msg.retain)
         self._client.connect_async(addr.host, addr.port, keepalive=settings.keepalive)
         self._client.loop_start()
 
@@ -74,17 +95,53 @@ class PahoTransport:
         if reason.is_failure:
             log.warning("lost the broker (%s); reconnecting", reason)
 
+    def _on_publish(
+        self,
+        client: paho.Client,
+        userdata: object,
+        mid: int,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        with self._lock:
+            row = self._rows.pop(mid, None)
+            if row is None:
+                self._early_acks.add(mid)
+                return
+        self._outbox.ack(row)
+
+    def _send(self, row: int, topic: str, payload: bytes, qos: int, retain: bool) -> None:
+        info = self._client.publish(topic, payload, qos=qos, retain=retain)
+        with self._lock:
+            if info.mid in self._early_acks:
+                self._early_acks.discard(info.mid)
+                acked = True
+            else:
+                self._rows[info.mid] = row
+                acked = False
+        if acked:
+            self._outbox.ack(row)
+
     def wait_connected(self, timeout: float) -> bool:
         """Block until connected (True) or the timeout passes (False)."""
         return self._connected.wait(timeout)
 
-    def publish(self, topic: str, payload: bytes, *, qos: int, retain: bool) -> None:
-        """Queue a message; paho sends it now or after a reconnect."""
-        self._client.publish(topic, payload, qos=qos, retain=retain)
+    @property
+    def unacknowledged(self) -> int:
+        """Messages the broker has not acknowledged yet."""
+        return len(self._outbox)
 
-    def close(self) -> None:
-        """Say ``offline``, flush and disconnect."""
-        if self._connected.is_set():
+    def publish(self, topic: str, payload: bytes, *, qos: int, retain: bool) -> None:
+        """Store and queue a message; paho sends it now or after a reconnect."""
+        if qos == 0:
+            self._client.publish(topic, payload, qos=0, retain=retain)
+            return
+        row = self._outbox.add(topic, payload, qos=qos, retain=retain)
+        self._send(row, topic, payload, qos, retain)
+
+    def close(self, *, graceful: bool = True) -> None:
+        """Say ``offline``, flush and disconnect (``graceful=False``: just drop the line)."""
+        if graceful and self._connected.is_set():
             info = self._client.publish(
                 self._availability, AVAILABILITY_OFFLINE, qos=1, retain=True
             )
@@ -92,3 +149,4 @@ class PahoTransport:
                 info.wait_for_publish(timeout=2)
         self._client.disconnect()
         self._client.loop_stop()
+        self._outbox.close()

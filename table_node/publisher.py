@@ -65,7 +65,7 @@ class InventoryPublisher:
         self.table = table
         self.node = node
         self._transport = transport
-        self._seq = seq or SeqCounter(clock=clock)
+        self._seq = seq if seq is not None else SeqCounter(clock=clock)
         self._clock = clock
         self._last: dict[str, frozenset[str]] = {}
         self.published = 0

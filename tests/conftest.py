@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -48,9 +49,11 @@ class MosquittoProcess:
         self.port = free_port()
         self.config = workdir / "mosquitto.conf"
         self.log = workdir / "mosquitto.log"
+        # as root, Mosquitto would drop to its own user, which cannot write in our tmp dir
+        user = "user root\n" if os.geteuid() == 0 else ""
         self.config.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            f"log_dest file {self.log}\n{extra_config}"
+            f"{user}listener {self.port} 127.0.0.1\nallow_anonymous true\n"
+            f"log_dest file {self.log}\n{extra_config or 'persistence false'}\n"
         )
         self.proc: subprocess.Popen[bytes] | None = None
 
