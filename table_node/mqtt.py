@@ -42,7 +42,8 @@ class PahoTransport:
         self._outbox = outbox if outbox is not None else Outbox(None)
         self._lock = threading.Lock()
         self._rows: dict[int, int] = {}  # paho mid -> outbox row
-        self._early_acks: set[int] = set()
+        self._early_acks: set[int] = set()  # acks that beat the mid -> row bookkeeping
+        self._untracked: set[int] = set()  # QoS 1 messages outside the outbox (availability)
         self._client = paho.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=client_id or f"feltwire-node-{node}",
@@ -80,7 +81,7 @@ class PahoTransport:
             log.error("broker refused the connection: %s", reason)
             return
         log.info("connected to the broker")
-        client.publish(self._availability, AVAILABILITY_ONLINE, qos=1, retain=True)
+        self._publish_untracked(self._availability, AVAILABILITY_ONLINE)
         self._connected.set()
 
     def _on_disconnect(
@@ -104,11 +105,23 @@ class PahoTransport:
         properties: Properties | None,
     ) -> None:
         with self._lock:
+            if mid in self._untracked:
+                self._untracked.discard(mid)
+                return
             row = self._rows.pop(mid, None)
             if row is None:
                 self._early_acks.add(mid)
                 return
         self._outbox.ack(row)
+
+    def _publish_untracked(self, topic: str, payload: bytes) -> paho.MQTTMessageInfo:
+        info = self._client.publish(topic, payload, qos=1, retain=True)
+        with self._lock:
+            if info.mid in self._early_acks:
+                self._early_acks.discard(info.mid)
+            else:
+                self._untracked.add(info.mid)
+        return info
 
     def _send(self, row: int, topic: str, payload: bytes, qos: int, retain: bool) -> None:
         info = self._client.publish(topic, payload, qos=qos, retain=retain)
