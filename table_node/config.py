@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from feltwire.config import ConfigModel, MqttClientSettings
 from feltwire.protocol import KNOWN_READER_IDS
@@ -34,6 +34,19 @@ class SimulatorSettings(ConfigModel):
         return sorted(seats)
 
 
+class LightPins(ConfigModel):
+    """The pins of one seat light: an RGB LED (three PWM pins) or a single PWM LED."""
+
+    rgb: tuple[int, int, int] | None = Field(None, description="BCM pins of red, green, blue")
+    pwm: int | None = Field(None, description="BCM pin of a single LED")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> LightPins:
+        if (self.rgb is None) == (self.pwm is None):
+            raise ValueError("give either rgb = [r, g, b] or pwm = pin")
+        return self
+
+
 class NodeConfig(ConfigModel):
     """Everything ``feltwire node`` needs."""
 
@@ -52,6 +65,9 @@ class NodeConfig(ConfigModel):
     state_dir: Path | None = Field(
         None, description="where the node keeps its sequence number across restarts"
     )
+    lights: dict[int, LightPins] = Field(
+        default_factory=dict, description="seat number -> the pins of that seat's light"
+    )
     simulator: SimulatorSettings = Field(
         default_factory=SimulatorSettings, description="the simulated backend's dealer"
     )
@@ -65,3 +81,11 @@ class NodeConfig(ConfigModel):
         if len(set(readers)) != len(readers):
             raise ValueError("reader ids repeat")
         return readers
+
+    @field_validator("lights")
+    @classmethod
+    def _light_seats(cls, lights: dict[int, LightPins]) -> dict[int, LightPins]:
+        bad = [s for s in lights if not 1 <= s <= 10]
+        if bad:
+            raise ValueError(f"light seats {bad} are not seats 1-10")
+        return lights

@@ -11,9 +11,11 @@ from pathlib import Path
 
 from feltwire.config import load_config
 from feltwire.deck import simulated_deck
-from feltwire.errors import ConfigError
+from feltwire.errors import ConfigError, ProtocolError
+from feltwire.protocol import TOPIC_PREFIX, TopicKind, parse_topic
 from table_node.config import NodeConfig
 from table_node.dealer import SimulatedDealer, apply_step
+from table_node.lights import SeatLight, SeatLights
 from table_node.mqtt import PahoTransport
 from table_node.node import Node
 from table_node.outbox import Outbox
@@ -21,6 +23,32 @@ from table_node.publisher import InventoryPublisher, SeqCounter
 from table_node.simulated import SimulatedTable
 
 log = logging.getLogger("feltwire.node")
+
+
+def build_lights(config: NodeConfig) -> SeatLights:
+    """The seat lights the config describes (gpiozero picks the pin factory)."""
+    made = {}
+    for seat, pins in config.lights.items():
+        if pins.rgb is not None:
+            made[seat] = SeatLight.rgb(*pins.rgb)
+        elif pins.pwm is not None:
+            made[seat] = SeatLight.pwm(pins.pwm)
+    return SeatLights(made)
+
+
+def attach_lights(transport: PahoTransport, table: str, lights: SeatLights) -> None:
+    """Drive ``lights`` from the hub's retained light commands for this table."""
+
+    def on_light(topic: str, payload: bytes) -> None:
+        try:
+            parsed = parse_topic(topic)
+        except ProtocolError as exc:
+            log.warning("ignored light message: %s", exc)
+            return
+        if parsed.kind is TopicKind.LIGHT_SET and parsed.target is not None:
+            lights.handle(int(parsed.target), payload)
+
+    transport.subscribe(f"{TOPIC_PREFIX}/{table}/seat/+/light/set", on_light)
 
 
 def main(argv: list[str]) -> int:
@@ -47,6 +75,9 @@ def main(argv: list[str]) -> int:
         table=config.table, node=config.node_id, transport=transport, seq=SeqCounter(seq_file)
     )
     node = Node(list(table.readers.values()), publisher)
+    lights = build_lights(config)
+    if lights.lights:
+        attach_lights(transport, config.table, lights)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     poller = threading.Thread(
@@ -72,4 +103,5 @@ def main(argv: list[str]) -> int:
         poller.join(timeout=2)
         transport.close()
         node.close()
+        lights.close()
     return 0

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import ssl
 import threading
+from collections.abc import Callable
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
@@ -44,6 +45,8 @@ class PahoTransport:
         self._rows: dict[int, int] = {}  # paho mid -> outbox row
         self._early_acks: set[int] = set()  # acks that beat the mid -> row bookkeeping
         self._untracked: set[int] = set()  # QoS 1 messages outside the outbox (availability)
+        self._subscriptions: dict[str, Callable[[str, bytes], None]] = {}
+        self.handler_errors = 0
         self._client = paho.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
             client_id=client_id or f"feltwire-node-{node}",
@@ -59,6 +62,7 @@ class PahoTransport:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
+        self._client.on_message = self._on_message
         self._client.reconnect_delay_set(min_delay=1, max_delay=5)
         # what a previous run of this node left unacknowledged goes first, in order
         leftover = self._outbox.pending()
@@ -82,6 +86,8 @@ class PahoTransport:
             return
         log.info("connected to the broker")
         self._publish_untracked(self._availability, AVAILABILITY_ONLINE)
+        for topic_filter in list(self._subscriptions):
+            client.subscribe(topic_filter, qos=1)
         self._connected.set()
 
     def _on_disconnect(
@@ -113,6 +119,21 @@ class PahoTransport:
                 self._early_acks.add(mid)
                 return
         self._outbox.ack(row)
+
+    def _on_message(self, client: paho.Client, userdata: object, msg: paho.MQTTMessage) -> None:
+        for topic_filter, handler in list(self._subscriptions.items()):
+            if paho.topic_matches_sub(topic_filter, msg.topic):
+                try:
+                    handler(msg.topic, bytes(msg.payload))
+                except Exception:  # a bad handler must not kill the network thread
+                    self.handler_errors += 1
+                    log.exception("handling %s failed", msg.topic)
+
+    def subscribe(self, topic_filter: str, handler: Callable[[str, bytes], None]) -> None:
+        """Call ``handler(topic, payload)`` for every message matching ``topic_filter``."""
+        self._subscriptions[topic_filter] = handler
+        if self._connected.is_set():
+            self._client.subscribe(topic_filter, qos=1)
 
     def _publish_untracked(self, topic: str, payload: bytes) -> paho.MQTTMessageInfo:
         info = self._client.publish(topic, payload, qos=1, retain=True)
