@@ -23,9 +23,19 @@ import aiomqtt
 
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck
-from feltwire.protocol import ReaderKind, reader_kind, reader_tags_filter
+from feltwire.protocol import (
+    LightCommand,
+    LightPattern,
+    ReaderKind,
+    encode,
+    light_set_topic,
+    reader_kind,
+    reader_tags_filter,
+    seat_of,
+)
 from hub.feeds import Broadcaster, DelayedRelease, Event
 from hub.ingest import Ingest
+from hub.lights import LightBoard, presence_pattern
 from hub.presence import AntennaChange, TablePresence
 
 log = logging.getLogger(__name__)
@@ -80,6 +90,9 @@ class HubService:
         self._held_changed = asyncio.Event()
         self._clock = clock
         self.changes = 0
+        self.lights = LightBoard()
+        self.outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        """Retained messages for the broker (light commands), sent by :func:`run_mqtt`."""
 
     @property
     def counters(self) -> dict[str, int]:
@@ -96,6 +109,10 @@ class HubService:
             return None
         self.changes += 1
         now = self._clock()
+        if reader_kind(change.reader) is ReaderKind.SEAT:
+            seat = seat_of(change.reader)
+            assert seat is not None
+            self.set_light(seat, presence_pattern(len(change.cards)))
         self.public.publish(
             {"type": "antenna", "n": self.changes, "t": now}
             | public_antenna(change.reader, change.cards)
@@ -111,6 +128,18 @@ class HubService:
             self._held.push(overlay_event, now)
             self._held_changed.set()
         return change
+
+    def set_light(self, seat: int, pattern: LightPattern) -> None:
+        """Command a seat light (sent once per change, retained)."""
+        if self.lights.set(seat, pattern):
+            self.outgoing.put_nowait(self._light_message(seat, pattern))
+
+    def _light_message(self, seat: int, pattern: LightPattern) -> tuple[str, bytes]:
+        return light_set_topic(self.table, seat), encode(LightCommand(v=1, pattern=pattern))
+
+    def light_messages(self) -> list[tuple[str, bytes]]:
+        """Every seat's current light command (re-sent after a reconnect)."""
+        return [self._light_message(s, p) for s, p in sorted(self.lights.current().items())]
 
     def _release(self, event: Event) -> None:
         self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
@@ -175,12 +204,30 @@ async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15)
                 await client.subscribe(reader_tags_filter(service.table), qos=1)
                 log.info("hub subscribed at %s:%d", broker.host, broker.port)
                 delay = 0.5
-                async for message in client.messages:
-                    payload = message.payload
-                    if not isinstance(payload, bytes | bytearray):
-                        payload = str(payload).encode()
-                    service.handle_message(str(message.topic), bytes(payload))
+                sender = asyncio.create_task(_send_outgoing(service, client))
+                try:
+                    async for message in client.messages:
+                        payload = message.payload
+                        if not isinstance(payload, bytes | bytearray):
+                            payload = str(payload).encode()
+                        service.handle_message(str(message.topic), bytes(payload))
+                finally:
+                    sender.cancel()
         except aiomqtt.MqttError as exc:
             log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
+
+
+async def _send_outgoing(service: HubService, client: aiomqtt.Client) -> None:
+    """Publish the hub's retained commands: the current lights first, then each change."""
+    while not service.outgoing.empty():
+        service.outgoing.get_nowait()  # superseded by the full state below
+    try:
+        for topic, payload in service.light_messages():
+            await client.publish(topic, payload, qos=1, retain=True)
+        while True:
+            topic, payload = await service.outgoing.get()
+            await client.publish(topic, payload, qos=1, retain=True)
+    except aiomqtt.MqttError as exc:
+        log.warning("could not send to the broker: %s", exc)

@@ -19,14 +19,19 @@ from typing import Any
 import httpx
 import paho.mqtt.client as paho
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 from paho.mqtt.enums import CallbackAPIVersion
 from websockets.asyncio.client import ClientConnection, connect
 
 from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
+from feltwire.protocol import LightPattern
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
 from table_node.config import default_readers
+from table_node.lights import SeatLight, SeatLights
+from table_node.main import attach_lights
 from table_node.mqtt import PahoTransport
 from table_node.node import Node
 from table_node.publisher import InventoryPublisher
@@ -176,3 +181,28 @@ async def test_bad_input_on_the_wire_is_refused_and_the_hub_keeps_going(rig: Rig
     assert counters["rejected.oversized"] == 1
     assert counters["unknown_tag"] == 1
     assert counters["rejected"] == 4
+
+
+async def test_a_card_on_a_seat_lights_that_seat_and_leaving_turns_it_off(rig: Rig) -> None:
+    factory = MockFactory(pin_class=MockPWMPin)
+    Device.pin_factory = factory
+    lights = SeatLights({3: SeatLight.pwm(18), 4: SeatLight.pwm(23)})
+    try:
+        attach_lights(rig.transport, "t1", lights)
+
+        async def pattern_becomes(seat: int, want: LightPattern) -> None:
+            async with asyncio.timeout(5):
+                while lights.lights[seat].pattern is not want:
+                    await asyncio.sleep(0.01)
+
+        rig.table.reader("seat3").place(DECK.uid_for("Ah"))
+        await pattern_becomes(3, LightPattern.IDLE)
+        assert factory.pin(18).state > 0 and factory.pin(23).state == 0
+        assert lights.lights[4].pattern is LightPattern.OFF
+        rig.table.reader("seat3").lift(DECK.uid_for("Ah"))
+        await pattern_becomes(3, LightPattern.OFF)
+        assert factory.pin(18).state == 0
+    finally:
+        lights.close()
+        factory.reset()
+        Device.pin_factory = None
