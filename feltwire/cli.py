@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "node": ("table_node.main", "run a table node (readers → MQTT)"),
     "demo": ("hub.demo", "a whole simulated table on this machine"),
     "history": ("hub.history", "hand histories: replay PHH files"),
+    "deck": ("hub.decks", "register a deck of tagged cards; check a deck file"),
 }
 
 
