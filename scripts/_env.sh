@@ -51,6 +51,11 @@ ensure_venv() {
   echo "feltwire: installing feltwire[$extra] into .venv (first run only)…" >&2
   "$VENV/bin/python" -m pip install -q --upgrade pip >/dev/null
   "$VENV/bin/python" -m pip install -q -e "$ROOT[$extra]"
+  if [ "$extra" = dev ]; then
+    # the PyPI RC522 libraries, for the contract test against our chip emulator; without
+    # their Pi-only dependencies (RPi.GPIO, spidev), which the test replaces with fakes
+    "$VENV/bin/python" -m pip install -q --no-deps mfrc522==0.0.7 pi-rc522==2.3.0
+  fi
   rm -f "$VENV"/.feltwire-"$extra"-*
   touch "$stamp"
 }

@@ -47,6 +47,19 @@ class LightPins(ConfigModel):
         return self
 
 
+class RC522Settings(ConfigModel):
+    """Where one antenna's RC522 is wired (see hardware/ for the pin map)."""
+
+    reader: str = Field(description="reader id of this antenna (seat1, board, burn …)")
+    bus: int = Field(0, ge=0, le=6, description="SPI bus: /dev/spidev<bus>.<device>")
+    device: int = Field(0, ge=0, le=2, description="hardware chip select (CE0/CE1/CE2)")
+    cs_pin: int | str | None = Field(
+        None, description="a GPIO chip select instead (BCM number); the CE line stays unused"
+    )
+    reset_pin: int | str | None = Field(None, description="NRSTPD line (may be shared)")
+    speed_hz: int = Field(1_000_000, ge=100_000, le=10_000_000, description="SPI clock")
+
+
 class NodeConfig(ConfigModel):
     """Everything ``feltwire node`` needs."""
 
@@ -55,8 +68,16 @@ class NodeConfig(ConfigModel):
     mqtt: MqttClientSettings = Field(
         default_factory=MqttClientSettings, description="how to reach the broker"
     )
-    backend: Literal["simulated"] = Field(
-        "simulated", description="reader backend; 'simulated' deals hands on virtual antennas"
+    backend: Literal["simulated", "rc522"] = Field(
+        "simulated",
+        description="reader backend: 'simulated' deals hands on virtual antennas, "
+        "'rc522' reads the RC522 readers listed under [[rc522]]",
+    )
+    rc522: list[RC522Settings] = Field(
+        default_factory=list, description="the RC522 readers (backend = 'rc522')"
+    )
+    misses_before_gone: int = Field(
+        2, ge=1, le=20, description="sweeps a tag may miss before it counts as lifted"
     )
     readers: list[str] = Field(
         default_factory=default_readers, description="reader ids of this node's antennas"
@@ -81,6 +102,16 @@ class NodeConfig(ConfigModel):
         if len(set(readers)) != len(readers):
             raise ValueError("reader ids repeat")
         return readers
+
+    @model_validator(mode="after")
+    def _backend_readers(self) -> NodeConfig:
+        if self.backend == "rc522":
+            if not self.rc522:
+                raise ValueError("backend 'rc522' needs at least one [[rc522]] reader")
+            unknown = [w.reader for w in self.rc522 if w.reader not in KNOWN_READER_IDS]
+            if unknown:
+                raise ValueError(f"unknown reader ids {unknown} under [[rc522]]")
+        return self
 
     @field_validator("lights")
     @classmethod

@@ -51,6 +51,41 @@ def attach_lights(transport: PahoTransport, table: str, lights: SeatLights) -> N
     transport.subscribe(f"{TOPIC_PREFIX}/{table}/seat/+/light/set", on_light)
 
 
+def _run_readers(config: NodeConfig) -> int:
+    """Sweep real RC522 readers until SIGTERM/Ctrl-C."""
+    from table_node.rc522_reader import RC522Wiring, build_rc522_readers
+
+    readers = build_rc522_readers(
+        [
+            RC522Wiring(w.reader, w.bus, w.device, w.cs_pin, w.reset_pin, w.speed_hz)
+            for w in config.rc522
+        ],
+        misses_before_gone=config.misses_before_gone,
+    )
+    seq_file = config.state_dir / "seq" if config.state_dir else None
+    outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
+    transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id, outbox=outbox)
+    publisher = InventoryPublisher(
+        table=config.table, node=config.node_id, transport=transport, seq=SeqCounter(seq_file)
+    )
+    node = Node(list(readers), publisher)
+    lights = build_lights(config)
+    if lights.lights:
+        attach_lights(transport, config.table, lights)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    log.info("node %s sweeping %d RC522 readers", config.node_id, len(readers))
+    try:
+        node.run(stop, config.poll_interval_ms / 1000)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        transport.close()
+        node.close()
+        lights.close()
+    return 0
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire node``."""
     parser = argparse.ArgumentParser(prog="feltwire node", description=__doc__)
@@ -67,6 +102,8 @@ def main(argv: list[str]) -> int:
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
+    if config.backend == "rc522":
+        return _run_readers(config)
     table = SimulatedTable(config.readers)
     seq_file = config.state_dir / "seq" if config.state_dir else None
     outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
