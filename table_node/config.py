@@ -68,10 +68,11 @@ class NodeConfig(ConfigModel):
     mqtt: MqttClientSettings = Field(
         default_factory=MqttClientSettings, description="how to reach the broker"
     )
-    backend: Literal["simulated", "rc522"] = Field(
+    backend: Literal["simulated", "rc522", "none"] = Field(
         "simulated",
         description="reader backend: 'simulated' deals hands on virtual antennas, "
-        "'rc522' reads the RC522 readers listed under [[rc522]]",
+        "'rc522' reads the RC522 readers listed under [[rc522]], "
+        "'none' only drives seat lights (a light node)",
     )
     rc522: list[RC522Settings] = Field(
         default_factory=list, description="the RC522 readers (backend = 'rc522')"
@@ -111,6 +112,8 @@ class NodeConfig(ConfigModel):
             unknown = [w.reader for w in self.rc522 if w.reader not in KNOWN_READER_IDS]
             if unknown:
                 raise ValueError(f"unknown reader ids {unknown} under [[rc522]]")
+        if self.backend == "none" and not self.lights:
+            raise ValueError("backend 'none' is a light node: give it [lights.N] entries")
         return self
 
     @field_validator("lights")

@@ -52,7 +52,7 @@ def attach_lights(transport: PahoTransport, table: str, lights: SeatLights) -> N
 
 
 def _run_readers(config: NodeConfig) -> int:
-    """Sweep real RC522 readers until SIGTERM/Ctrl-C."""
+    """Sweep real RC522 readers (none for a light node) until SIGTERM/Ctrl-C."""
     from table_node.rc522_reader import RC522Wiring, build_rc522_readers
 
     readers = build_rc522_readers(
@@ -102,7 +102,7 @@ def main(argv: list[str]) -> int:
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
-    if config.backend == "rc522":
+    if config.backend in ("rc522", "none"):
         return _run_readers(config)
     table = SimulatedTable(config.readers)
     seq_file = config.state_dir / "seq" if config.state_dir else None
