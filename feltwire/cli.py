@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "hub": ("hub.main", "run the hub (MQTT ingest, rules, web pages)"),
     "node": ("table_node.main", "run a table node (readers → MQTT)"),
+    "bridge": ("firmware_bridge.main", "run a serial reader-board bridge (board → MQTT)"),
     "demo": ("hub.demo", "a whole simulated table on this machine"),
     "history": ("hub.history", "hand histories: replay PHH files"),
     "deck": ("hub.decks", "register a deck of tagged cards; check a deck file"),
@@ -56,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _extra(command: str) -> str:
-    return {"node": "node", "demo": "demo"}.get(command, "hub")
+    return {"node": "node", "bridge": "bridge", "demo": "demo"}.get(command, "hub")
 
 
 if __name__ == "__main__":

@@ -20,13 +20,13 @@ import time
 
 from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
+from feltwire.mqtt import PahoTransport
+from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
 from table_node.config import default_readers
 from table_node.dealer import SimulatedDealer, apply_step
-from table_node.mqtt import PahoTransport
 from table_node.node import Node
-from table_node.publisher import InventoryPublisher
 from table_node.simulated import SimulatedTable
 
 log = logging.getLogger("feltwire.demo")

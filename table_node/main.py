@@ -12,14 +12,14 @@ from pathlib import Path
 from feltwire.config import load_config
 from feltwire.deck import simulated_deck
 from feltwire.errors import ConfigError, ProtocolError
+from feltwire.mqtt import PahoTransport
+from feltwire.outbox import Outbox
 from feltwire.protocol import TOPIC_PREFIX, TopicKind, parse_topic
+from feltwire.publisher import InventoryPublisher, SeqCounter
 from table_node.config import NodeConfig
 from table_node.dealer import SimulatedDealer, apply_step
 from table_node.lights import SeatLight, SeatLights
-from table_node.mqtt import PahoTransport
 from table_node.node import Node
-from table_node.outbox import Outbox
-from table_node.publisher import InventoryPublisher, SeqCounter
 from table_node.simulated import SimulatedTable
 
 log = logging.getLogger("feltwire.node")

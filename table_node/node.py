@@ -6,7 +6,7 @@ import logging
 import threading
 from collections.abc import Sequence
 
-from table_node.publisher import InventoryPublisher
+from feltwire.publisher import InventoryPublisher
 from table_node.reader import Reader
 
 log = logging.getLogger(__name__)

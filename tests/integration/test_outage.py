@@ -11,12 +11,12 @@ from typing import Any
 
 from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
+from feltwire.mqtt import PahoTransport
+from feltwire.outbox import Outbox
+from feltwire.publisher import InventoryPublisher, SeqCounter
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.runtime import start_hub
-from table_node.mqtt import PahoTransport
 from table_node.node import Node
-from table_node.outbox import Outbox
-from table_node.publisher import InventoryPublisher, SeqCounter
 from table_node.simulated import SimulatedTable
 from tests.conftest import MosquittoProcess
 

@@ -26,15 +26,15 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
+from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightPattern
+from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
 from table_node.config import default_readers
 from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights
-from table_node.mqtt import PahoTransport
 from table_node.node import Node
-from table_node.publisher import InventoryPublisher
 from table_node.simulated import SimulatedTable
 from tests.conftest import MosquittoProcess
 

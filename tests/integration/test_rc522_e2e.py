@@ -18,16 +18,16 @@ from websockets.asyncio.client import connect
 
 from feltwire.config import MqttClientSettings, load_config
 from feltwire.deck import simulated_deck
+from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightPattern
+from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.runtime import start_hub
 from table_node.config import NodeConfig
 from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights
 from table_node.mfrc522_emulator import MFRC522Emulator, Tag, VirtualClock
-from table_node.mqtt import PahoTransport
 from table_node.node import Node
-from table_node.publisher import InventoryPublisher
 from table_node.rc522_reader import RC522Wiring, build_rc522_readers
 from tests.conftest import MosquittoProcess
 

@@ -15,11 +15,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.config import MqttClientSettings, load_config
 from feltwire.errors import ConfigError
+from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightCommand, LightPattern, encode, light_set_topic
 from table_node.config import NodeConfig
 from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights, build_lights
-from table_node.mqtt import PahoTransport
 from tests.conftest import MosquittoProcess
 
 

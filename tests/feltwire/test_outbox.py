@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from table_node.outbox import Outbox
+from feltwire.outbox import Outbox
 
 
 def test_unacknowledged_messages_survive_a_restart_in_order(tmp_path: Path) -> None:

@@ -1,6 +1,9 @@
-"""The node's MQTT client: paho-mqtt 2.x, MQTT 3.1.1, with a last-will availability topic.
+"""The MQTT client of nodes and bridges: paho-mqtt 2.x, MQTT 3.1.1, last-will availability.
 
-Every QoS 1 message goes through an :class:`~table_node.outbox.Outbox` first: paho keeps
+Needs the ``paho-mqtt`` package (the ``node`` and ``bridge`` extras); nothing else in
+``feltwire`` imports this module.
+
+Every QoS 1 message goes through an :class:`~feltwire.outbox.Outbox` first: paho keeps
 unacknowledged messages across a broker outage in memory and resends them in order; the
 outbox keeps them across a restart of the node itself.
 """
@@ -19,8 +22,8 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from feltwire.config import MqttClientSettings
+from feltwire.outbox import Outbox
 from feltwire.protocol import AVAILABILITY_OFFLINE, AVAILABILITY_ONLINE, availability_topic
-from table_node.outbox import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +39,15 @@ class PahoTransport:
         node: str,
         outbox: Outbox | None = None,
         client_id: str | None = None,
+        online_on_connect: bool = True,
     ) -> None:
+        """``online_on_connect=False``: on (re)connect, repeat the availability last
+        published through :meth:`publish` (``offline`` until then) instead of announcing
+        ``online`` — for a bridge, which is only as online as the board behind it."""
         addr = settings.address
         self._availability = availability_topic(table, node)
+        self._online_on_connect = online_on_connect
+        self._last_availability = AVAILABILITY_OFFLINE
         self._connected = threading.Event()
         self._outbox = outbox if outbox is not None else Outbox(None)
         self._lock = threading.Lock()
@@ -85,7 +94,10 @@ class PahoTransport:
             log.error("broker refused the connection: %s", reason)
             return
         log.info("connected to the broker")
-        self._publish_untracked(self._availability, AVAILABILITY_ONLINE)
+        self._publish_untracked(
+            self._availability,
+            AVAILABILITY_ONLINE if self._online_on_connect else self._last_availability,
+        )
         for topic_filter in list(self._subscriptions):
             client.subscribe(topic_filter, qos=1)
         self._connected.set()
@@ -167,6 +179,8 @@ class PahoTransport:
 
     def publish(self, topic: str, payload: bytes, *, qos: int, retain: bool) -> None:
         """Store and queue a message; paho sends it now or after a reconnect."""
+        if topic == self._availability:
+            self._last_availability = payload
         if qos == 0:
             self._client.publish(topic, payload, qos=0, retain=retain)
             return

@@ -3,8 +3,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from feltwire.publisher import InventoryPublisher, SeqCounter
 from table_node.node import Node
-from table_node.publisher import InventoryPublisher, SeqCounter
 from table_node.simulated import SimulatedReader
 
 

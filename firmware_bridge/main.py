@@ -1,0 +1,92 @@
+"""``feltwire bridge``: connect a serial reader board to MQTT, from its TOML config."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from pathlib import Path
+
+from feltwire.config import load_config
+from feltwire.errors import ConfigError
+from feltwire.mqtt import PahoTransport
+from feltwire.outbox import Outbox
+from feltwire.protocol import TOPIC_PREFIX, LightCommand, TopicKind, parse_topic
+from feltwire.publisher import InventoryPublisher, SeqCounter
+from firmware_bridge.bridge import Bridge
+from firmware_bridge.config import BridgeConfig
+
+log = logging.getLogger("feltwire.bridge")
+
+
+def forward_light(bridge: Bridge, topic: str, payload: bytes) -> bool:
+    """Pass a hub light command on to the board; a bad one is logged and ignored."""
+    try:
+        parsed = parse_topic(topic)
+        command = LightCommand.model_validate_json(payload)
+    except ValueError as exc:  # ProtocolError and pydantic's ValidationError
+        log.warning("ignored light command on %s: %s", topic, exc)
+        return False
+    if parsed.kind is not TopicKind.LIGHT_SET or parsed.target is None:
+        return False
+    bridge.set_light(int(parsed.target), command.pattern)
+    return True
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``feltwire bridge``; returns the exit code."""
+    parser = argparse.ArgumentParser(prog="feltwire bridge", description=__doc__)
+    parser.add_argument(
+        "--config", type=Path, help="bridge TOML config (default: built-in defaults)"
+    )
+    parser.add_argument("--check-config", action="store_true", help="validate the config and exit")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(BridgeConfig, args.config)
+    except ConfigError as exc:
+        print(f"feltwire bridge: {exc}")
+        return 2
+    if args.check_config:
+        print(f"{args.config or 'defaults'}: configuration is valid")
+        return 0
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+    seq_file = config.state_dir / "seq" if config.state_dir else None
+    outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
+    transport = PahoTransport(
+        config.mqtt,
+        table=config.table,
+        node=config.bridge_id,
+        outbox=outbox,
+        client_id=f"feltwire-bridge-{config.bridge_id}",
+        online_on_connect=False,
+    )
+    publisher = InventoryPublisher(
+        table=config.table, node=config.bridge_id, transport=transport, seq=SeqCounter(seq_file)
+    )
+    bridge = Bridge(config, transport=transport, publisher=publisher)
+
+    def on_light(topic: str, payload: bytes) -> None:
+        forward_light(bridge, topic, payload)
+
+    transport.subscribe(f"{TOPIC_PREFIX}/{config.table}/seat/+/light/set", on_light)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    log.info("bridge %s: board on %s → %s", config.bridge_id, config.port, config.mqtt.url)
+    runner = threading.Thread(target=bridge.run, args=(stop,), name="bridge", daemon=True)
+    runner.start()
+    try:
+        while runner.is_alive() and not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        runner.join(timeout=5)
+        log.info("bridge stopped; counters: %s", bridge.stats())
+        transport.close()
+    return 0
+
+
+__all__ = ["main"]
