@@ -60,6 +60,15 @@ class RC522Settings(ConfigModel):
     speed_hz: int = Field(1_000_000, ge=100_000, le=10_000_000, description="SPI clock")
 
 
+class Mfrc522Settings(ConfigModel):
+    """One antenna read through the PyPI ``mfrc522`` package (single-card builds)."""
+
+    reader: str = Field(description="reader id of this antenna")
+    bus: int = Field(0, ge=0, le=6, description="SPI bus")
+    device: int = Field(0, ge=0, le=2, description="hardware chip select")
+    pin_rst: int = Field(-1, description="reset pin in the library's numbering (-1: its default)")
+
+
 class NodeConfig(ConfigModel):
     """Everything ``feltwire node`` needs."""
 
@@ -68,14 +77,18 @@ class NodeConfig(ConfigModel):
     mqtt: MqttClientSettings = Field(
         default_factory=MqttClientSettings, description="how to reach the broker"
     )
-    backend: Literal["simulated", "rc522", "none"] = Field(
+    backend: Literal["simulated", "rc522", "mfrc522", "none"] = Field(
         "simulated",
         description="reader backend: 'simulated' deals hands on virtual antennas, "
         "'rc522' reads the RC522 readers listed under [[rc522]], "
+        "'mfrc522' the single-card readers under [[mfrc522]] (PyPI mfrc522 package), "
         "'none' only drives seat lights (a light node)",
     )
     rc522: list[RC522Settings] = Field(
         default_factory=list, description="the RC522 readers (backend = 'rc522')"
+    )
+    mfrc522: list[Mfrc522Settings] = Field(
+        default_factory=list, description="readers for backend 'mfrc522' (one card each)"
     )
     misses_before_gone: int = Field(
         2, ge=1, le=20, description="sweeps a tag may miss before it counts as lifted"
@@ -112,6 +125,8 @@ class NodeConfig(ConfigModel):
             unknown = [w.reader for w in self.rc522 if w.reader not in KNOWN_READER_IDS]
             if unknown:
                 raise ValueError(f"unknown reader ids {unknown} under [[rc522]]")
+        if self.backend == "mfrc522" and not self.mfrc522:
+            raise ValueError("backend 'mfrc522' needs at least one [[mfrc522]] reader")
         if self.backend == "none" and not self.lights:
             raise ValueError("backend 'none' is a light node: give it [lights.N] entries")
         return self

@@ -20,6 +20,7 @@ from table_node.config import NodeConfig
 from table_node.dealer import SimulatedDealer, apply_step
 from table_node.lights import SeatLight, SeatLights
 from table_node.node import Node
+from table_node.reader import Reader
 from table_node.simulated import SimulatedTable
 
 log = logging.getLogger("feltwire.node")
@@ -51,17 +52,39 @@ def attach_lights(transport: PahoTransport, table: str, lights: SeatLights) -> N
     transport.subscribe(f"{TOPIC_PREFIX}/{table}/seat/+/light/set", on_light)
 
 
+def build_readers(config: NodeConfig) -> list[Reader]:
+    """The hardware readers of an 'rc522' or 'mfrc522' node (none for a light node)."""
+    if config.backend == "rc522":
+        from table_node.rc522_reader import RC522Wiring, build_rc522_readers
+
+        return list(
+            build_rc522_readers(
+                [
+                    RC522Wiring(w.reader, w.bus, w.device, w.cs_pin, w.reset_pin, w.speed_hz)
+                    for w in config.rc522
+                ],
+                misses_before_gone=config.misses_before_gone,
+            )
+        )
+    if config.backend == "mfrc522":
+        from table_node.mfrc522_backend import Mfrc522Reader
+
+        return [
+            Mfrc522Reader(
+                w.reader,
+                bus=w.bus,
+                device=w.device,
+                pin_rst=w.pin_rst,
+                misses_before_gone=config.misses_before_gone,
+            )
+            for w in config.mfrc522
+        ]
+    return []
+
+
 def _run_readers(config: NodeConfig) -> int:
     """Sweep real RC522 readers (none for a light node) until SIGTERM/Ctrl-C."""
-    from table_node.rc522_reader import RC522Wiring, build_rc522_readers
-
-    readers = build_rc522_readers(
-        [
-            RC522Wiring(w.reader, w.bus, w.device, w.cs_pin, w.reset_pin, w.speed_hz)
-            for w in config.rc522
-        ],
-        misses_before_gone=config.misses_before_gone,
-    )
+    readers = build_readers(config)
     seq_file = config.state_dir / "seq" if config.state_dir else None
     outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
     transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id, outbox=outbox)
@@ -102,7 +125,7 @@ def main(argv: list[str]) -> int:
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
-    if config.backend in ("rc522", "none"):
+    if config.backend in ("rc522", "mfrc522", "none"):
         return _run_readers(config)
     table = SimulatedTable(config.readers)
     seq_file = config.state_dir / "seq" if config.state_dir else None
