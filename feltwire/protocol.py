@@ -93,6 +93,7 @@ class TopicKind(enum.StrEnum):
     LIGHT_SET = "light_set"
     ALERTS = "alerts"
     PUBLIC = "public"
+    BUTTON = "button"
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +126,11 @@ def availability_topic(table: str, node: str) -> str:
     return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}/availability"
 
 
+def button_topic(table: str, node: str) -> str:
+    """A dealer button pressed on a node (node → hub; not retained)."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}/button"
+
+
 def light_set_topic(table: str, seat: int) -> str:
     """Retained light command for one seat (hub → node)."""
     if not 1 <= seat <= MAX_SEATS:
@@ -153,6 +159,8 @@ def parse_topic(topic: str) -> ParsedTopic:
         return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[1]))
     if len(rest) == 3 and rest[0] == "node" and rest[2] == "availability":
         return ParsedTopic(TopicKind.AVAILABILITY, table, _check_id("node", rest[1]))
+    if len(rest) == 3 and rest[0] == "node" and rest[2] == "button":
+        return ParsedTopic(TopicKind.BUTTON, table, _check_id("node", rest[1]))
     if len(rest) == 4 and rest[0] == "seat" and rest[2:] == ["light", "set"]:
         if not rest[1].isdigit() or not 1 <= int(rest[1]) <= MAX_SEATS:
             raise ProtocolError("bad_topic", f"bad seat in topic {topic!r}")
@@ -216,6 +224,15 @@ class LightCommand(WireModel):
     pattern: LightPattern = Field(description="what the light shows")
 
 
+class ButtonPress(WireModel):
+    """A dealer button pressed on a node (``…/node/<node>/button``, QoS 1, not retained)."""
+
+    v: Literal[1] = Field(description="schema version")
+    node: str = Field(pattern=_ID_RE.pattern, description="the node the button is wired to")
+    button: str = Field(pattern=_ID_RE.pattern, description="the button's name in the config")
+    ts: float = Field(ge=0, description="node's clock when pressed, seconds since the epoch")
+
+
 AVAILABILITY_ONLINE: Final = b"online"
 AVAILABILITY_OFFLINE: Final = b"offline"
 
@@ -263,6 +280,7 @@ __all__ = [
     "MAX_SEATS",
     "SCHEMA_VERSION",
     "TOPIC_PREFIX",
+    "ButtonPress",
     "LightCommand",
     "LightPattern",
     "ParsedTopic",
@@ -272,6 +290,7 @@ __all__ = [
     "WireModel",
     "alerts_topic",
     "availability_topic",
+    "button_topic",
     "decode_inventory",
     "encode",
     "light_set_topic",

@@ -23,12 +23,17 @@ import aiomqtt
 
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck
+from feltwire.errors import ProtocolError
 from feltwire.protocol import (
+    TOPIC_PREFIX,
+    ButtonPress,
     LightCommand,
     LightPattern,
     ReaderKind,
+    TopicKind,
     encode,
     light_set_topic,
+    parse_topic,
     reader_kind,
     reader_tags_filter,
     seat_of,
@@ -99,8 +104,32 @@ class HubService:
         """Ingest counters (received, accepted, rejected by reason …)."""
         return dict(self.ingest.counters)
 
+    def handle_button(self, topic: str, payload: bytes) -> ButtonPress | None:
+        """A dealer button pressed on a node: counted and shown on the console feed."""
+        try:
+            parsed = parse_topic(topic)
+            if parsed.kind is not TopicKind.BUTTON or parsed.table != self.table:
+                raise ProtocolError("bad_topic", f"not a button topic of table {self.table}")
+            if len(payload) > self.ingest.max_payload_bytes:
+                raise ProtocolError("oversized", f"button payload of {len(payload)} bytes")
+            press = ButtonPress.model_validate_json(payload)
+        except ValueError as exc:
+            reason = exc.reason if isinstance(exc, ProtocolError) else "malformed"
+            self.ingest.counters["rejected"] += 1
+            self.ingest.counters[f"rejected.{reason}"] += 1
+            log.warning("refused button message on %s: %s", topic, exc)
+            return None
+        self.ingest.counters[f"button.{press.button}"] += 1
+        self.public.publish(
+            {"type": "button", "node": press.node, "button": press.button, "t": self._clock()}
+        )
+        return press
+
     def handle_message(self, topic: str, payload: bytes) -> AntennaChange | None:
         """Take one MQTT message; returns the antenna change it caused, if any."""
+        if topic.endswith("/button"):
+            self.handle_button(topic, payload)
+            return None
         read = self.ingest.handle(topic, payload)
         if read is None:
             return None
@@ -202,6 +231,7 @@ async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15)
                 max_queued_incoming_messages=100_000,
             ) as client:
                 await client.subscribe(reader_tags_filter(service.table), qos=1)
+                await client.subscribe(f"{TOPIC_PREFIX}/{service.table}/node/+/button", qos=1)
                 log.info("hub subscribed at %s:%d", broker.host, broker.port)
                 delay = 0.5
                 sender = asyncio.create_task(_send_outgoing(service, client))

@@ -103,6 +103,10 @@ class NodeConfig(ConfigModel):
     lights: dict[int, LightPins] = Field(
         default_factory=dict, description="seat number -> the pins of that seat's light"
     )
+    buttons: dict[str, int | str] = Field(
+        default_factory=dict,
+        description="dealer buttons: name -> BCM pin (button to GND; e.g. undo = 21)",
+    )
     simulator: SimulatorSettings = Field(
         default_factory=SimulatorSettings, description="the simulated backend's dealer"
     )
@@ -130,6 +134,16 @@ class NodeConfig(ConfigModel):
         if self.backend == "none" and not self.lights:
             raise ValueError("backend 'none' is a light node: give it [lights.N] entries")
         return self
+
+    @field_validator("buttons")
+    @classmethod
+    def _button_names(cls, buttons: dict[str, int | str]) -> dict[str, int | str]:
+        bad = [n for n in buttons if not n.replace("_", "").replace("-", "").isalnum()]
+        if bad or any(len(n) > 32 for n in buttons):
+            raise ValueError(f"button names must be 1-32 of A-Z a-z 0-9 _ -: {bad}")
+        if len(set(buttons.values())) != len(buttons):
+            raise ValueError("two buttons on one pin")
+        return buttons
 
     @field_validator("lights")
     @classmethod

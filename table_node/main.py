@@ -16,6 +16,7 @@ from feltwire.mqtt import PahoTransport
 from feltwire.outbox import Outbox
 from feltwire.protocol import TOPIC_PREFIX, TopicKind, parse_topic
 from feltwire.publisher import InventoryPublisher, SeqCounter
+from table_node.buttons import DealerButtons
 from table_node.config import NodeConfig
 from table_node.dealer import SimulatedDealer, apply_step
 from table_node.lights import SeatLight, SeatLights
@@ -95,6 +96,9 @@ def _run_readers(config: NodeConfig) -> int:
     lights = build_lights(config)
     if lights.lights:
         attach_lights(transport, config.table, lights)
+    buttons = DealerButtons(
+        config.buttons, table=config.table, node=config.node_id, transport=transport
+    )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     log.info("node %s sweeping %d RC522 readers", config.node_id, len(readers))
@@ -103,6 +107,7 @@ def _run_readers(config: NodeConfig) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        buttons.close()
         transport.close()
         node.close()
         lights.close()

@@ -31,6 +31,7 @@ from feltwire.protocol import LightPattern
 from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
+from table_node.buttons import DealerButtons
 from table_node.config import default_readers
 from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights
@@ -208,5 +209,33 @@ async def test_a_card_on_a_seat_lights_that_seat_and_leaving_turns_it_off(rig: R
         assert factory.pin(18).state == 0
     finally:
         lights.close()
+        factory.reset()
+        Device.pin_factory = None
+
+
+async def test_a_dealer_button_press_reaches_the_hub(rig: Rig) -> None:
+    factory = MockFactory()
+    Device.pin_factory = factory
+    buttons = DealerButtons(
+        {"undo": 21, "misdeal": 20}, table="t1", node="n1", transport=rig.transport
+    )
+    try:
+        async with connect(ws_url(rig.hub, "public")) as ws:
+            json.loads(await ws.recv())
+            factory.pin(21).drive_low()
+            ev = await frames_until(ws, lambda e: e.get("type") == "button")
+        assert ev["button"] == "undo" and ev["node"] == "n1"
+        await asyncio.to_thread(
+            raw_publish, rig.hub, [("feltwire/v1/t1/node/n1/button", b'{"v": 1, "node": 5}')]
+        )
+        async with httpx.AsyncClient(base_url=rig.hub.web_url) as http:
+            for _ in range(100):
+                counters = (await http.get("/api/stats")).json()["counters"]
+                if counters.get("rejected.malformed"):
+                    break
+                await asyncio.sleep(0.05)
+        assert counters["button.undo"] == 1 and counters["rejected.malformed"] == 1
+    finally:
+        buttons.close()
         factory.reset()
         Device.pin_factory = None
