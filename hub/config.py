@@ -75,6 +75,8 @@ class HubConfig(ConfigModel):
     readers: list[str] = Field(
         default_factory=default_readers, description="the antennas this table has"
     )
+    game: str = Field("NT", description="the game played, as a PHH variant code (NT, PO, FO/8 …)")
+    live_equity: bool = Field(True, description="show each seat's equity on the overlay")
     max_payload_bytes: int = Field(
         DEFAULT_MAX_PAYLOAD_BYTES, ge=256, le=1 << 20, description="larger messages are refused"
     )

@@ -82,6 +82,8 @@ async def start_hub(
         max_payload_bytes=config.max_payload_bytes,
         overlay_delay_s=config.web.overlay_delay_minutes * 60,
         clock=clock,
+        game=config.game,
+        live_equity=config.live_equity,
     )
     embedded: EmbeddedBroker | None = None
     if config.mqtt.url is None:
@@ -113,6 +115,7 @@ async def start_hub(
             run_mqtt(service, broker, keepalive=config.mqtt.keepalive), name="mqtt"
         ),
         asyncio.create_task(service.run_release(), name="overlay-release"),
+        asyncio.create_task(service.run_equity(), name="equity"),
     ]
     while not server.started:
         if tasks[0].done():

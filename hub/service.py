@@ -38,9 +38,11 @@ from feltwire.protocol import (
     reader_tags_filter,
     seat_of,
 )
+from hub.equity import EquityError, equity
 from hub.feeds import Broadcaster, DelayedRelease, Event
 from hub.ingest import Ingest
 from hub.lights import LightBoard, presence_pattern
+from hub.live_equity import equity_event, holdem_family_spot
 from hub.presence import AntennaChange, TablePresence
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,8 @@ class HubService:
         max_payload_bytes: int,
         overlay_delay_s: float,
         clock: Callable[[], float] = time.time,
+        game: str = "NT",
+        live_equity: bool = True,
     ) -> None:
         self.table = table
         self.readers = readers
@@ -96,6 +100,10 @@ class HubService:
         self._clock = clock
         self.changes = 0
         self.lights = LightBoard()
+        self.game = game
+        self.live_equity = live_equity
+        self._equity_due = asyncio.Event()
+        self.equity_updates = 0
         self.outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         """Retained messages for the broker (light commands), sent by :func:`run_mqtt`."""
 
@@ -151,12 +159,47 @@ class HubService:
             | overlay_antenna(change.reader, change.cards)
             | {"arrived": list(change.arrived), "left": list(change.left)}
         )
-        if self.overlay_delay_s == 0:
-            self._release(overlay_event)
-        else:
-            self._held.push(overlay_event, now)
-            self._held_changed.set()
+        self._to_overlay(overlay_event, now)
+        if self.live_equity and reader_kind(change.reader) is not ReaderKind.REGISTER:
+            self._equity_due.set()
         return change
+
+    def _to_overlay(self, event: Event, happened: float) -> None:
+        """Send an overlay event now, or hold it until the delay has passed."""
+        if self.overlay_delay_s == 0:
+            self._release(event)
+        else:
+            self._held.push(event, happened)
+            self._held_changed.set()
+
+    def equity_now(self) -> Event | None:
+        """The overlay's equity event for the cards on the table now (None: nothing to say)."""
+        found = holdem_family_spot(self.presence.snapshot(), self.game[1:])
+        if found is None:
+            return None
+        seats, spot = found
+        return equity_event(seats, equity(spot, rng=self.equity_updates))
+
+    async def run_equity(self, settle_s: float = 0.05) -> None:
+        """Recompute each seat's equity when the cards change (a task of the running hub).
+
+        Changes that come in a burst are taken together; the computation runs in a
+        worker thread so reads keep flowing, and its result goes out with the delay of
+        the cards it was computed from.
+        """
+        while True:
+            await self._equity_due.wait()
+            await asyncio.sleep(settle_s)
+            self._equity_due.clear()
+            happened = self._clock()
+            try:
+                event = await asyncio.to_thread(self.equity_now)
+            except EquityError as exc:
+                log.warning("no equity for the cards on the table: %s", exc)
+                continue
+            if event is not None:
+                self.equity_updates += 1
+                self._to_overlay(event | {"t": happened}, happened)
 
     def set_light(self, seat: int, pattern: LightPattern) -> None:
         """Command a seat light (sent once per change, retained)."""
@@ -171,7 +214,8 @@ class HubService:
         return [self._light_message(s, p) for s, p in sorted(self.lights.current().items())]
 
     def _release(self, event: Event) -> None:
-        self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
+        if event["type"] == "antenna":
+            self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
         self.overlay.publish(event)
 
     def release_due(self) -> int:

@@ -7,8 +7,9 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,3 +86,29 @@ def mosquitto(tmp_path: Path) -> Iterator[MosquittoProcess]:
         yield broker
     finally:
         broker.stop()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (scripts/test installs it)."""
+    from playwright.async_api import async_playwright
+
+    if not os.path.exists(CHROMIUM):  # noqa: ASYNC240 - a single stat at setup
+        pytest.fail("chromium is not installed: run ./scripts/test, which installs it")
+    async with async_playwright() as pw:
+        b = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            await b.close()

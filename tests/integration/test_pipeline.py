@@ -239,3 +239,23 @@ async def test_a_dealer_button_press_reaches_the_hub(rig: Rig) -> None:
         buttons.close()
         factory.reset()
         Device.pin_factory = None
+
+
+async def test_overlay_shows_each_seats_equity_as_cards_arrive(rig: Rig) -> None:
+    async with connect(ws_url(rig.hub, "overlay")) as ws:
+        json.loads(await ws.recv())
+        for reader, card in (("seat1", "As"), ("seat2", "Kd"), ("seat1", "Ah"), ("seat2", "Kc")):
+            rig.table.reader(reader).place(DECK.uid_for(card))
+        pre = await frames_until(ws, lambda e: e.get("type") == "equity")
+        for card in ("Ks", "7d", "2c"):  # a set for the kings on the flop
+            rig.table.reader("board").place(DECK.uid_for(card))
+        flop = await frames_until(
+            ws, lambda e: e.get("type") == "equity" and e["players"][1]["equity"] > 0.5
+        )
+    by_seat = {p["reader"]: p["equity"] for p in pre["players"]}
+    assert pre["exact"] and by_seat == {
+        "seat1": pytest.approx(0.8126, abs=1e-3),
+        "seat2": pytest.approx(0.1874, abs=1e-3),
+    }
+    assert flop["exact"] and flop["players"][1]["reader"] == "seat2"
+    assert flop["players"][1]["equity"] > 0.9  # kings full or better beats aces most of the time

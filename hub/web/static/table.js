@@ -21,7 +21,7 @@
       box = document.createElement("div");
       box.className = "antenna";
       box.id = "ant-" + a.reader;
-      box.innerHTML = "<h2></h2><div class='cards'></div>";
+      box.innerHTML = "<h2></h2><div class='cards'></div><div class='equity'></div>";
       box.querySelector("h2").textContent = a.reader;
       const where = a.kind === "seat" || a.kind === "up" ? "seats" : a.kind === "board" ? "board" : "side";
       document.getElementById(where).appendChild(box);
@@ -30,6 +30,16 @@
     cards.replaceChildren();
     if (a.cards) { a.cards.forEach((c) => cards.appendChild(cardEl(c))); }
     else { for (let i = 0; i < a.count; i++) cards.appendChild(cardEl(null)); }
+  }
+
+  function showEquity(ev) {
+    const shown = new Map(ev.players.map((p) => [p.reader, p]));
+    document.querySelectorAll(".antenna").forEach((box) => {
+      const p = shown.get(box.id.slice(4));
+      const el = box.querySelector(".equity");
+      el.textContent = p ? (100 * p.equity).toFixed(1) + "%" + (ev.exact ? "" : " ~") : "";
+      el.dataset.equity = p ? String(p.equity) : "";
+    });
   }
 
   function connect() {
@@ -44,6 +54,7 @@
       const ev = JSON.parse(msg.data);
       if (ev.type === "snapshot") { ev.antennas.forEach((a) => { antennas.set(a.reader, a); render(a); }); }
       else if (ev.type === "antenna") { antennas.set(ev.reader, ev); render(ev); }
+      else if (ev.type === "equity") { showEquity(ev); }
     };
   }
 

@@ -1,0 +1,780 @@
+"""PokerKit 0.7.7 as an oracle for the rules engine: random legal hands played on both.
+
+:func:`play_hand` builds one hand of a game from a seed (players, stacks, antes, blinds or
+bring-in, a shuffled deck), plays it on our :class:`~hub.rules.hand.Hand` and on a
+PokerKit ``State`` at the same time, choosing every action at random from our engine's
+legal actions, and compares after every step: whose turn it is, the call amount, whether a
+check is possible, whether a bet/raise is possible and its minimum and maximum, the seat to
+be dealt to, the seat to draw, the seat to show; between streets and before the showdown
+the pots; at the end the finishing stacks. A difference raises :class:`Mismatch`, whose
+message holds the seed, the game and the hand so far as PHH-like lines.
+
+Every known difference between PokerKit and feltwire is listed once, with an id
+``D1``, ``D2`` … in ``docs/rules-divergences.md``; the filters below cite those ids and
+nothing else is excused.
+
+Run ``python -m tests.rules.oracle_pokerkit [CODE ...] [--hands N]`` to play many hands
+and print every kind of mismatch with its shortest reproducing seed.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import pokerkit as pk
+from pokerkit import Automation, BettingStructure, Card, Deck, State
+from pokerkit import Opening as PkOpening
+from pokerkit import Street as PkStreet
+
+from feltwire.cards import FULL_DECK
+
+try:  # the real evaluator, or the tests' slow reference one until it exists
+    import hub.rules.evaluator  # noqa: F401
+except ImportError:
+    import tests.rules.conftest  # noqa: F401
+from hub.rules.betting import Action
+from hub.rules.dealing import DealKind
+from hub.rules.errors import RulesError
+from hub.rules.games import BringInTies, Family, Options, Stakes, Structure, game
+from hub.rules.hand import Hand, Phase
+from hub.rules.pots import Half
+
+SKIP_KNOWN_BUGS = False
+"""Explorer only: excuse the engine bugs already reported, to look for others."""
+
+__all__ = ["AUTOMATIONS", "ORACLES", "Mismatch", "Outcome", "play_hand"]
+
+AUTOMATIONS = (
+    # What our engine does on its own: forced bets, gathering bets (and returning an
+    # uncalled bet) at the end of a round, killing losing hands, awarding the pots.
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.RUNOUT_COUNT_SELECTION,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+"""PokerKit automations matching our engine; cards, burns, draws and shows stay manual."""
+
+PK_CARDS: tuple[Card, ...] = tuple(next(iter(Card.parse(code))) for code in FULL_DECK)
+"""Our card ints (``rank * 4 + suit``) as PokerKit cards."""
+PK_UNKNOWN = next(iter(Card.parse("??")))
+_PK_INDEX = {card: i for i, card in enumerate(PK_CARDS)}
+
+
+# --------------------------------------------------------------------------- PokerKit states
+
+Factory = Callable[[int, Stakes, Sequence[int]], State]
+
+
+def _raw(values: Sequence[int], n: int) -> tuple[int, ...]:
+    """Our per-seat values → PokerKit's raw values (heads-up PokerKit swaps the two)."""
+    return (values[1], values[0]) if n == 2 else tuple(values)
+
+
+def _class_blind(cls: type, fixed: bool) -> Factory:
+    def make(n: int, st: Stakes, stacks: Sequence[int]) -> State:
+        antes, blinds = _raw(st.antes, n), _raw(st.blinds, n)
+        if fixed:
+            return cls.create_state(  # type: ignore[attr-defined, no-any-return]
+                AUTOMATIONS, True, antes, blinds, st.small_bet, st.big_bet, stacks, n
+            )
+        return cls.create_state(  # type: ignore[attr-defined, no-any-return]
+            AUTOMATIONS, True, antes, blinds, st.min_bet, stacks, n
+        )
+
+    return make
+
+
+def _class_stud(cls: type) -> Factory:
+    def make(n: int, st: Stakes, stacks: Sequence[int]) -> State:
+        return cls.create_state(  # type: ignore[attr-defined, no-any-return]
+            AUTOMATIONS, True, st.antes, st.bring_in, st.small_bet, st.big_bet, stacks, n
+        )
+
+    return make
+
+
+_STRUCTURES = {
+    Structure.NO_LIMIT: BettingStructure.NO_LIMIT,
+    Structure.POT_LIMIT: BettingStructure.POT_LIMIT,
+    Structure.FIXED_LIMIT: BettingStructure.FIXED_LIMIT,
+}
+
+
+def _generic(
+    hand_types: tuple[type[pk.Hand], ...], structure: Structure, hole: int, draw: bool
+) -> Factory:
+    """A PokerKit state built from PokerKit's own parts, for the games it has no class for
+    (pot-limit hold'em, fixed-limit Omaha, Omaha hi-lo pot limit and — D1 — fixed limit,
+    five-card draw). Fixed limit: a bet and three raises (PokerKit's own count, 4)."""
+
+    def make(n: int, st: Stakes, stacks: Sequence[int]) -> State:
+        fixed = structure is Structure.FIXED_LIMIT
+        small = st.small_bet if fixed else st.min_bet
+        big = st.big_bet if fixed else st.min_bet
+        cap = 4 if fixed else None
+        first = PkStreet(False, (False,) * hole, 0, False, PkOpening.POSITION, small, cap)
+        if draw:
+            streets = (first, PkStreet(True, (), 0, True, PkOpening.POSITION, big, cap))
+        else:
+            streets = (
+                first,
+                PkStreet(True, (), 3, False, PkOpening.POSITION, small, cap),
+                PkStreet(True, (), 1, False, PkOpening.POSITION, big, cap),
+                PkStreet(True, (), 1, False, PkOpening.POSITION, big, cap),
+            )
+        return State(
+            AUTOMATIONS,
+            Deck.STANDARD,
+            hand_types,
+            streets,
+            _STRUCTURES[structure],
+            True,
+            _raw(st.antes, n),
+            _raw(st.blinds, n),
+            0,
+            stacks,
+            n,
+        )
+
+    return make
+
+
+_OMAHA8 = (pk.OmahaHoldemHand, pk.OmahaEightOrBetterLowHand)
+_HIGH = (pk.StandardHighHand,)
+
+ORACLES: dict[str, Factory] = {
+    "NT": _class_blind(pk.NoLimitTexasHoldem, False),
+    "PT": _generic(_HIGH, Structure.POT_LIMIT, 2, False),
+    "FT": _class_blind(pk.FixedLimitTexasHoldem, True),
+    "NO": _generic((pk.OmahaHoldemHand,), Structure.NO_LIMIT, 4, False),
+    "PO": _class_blind(pk.PotLimitOmahaHoldem, False),
+    "FO": _generic((pk.OmahaHoldemHand,), Structure.FIXED_LIMIT, 4, False),
+    "PO/8": _generic(_OMAHA8, Structure.POT_LIMIT, 4, False),
+    # D1: PokerKit's FixedLimitOmahaHoldemHighLowSplitEightOrBetter is pot limit with no cap
+    "FO/8": _generic(_OMAHA8, Structure.FIXED_LIMIT, 4, False),
+    "NS": _class_blind(pk.NoLimitShortDeckHoldem, False),
+    "F7S": _class_stud(pk.FixedLimitSevenCardStud),
+    "F7S/8": _class_stud(pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter),
+    "FR": _class_stud(pk.FixedLimitRazz),
+    "F2L3D": _class_blind(pk.FixedLimitDeuceToSevenLowballTripleDraw, True),
+    "N2L1D": _class_blind(pk.NoLimitDeuceToSevenLowballSingleDraw, False),
+    "FB": _class_blind(pk.FixedLimitBadugi, True),
+    "N5D": _generic(_HIGH, Structure.NO_LIMIT, 5, True),
+    "P5D": _generic(_HIGH, Structure.POT_LIMIT, 5, True),
+    "F5D": _generic(_HIGH, Structure.FIXED_LIMIT, 5, True),
+}
+"""Every game both engines play. Five-card stud (``F5S``) has no PokerKit game and no
+PokerKit streets can express it (PokerKit's stud openings are the seven-card ones only
+for the first street, and its hand types have no five-of-five stud hand): not compared."""
+
+
+def max_players(code: str) -> int:
+    """The most players a differential hand of ``code`` gets (stud: 7, see D4)."""
+    g = game(code)
+    return 7 if g.family is Family.STUD else g.max_players
+
+
+# ------------------------------------------------------------------------------- the driver
+
+
+class Mismatch(AssertionError):
+    """Our engine and PokerKit disagree; ``kind`` names what differs (for grouping)."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind = kind
+        super().__init__(text)
+
+
+@dataclass
+class Outcome:
+    """How a hand went: ``filtered`` lists the divergence ids that excused a difference."""
+
+    code: str
+    seed: int
+    log: list[str] = field(default_factory=list)
+    """The hand as PHH-like lines (``#`` lines: PokerKit-only steps and comments)."""
+    steps: int = 0
+    showdown: bool = False
+    filtered: list[str] = field(default_factory=list)
+
+
+def _stakes(code: str, rng: random.Random, n: int) -> Stakes:
+    g = game(code)
+    if g.family is Family.STUD:
+        small = rng.choice((2, 4, 10, 20, 40))
+        bring_in = rng.choice((small // 2, small // 2, rng.randint(1, small - 1)))
+        ante = rng.choice((0, small // 4, small // 5, rng.randint(1, small)))
+        return Stakes.stud_game(n, ante, bring_in, small, 2 * small)
+    bb = rng.choice((2, 4, 10, 20, 50, 100))
+    sb = rng.choice((bb // 2, bb // 2, bb // 2, rng.randint(1, bb - 1)))
+    ante = 0 if rng.random() < 0.7 else rng.randint(1, max(1, bb // 2))
+    return Stakes.blind_game(n, sb, bb, ante=ante, small_bet=bb, big_bet=2 * bb)
+
+
+def _stacks(rng: random.Random, n: int, unit: int) -> list[int]:
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        if r < 0.25:
+            out.append(rng.randint(1, 6 * unit))
+        elif r < 0.8:
+            out.append(rng.randint(6 * unit, 60 * unit))
+        else:
+            out.append(rng.randint(60 * unit, 250 * unit))
+    return out
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return "".join(FULL_DECK[c] if c >= 0 else "??" for c in cards)
+
+
+class _Game:
+    """One hand on both engines plus the action log."""
+
+    def __init__(self, code: str, seed: int, players: int = 0) -> None:
+        self.code = code
+        self.seed = seed
+        self.rng = rng = random.Random(f"{code}:{seed}")
+        g = self.game = game(code)
+        n = self.n = rng.randint(2, max_players(code))
+        if players:
+            n = self.n = players
+        st = self.stakes = _stakes(code, rng, n)
+        unit = st.small_bet if g.family is Family.STUD else st.min_bet
+        self.starting = _stacks(rng, n, unit)
+        self.deck = [c for c in range(52) if c >> 2 >= g.lowest_rank]  # 36 in short deck
+        rng.shuffle(self.deck)
+        self.pile: list[tuple[int, int, int]] = []  # discards and burns, as ours keeps them
+        self.log: list[str] = [
+            f"# {code} seed={seed} players={n} stacks={self.starting} antes={list(st.antes)}"
+            f" blinds={list(st.blinds)} bring_in={st.bring_in} small_bet={st.small_bet}"
+            f" big_bet={st.big_bet} min_bet={st.min_bet}"
+        ]
+        self.options = Options(bring_in_ties=BringInTies.SUIT)  # D5: PokerKit's rule
+        self.ours = Hand(g, st, self.starting, self.options)
+        self.pk = ORACLES[code](n, st, self.starting)
+        self.outcome = Outcome(code, seed, self.log)
+        self.pots_street = -1
+        self.implicit_burn: tuple[int, str] | None = None
+        self.short_round: tuple[int, str] | None = None
+        self.d14 = False
+
+    def where(self) -> tuple[int, str]:
+        return self.ours.street_index, self.ours.phase.value
+
+    # ------------------------------------------------------------------ reporting
+
+    def fail(self, kind: str, detail: str) -> Mismatch:
+        text = "\n".join(
+            [
+                f"{self.code} seed {self.seed}: {kind}: {detail}",
+                f"reproduce: FELTWIRE_DIFF_ONLY='{self.code}:{self.seed}'",
+                *self.log,
+            ]
+        )
+        return Mismatch(f"{self.code} {kind}", text)
+
+    def same(self, kind: str, ours: object, theirs: object) -> None:
+        if ours != theirs:
+            raise self.fail(kind, f"ours {ours!r}, PokerKit {theirs!r}")
+
+    # ------------------------------------------------------------------- cards
+
+    def next_card(self, seat: int = -1) -> tuple[int, bool]:
+        """The next card from the stub; True when the stub was rebuilt (R-DEAL-5)."""
+        if self.deck:
+            return self.deck.pop(), False
+        street = self.ours.street_index
+        back = [c for c, o, s in self.pile if not (o == seat and s == street)]
+        self.pile = [(c, o, s) for c, o, s in self.pile if o == seat and s == street]
+        self.rng.shuffle(back)
+        self.deck = back
+        self.log.append(f"# the stub is rebuilt from {len(back)} discards and burns")
+        if not self.deck:
+            raise self.fail("deck", "no card left to deal")
+        return self.deck.pop(), True
+
+    # ------------------------------------------------------------------ the loop
+
+    def play(self) -> Outcome:
+        ours, pk_state = self.ours, self.pk
+        for _ in range(2000):
+            self.outcome.steps += 1
+            if ours.phase is Phase.COMPLETE:
+                if pk_state.status and pk_state.showdown_index is not None:
+                    again = pk_state.showdown_index
+                    if again in ours.shown:
+                        # PokerKit asks an all-in hand shown before the last (face-down)
+                        # card to show again; ours keeps a shown hand shown
+                        pk_state.show_or_muck_hole_cards(True)
+                        self.log.append(f"# p{again + 1} sm (PokerKit only: shown again)")
+                        continue
+                    if sum(pk_state.statuses) == 1:
+                        # D10: every other hand was mucked; ours awards the pot at once,
+                        # PokerKit still asks the last hand to show or muck
+                        self.excused("D10")
+                        last = pk_state.showdown_index
+                        pk_state.show_or_muck_hole_cards(True)
+                        self.log.append(f"# p{last + 1} sm (PokerKit only, D10)")
+                        continue
+                if pk_state.status:
+                    raise self.fail("end", f"ours is over, PokerKit is not ({self.pk_where()})")
+                self.compare_end()
+                return self.outcome
+            if not pk_state.status:
+                raise self.fail("end", f"PokerKit is over, ours is in {ours.phase.value}")
+            self.compare_pots_between_streets()
+            if self.draw_burn_nobody_drew():
+                continue
+            if pk_state.showdown_index is not None:
+                self.showdown_step()
+            elif ours.phase is Phase.BETTING:
+                self.betting_step()
+            elif pk_state.actor_index is not None:
+                if self.pointless_check():
+                    continue
+                raise self.fail(
+                    "turn",
+                    f"PokerKit has seat {pk_state.actor_index} to act,"
+                    f" ours is in {ours.phase.value}",
+                )
+            elif ours.phase is Phase.DRAWING and ours.drawer is not None:
+                self.draw_step()
+            elif ours.phase in (Phase.DEALING, Phase.DRAWING):
+                if not self.deal_step():
+                    return self.outcome
+            elif ours.phase is Phase.SHOWDOWN:
+                raise self.fail(
+                    "showdown",
+                    f"ours waits for seat {ours.shower} to show,"
+                    f" PokerKit for nobody ({self.pk_where()})",
+                )
+            else:  # pragma: no cover
+                raise self.fail("phase", ours.phase.value)
+        raise self.fail("loop", "the hand does not end")
+
+    def pk_where(self) -> str:
+        p = self.pk
+        return (
+            f"street {p.street_index}, actor {p.actor_index}, showdown {p.showdown_index},"
+            f" burn {p.card_burning_status}, hole {p.hole_dealee_index},"
+            f" board {p.board_dealing_count}, draw {p.stand_patter_or_discarder_index}"
+        )
+
+    def pointless_check(self) -> bool:
+        """D13: PokerKit asks the only player with chips to act although it already has the
+        highest bet and nobody could call a bet; ours closes the round."""
+        p = self.pk
+        seat = p.actor_index
+        assert seat is not None
+        others = [i for i in range(self.n) if i != seat and p.statuses[i]]
+        if p.checking_or_calling_amount == 0 and all(p.stacks[i] == 0 for i in others):
+            p.check_or_call()
+            self.log.append(f"# p{seat + 1} cc (PokerKit only, D13)")
+            self.excused("D13")
+            return True
+        return False
+
+    # ----------------------------------------------------------------- dealing
+
+    def draw_burn_nobody_drew(self) -> bool:
+        """D7: PokerKit burns in a draw round even when every player stood pat."""
+        p = self.pk
+        if (
+            p.card_burning_status
+            and p.street is not None
+            and p.street.draw_status
+            and p.stand_patter_or_discarder_index is None
+            and p.street_index is not None
+            and not p.discarded_cards[p.street_index]
+        ):
+            p.burn_card(PK_UNKNOWN)
+            self.log.append("# d burn ?? (PokerKit only: nobody drew, D7)")
+            self.excused("D7")
+            return True
+        return False
+
+    def deal_step(self) -> bool:
+        ours, p = self.ours, self.pk
+        expected = ours.expected()
+        if not expected:
+            raise self.fail("deal", f"ours expects no card ({ours.phase.value})")
+        first = expected[0]
+        if first.kind is DealKind.BURN and self.implicit_burn == self.where():
+            first = expected[1]  # PokerKit has burnt; ours burns when the next card comes
+        if first.kind is DealKind.BURN or p.card_burning_status:
+            if not p.card_burning_status:
+                raise self.fail("burn", "ours expects a burn, PokerKit does not")
+            card, rebuilt = self.next_card()
+            self.pk_deal(p.burn_card, card, rebuilt)
+            self.pile.append((card, -1, ours.street_index))
+            if first.kind is DealKind.BURN and self.rng.random() < 0.5:
+                ours.burn(card)
+                self.log.append(f"d burn {_cards([card])}")
+            else:
+                self.implicit_burn = self.where()
+                self.log.append(f"# d burn {_cards([card])} (PokerKit; ours burns implicitly)")
+            return True
+        if first.kind is DealKind.HOLE:
+            assert first.seat is not None
+            if p.hole_dealee_index is None:
+                if self.game.family is Family.STUD and p.board_dealing_count:
+                    raise self.fail("deal", "PokerKit deals a community card, ours hole cards")
+                raise self.fail(
+                    "deal", f"ours deals to seat {first.seat}, PokerKit nowhere ({self.pk_where()})"
+                )
+            self.same("hole dealee", first.seat, p.hole_dealee_index)
+            if ours.phase is Phase.DEALING:
+                self.same("card face up", first.up, p.hole_dealing_statuses[first.seat][0])
+            card, rebuilt = self.next_card(first.seat)
+            self.pk_deal(p.deal_hole, card, rebuilt)
+            ours.deal_hole(first.seat, card)
+            self.log.append(f"d dh p{first.seat + 1} {_cards([card])}")
+            return True
+        # a board card
+        if self.game.family is Family.STUD:
+            # D4 (R-DEAL-4): ours deals 7th street as one community card when the stub is
+            # too short; PokerKit runs out of cards. Not comparable from here on.
+            self.outcome.filtered.append("D4")
+            self.log.append("# ours deals a community card (R-DEAL-4); comparison stops (D4)")
+            return False
+        if not p.board_dealing_count:
+            raise self.fail("deal", f"ours deals a board card, PokerKit not ({self.pk_where()})")
+        card, rebuilt = self.next_card()
+        self.pk_deal(p.deal_board, card, rebuilt)
+        ours.deal_board(card)
+        self.log.append(f"d db {_cards([card])}")
+        return True
+
+    def pk_deal(self, op: Callable[..., object], card: int, rebuilt: bool) -> None:
+        if rebuilt or not self.deck:
+            # D8 (R-DEAL-5): PokerKit warns whenever it deals from its reserve (the muck,
+            # burns and discards); ours rebuilds the stub from discards and burns only.
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message="Returning reserved")
+                warnings.filterwarnings("ignore", message="A card being dealt")
+                op(PK_CARDS[card])
+            if "D8" not in self.outcome.filtered:
+                self.outcome.filtered.append("D8")
+        else:
+            op(PK_CARDS[card])
+
+    def draw_step(self) -> None:
+        ours, p = self.ours, self.pk
+        seat = ours.drawer
+        assert seat is not None
+        self.same("drawer", seat, p.stand_patter_or_discarder_index)
+        hole = ours.hole[seat]
+        k = self.rng.choice((0, 0, 1, 1, 2, 3, len(hole)))
+        k = min(k, len(hole))
+        cards = self.rng.sample(hole, k)
+        p.stand_pat_or_discard([PK_CARDS[c] for c in cards])
+        ours.discard(seat, cards)
+        for c in cards:
+            self.pile.append((c, seat, ours.street_index))
+        self.log.append(f"p{seat + 1} sd {_cards(cards)}")
+
+    # ----------------------------------------------------------------- betting
+
+    def betting_step(self) -> None:
+        ours, p, rng = self.ours, self.pk, self.rng
+        la = ours.legal_actions()
+        seat = la.seat
+        if self.short_round != self.where():
+            self.short_round = None
+        self.same("actor", seat, p.actor_index)
+        self.same("stacks", list(ours.stacks), list(p.stacks))
+        self.same("bets", list(ours.bets), list(p.bets))
+        self.same("can bring in", la.can_bring_in, p.can_post_bring_in())
+        if la.can_bring_in:
+            self.same("bring-in amount", la.bring_in_amount, p.effective_bring_in_amount)
+        else:
+            pk_call = p.checking_or_calling_amount
+            self.same("call amount", la.call_amount, pk_call)
+            self.same("can check", la.can_check, pk_call == 0)
+        may_raise = la.can_bet_or_raise
+        alt = False
+        if la.can_bet_or_raise != p.can_complete_bet_or_raise_to():
+            self.excuse_can_raise(la.can_bet_or_raise)
+            may_raise = False
+        elif la.can_bet_or_raise:
+            lo = p.min_completion_betting_or_raising_to_amount
+            hi = p.max_completion_betting_or_raising_to_amount
+            if self.short_round is not None and (la.min_to, la.max_to) != (lo, hi):
+                self.excused("D12")  # the amounts after a short fixed-limit all-in
+                may_raise = False
+            else:
+                self.same("min raise-to", la.min_to, lo)
+                if self.open_pair_big_bet(la.min_to, la.max_to, hi):
+                    alt = True  # D6: the big bet on 4th street after an open pair
+                else:
+                    self.same("max raise-to", la.max_to, hi)
+        # choose an action among ours' legal ones (never a fold when a check is free: D2)
+        choices: list[str] = []
+        if la.can_bring_in:
+            choices += ["bring-in"] * 3
+        if la.call_amount > 0 and la.can_fold:
+            choices += ["fold"] * 2
+        if la.can_check or la.can_call:
+            choices += ["call"] * 5
+        if may_raise:
+            choices += ["min"] * 2 + ["max", "mid", "mid"]
+            if ours.can_all_in():
+                choices.append("all-in")
+        if not choices:  # a bring-in that may only complete
+            choices.append("min")
+        what = rng.choice(choices)
+        if what == "fold":
+            ours.fold(seat)
+            p.fold()
+            self.log.append(f"p{seat + 1} f")
+        elif what == "call":
+            ours.check_or_call(seat)
+            p.check_or_call()
+            self.log.append(f"p{seat + 1} cc")
+        elif what == "bring-in":
+            ours.bring_in(seat)
+            p.post_bring_in()
+            self.log.append(f"p{seat + 1} pb")
+        else:
+            hi = la.min_to if alt else la.max_to
+            if what == "min":
+                to = la.min_to
+            elif what == "max":
+                to = hi
+            elif what == "mid":
+                to = rng.randint(la.min_to, hi)
+            else:
+                to = ours.bets[seat] + ours.stacks[seat]
+            if (
+                self.game.structure is Structure.FIXED_LIMIT
+                and to == ours.bets[seat] + ours.stacks[seat]
+            ):
+                st, street = self.stakes, ours.street
+                full = (
+                    st.small_bet
+                    if la.is_completion
+                    else ours.current_bet + (st.big_bet if street.big_bet else st.small_bet)
+                )
+                if to < full:
+                    self.short_round = self.where()  # D12 applies for the rest of the round
+            ours.bet_or_raise_to(to, seat)
+            p.complete_bet_or_raise_to(to)
+            self.log.append(f"p{seat + 1} cbr {to}")
+
+    def excused(self, entry: str) -> None:
+        self.outcome.filtered.append(entry)
+
+    def why_not_raise(self) -> str:
+        """The rule id of ours' refusal to raise now ("" when ours would allow it)."""
+        ours = self.ours
+        seat = ours.actor
+        assert seat is not None
+        try:
+            ours.verify_bet_or_raise_to(ours.bets[seat] + ours.stacks[seat], seat)
+        except RulesError as exc:
+            return exc.rule
+        return ""
+
+    def excuse_can_raise(self, ours_can: bool) -> None:
+        """A raise one engine allows and the other refuses: excused only by D11, D12, D15."""
+        p = self.pk
+        g = self.game
+        fixed = g.structure is Structure.FIXED_LIMIT
+        if not ours_can:
+            rule = self.why_not_raise()
+            first_blind_round = g.uses_blinds and self.ours.street_index == 0
+            capped = rule == "R-BET-4" and fixed and first_blind_round
+            if capped and p.completion_betting_or_raising_count == 3:
+                return self.excused("D11")  # PokerKit: 4 raises over the big blind
+            if rule == "R-BET-6" and not fixed:
+                return self.excused("D15")  # PokerKit: a first short all-in reopens
+        if fixed and self.short_round is not None:
+            return self.excused("D12")
+        ours_h = self.ours
+        seat = ours_h.actor
+        if ours_can and all(
+            ours_h.bets[o] + ours_h.stacks[o] <= ours_h.current_bet
+            for o in ours_h.in_hand
+            if o != seat
+        ):
+            if SKIP_KNOWN_BUGS:
+                return self.excused("BUG1")
+            raise self.fail(
+                "engine bug 1: raise that no other player can call",
+                "ours offers a raise although every other player is all in or cannot cover"
+                " the current bet; PokerKit (and R-BET-7's own message) allow only call/fold",
+            )
+        raise self.fail("can raise", f"ours {ours_can}, PokerKit {not ours_can}")
+
+    def open_pair_big_bet(self, lo: int, hi: int, pk_hi: int | None) -> bool:
+        """D6 (R-BET-9): ours lets 4th street be bet at the big bet after an open pair;
+        PokerKit has no such option. True when that is the only difference."""
+        g = self.game
+        street = g.streets[self.ours.street_index]
+        fixed = g.structure is Structure.FIXED_LIMIT
+        if fixed and street.open_pair_big_bet and hi > lo and pk_hi == lo:
+            self.outcome.filtered.append("D6")
+            return True
+        return False
+
+    # ---------------------------------------------------------------- showdown
+
+    def compare_pots_between_streets(self) -> None:
+        ours, p = self.ours, self.pk
+        due = ours.phase is Phase.SHOWDOWN or p.showdown_index is not None
+        if ours.phase is Phase.DEALING and not any(ours.bets):
+            due = due or ours.street_index != self.pots_street
+        if not due or self.pots_street == 100 + ours.street_index:
+            return
+        if any(p.bets):  # PokerKit has not gathered the bets yet
+            return
+        self.pots_street = ours.street_index + (100 if ours.phase is Phase.SHOWDOWN else 0)
+        mine = [(pot.amount, tuple(pot.eligible)) for pot in ours.pots()]
+        theirs = [(pot.amount, tuple(pot.player_indices)) for pot in p.pots]
+        self.same("pots", mine, theirs)
+
+    def showdown_step(self) -> None:
+        ours, p = self.ours, self.pk
+        seat = p.showdown_index
+        assert seat is not None
+        self.outcome.showdown = True
+        if ours.phase is Phase.SHOWDOWN and ours.shower != seat and ours.can_show(seat):
+            pass  # an all-in showdown: ours takes the hands in any order
+        elif ours.phase is Phase.SHOWDOWN and ours.shower != seat:
+            mine = ours.shower
+            # D14 (R-SHOW-1): when everyone checked the last round, ours has the first
+            # player who acted in it show first; PokerKit the first seat left of the
+            # button even when that player was all in and did not act
+            all_in_first = p.stacks[seat] == 0 and mine is not None and p.stacks[mine] > 0
+            if not self.d14 and not (all_in_first and ours.street_index == self.last_bet_street()):
+                self.same("shower", mine, seat)
+            self.d14 = True  # from here on PokerKit follows ours' order
+            self.excused("D14")
+            assert mine is not None
+            seat = mine
+        elif ours.phase is Phase.BETTING:
+            raise self.fail("showdown", f"PokerKit shows seat {seat}, ours is betting")
+        if not p.all_in_status and ours.can_muck(seat) and self.rng.random() < 0.3:
+            ours.muck(seat)
+            p.show_or_muck_hole_cards(False, seat)
+            self.log.append(f"p{seat + 1} sm")
+        else:
+            ours.show(seat)
+            p.show_or_muck_hole_cards(True, seat)
+            self.log.append(f"p{seat + 1} sm {_cards(ours.hole[seat])}")
+
+    def last_bet_street(self) -> int:
+        """The street of the last betting action (all checks count)."""
+        streets = [r.street for r in self.ours.log if isinstance(r, Action)]
+        return streets[-1] if streets else -1
+
+    def pk_split(self) -> list[int]:
+        """Ours' finishing stacks with the pots divided PokerKit's way (D9): once the losing
+        hands are killed, adjacent pots with the same remaining contenders are merged, and
+        a split gives equal parts with the whole remainder to the first winner by seat."""
+        ours = self.ours
+        stacks = list(ours.stacks)
+        winners = {share.seat for award in ours.awards for share in award.shares}
+        groups: list[tuple[tuple[int, ...], list[int], dict[Half, list[int]]]] = []
+        for award in ours.awards:
+            for share in award.shares:
+                stacks[share.seat] -= share.amount
+            contenders = tuple(s for s in award.eligible if s in winners)
+            halves: dict[Half, list[int]] = {}
+            for share in award.shares:
+                halves.setdefault(share.half, []).append(share.seat)
+            if groups and groups[-1][0] == contenders:
+                groups[-1][1][0] += award.amount
+            else:
+                groups.append((contenders, [award.amount], halves))
+        for _, (amount,), halves in groups:
+            parts = [(half, amount) for half in halves]
+            if Half.LOW in halves:
+                parts = [(Half.HIGH, amount - amount // 2), (Half.LOW, amount // 2)]
+            for half, part in parts:
+                seats = sorted(halves[half])
+                q, r = divmod(part, len(seats))
+                for s in seats:
+                    stacks[s] += q + (r if s == seats[0] else 0)
+        return stacks
+
+    def compare_end(self) -> None:
+        ours, p = self.ours, self.pk
+        mine, theirs = list(ours.stacks), list(p.stacks)
+        self.same("chips", sum(mine), sum(theirs))
+        if mine == theirs:
+            return
+        awards = ours.awards
+        if self.game.evaluation.hi_lo:
+            has_low = any(s.half is Half.LOW for a in awards for s in a.shares)
+            if has_low and any(a.no_low and not a.uncontested for a in awards):
+                # D3: PokerKit gives a side pot's low half to every eligible hand when none
+                # of them has a low but a player outside that pot has one
+                self.outcome.filtered.append("D3")
+                return
+        if self.pk_split() == theirs:
+            # D9 (R-POT-1..4): PokerKit merges pots with the same contenders and gives the
+            # whole remainder of a split to the first winner by seat; ours splits every pot
+            # on its own, one odd chip each, by seat or (stud) by the highest card showing
+            self.excused("D9")
+            return
+        raise self.fail("finishing stacks", f"ours {mine}, PokerKit {theirs}")
+
+
+def play_hand(code: str, seed: int, players: int = 0) -> Outcome:
+    """Play hand ``seed`` of ``code`` on both engines (warnings are errors inside);
+    ``players`` fixes the table size (default: a random one)."""
+    game_ = _Game(code, seed, players)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            return game_.play()
+        except Mismatch:
+            raise
+        except Exception as exc:  # an engine refused what the other allowed
+            raise game_.fail(f"error {type(exc).__name__}", f"{exc}".splitlines()[0][:300]) from exc
+
+
+def _explore(argv: Sequence[str] | None = None) -> None:  # pragma: no cover - a tool
+    import argparse
+    import time
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("codes", nargs="*", default=list(ORACLES))
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--skip-known", action="store_true")
+    args = parser.parse_args(argv)
+    global SKIP_KNOWN_BUGS
+    SKIP_KNOWN_BUGS = args.skip_known
+    for code in args.codes:
+        kinds: dict[str, tuple[int, int, str]] = {}
+        filtered: dict[str, int] = {}
+        t0 = time.perf_counter()
+        for seed in range(args.start, args.start + args.hands):
+            try:
+                out = play_hand(code, seed)
+                for f in set(out.filtered):
+                    filtered[f] = filtered.get(f, 0) + 1
+            except Mismatch as m:
+                text = str(m)
+                count, best_len, best = kinds.get(m.kind, (0, 10**9, ""))
+                size = text.count("\n")
+                if size < best_len:
+                    best_len, best = size, text
+                kinds[m.kind] = (count + 1, best_len, best)
+        dt = time.perf_counter() - t0
+        print(f"== {code}: {args.hands} hands in {dt:.1f}s; filtered {filtered}")
+        for kind, (count, _, text) in sorted(kinds.items(), key=lambda kv: -kv[1][0]):
+            print(f"-- {kind}: {count} hands; shortest:\n{text}\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    _explore()

@@ -1,0 +1,226 @@
+"""Scenario tests for hand values, showdown order, pots and odd chips (one per rule id)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hub.rules.errors import OutOfTurnError, ShowdownError
+from hub.rules.hand import Phase
+from hub.rules.pots import Half
+
+from .scripts import cards, play, won
+
+TO_RIVER = [
+    "d dh p1 5h6h", "d dh p2 QsQd", "d dh p3 7c2d", "p3 f", "p1 cc", "p2 cc",
+    "d db 2h3s4d", "p1 cc", "p2 cc", "d db 9c", "p1 cc", "p2 cc", "d db Tc",
+]  # fmt: skip
+
+
+def test_r_show_1_last_aggressor_shows_first() -> None:
+    """R-SHOW-1: the last player to bet or raise on the river shows first."""
+    hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cbr 100", "p1 cc"], blinds=(10, 20))
+    assert hand.phase is Phase.SHOWDOWN and hand.shower == 1
+    with pytest.raises(OutOfTurnError, match=r"^R-SHOW-1: seat 1 shows or mucks first"):
+        hand.show(0)
+    hand.show(1)
+    hand.show(0)
+    assert won(hand) == [120, -120, 0]  # 5h6h makes the 2-6 straight
+
+
+def test_r_show_1_everyone_checked_first_to_act_shows_first() -> None:
+    """R-SHOW-1: if everyone checked, the first to act in that round shows first."""
+    hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cc"], blinds=(10, 20))
+    assert hand.shower == 0
+
+
+def test_r_show_2_a_mucked_hand_has_no_claim() -> None:
+    """R-SHOW-2: seat 0 holds the straight but mucks after the queens are shown: the
+    queens win the pot."""
+    hand = play(
+        "NT",
+        [1000] * 3,
+        [*TO_RIVER, "p1 cc", "p2 cbr 100", "p1 cc", "p2 sm QsQd", "p1 sm"],
+        blinds=(10, 20),
+    )
+    assert hand.phase is Phase.COMPLETE
+    assert won(hand) == [-120, 120, 0]
+    assert hand.mucked == (0,)
+
+
+def test_r_show_2_last_hand_wins_without_showing() -> None:
+    """R-SHOW-2: when the first to show mucks, the other hand wins unshown."""
+    hand = play(
+        "NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cbr 100", "p1 cc", "p2 sm"], blinds=(10, 20)
+    )
+    assert hand.phase is Phase.COMPLETE and won(hand) == [120, -120, 0]
+    assert hand.shown == ()
+
+
+def test_r_show_3_uncalled_winner_may_show_or_muck() -> None:
+    """R-SHOW-3: a player whose bet was not called may show; a folded hand may not."""
+    hand = play(
+        "NT",
+        [1000] * 3,
+        ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "p3 cbr 60", "p1 f", "p2 f"],
+        blinds=(10, 20),
+    )
+    assert hand.can_show(2) and hand.can_muck(2)
+    assert hand.show(2).cards == tuple(cards("QsQd"))
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: seat 0 is not in the showdown"):
+        hand.show(0)
+
+
+def test_r_card_2_omaha_uses_exactly_two_hole_cards() -> None:
+    """R-CARD-2: with four hearts on board, one heart in an Omaha hand is no flush; the
+    set of aces wins. (In hold'em the same heart would make a flush.)"""
+    hand = play("PO", [1000] * 3, [
+        "d dh p1 Jh9c8c7c", "d dh p2 AcAs4d5d", "d dh p3 2c2d3s3d", "p3 f", "p1 cc", "p2 cc",
+        "d db AhKhQh", "p1 cc", "p2 cc", "d db 2h", "p1 cc", "p2 cc", "d db 3c",
+        "p1 cc", "p2 cc", "p1 sm Jh9c8c7c", "p2 sm AcAs4d5d",
+    ], blinds=(10, 20))  # fmt: skip
+    assert won(hand) == [-20, 20, 0]
+
+
+def test_r_card_3_identical_hands_split_suits_do_not_count() -> None:
+    """R-CARD-3: both play the broadway straight on board: the pot is split."""
+    hand = play("NT", [1000] * 3, [
+        "d dh p1 7c2d", "d dh p2 2s3s", "d dh p3 4h5h", "p3 cc", "p1 f", "p2 cc",
+        "d db AcKdQh", "p2 cc", "p3 cc", "d db Js", "p2 cc", "p3 cc", "d db Tc",
+        "p2 cc", "p3 cc", "p2 sm 2s3s", "p3 sm 4h5h",
+    ], blinds=(10, 20))  # fmt: skip
+    assert won(hand) == [-10, 5, 5]
+
+
+def test_r_card_4_hi_lo_split_and_scoop_without_low() -> None:
+    """R-CARD-4: a qualifying low takes half; with no three low board ranks there is no
+    low and the best high takes the whole pot."""
+    split_hand = play("FO/8", [1000] * 3, [
+        "d dh p1 JcJdJhJs", "d dh p2 KhKdTcTd", "d dh p3 As4h9c9d", "p3 cc", "p1 cc", "p2 cc",
+        "d db 2c3d7h", "p1 cc", "p2 cc", "p3 cc", "d db Ks", "p1 cc", "p2 cc", "p3 cc",
+        "d db Qs", "p1 cc", "p2 cc", "p3 cc", "p1 sm", "p2 sm KhKdTcTd", "p3 sm As4h9c9d",
+    ], blinds=(10, 20), small_bet=20, big_bet=40)  # fmt: skip
+    assert won(split_hand) == [-20, 10, 10]
+    halves = {s.half: s.seat for s in split_hand.awards[0].shares}
+    assert halves == {Half.HIGH: 1, Half.LOW: 2}
+    scoop = play("FO/8", [1000] * 3, [
+        "d dh p1 JcJdJhJs", "d dh p2 KhKdTcTd", "d dh p3 As4h9c9d", "p3 cc", "p1 cc", "p2 cc",
+        "d db 2cKcQh", "p1 cc", "p2 cc", "p3 cc", "d db Ks", "p1 cc", "p2 cc", "p3 cc",
+        "d db Qs", "p1 cc", "p2 cc", "p3 cc", "p1 sm", "p2 sm KhKdTcTd", "p3 sm As4h9c9d",
+    ], blinds=(10, 20), small_bet=20, big_bet=40)  # fmt: skip
+    assert won(scoop) == [-20, 40, -20]
+    assert scoop.awards[0].no_low
+
+
+def test_r_pot_1_side_pots() -> None:
+    """R-POT-1: the all-in player (100) wins the main pot of 300 only; the side pot of
+    400 is decided between the other two."""
+    hand = play("NT", [100, 1000, 1000], [
+        "d dh p1 AsAd", "d dh p2 KsKd", "d dh p3 QsQd", "p3 cbr 300", "p1 cc", "p2 cc",
+        "d db 2c7d9h", "p2 cc", "p3 cc", "d db 3h", "p2 cc", "p3 cc", "d db 4s",
+        "p2 cc", "p3 cc",
+    ], blinds=(10, 20))  # fmt: skip
+    assert [(p.amount, p.eligible) for p in hand.pots()] == [(300, (0, 1, 2)), (400, (1, 2))]
+    for seat in (1, 2, 0):  # an all-in showdown: hands are tabled in any order
+        hand.show(seat)
+    assert won(hand) == [200, 100, -300]
+    assert [(a.pot, [(s.seat, s.amount) for s in a.shares]) for a in hand.awards] == [
+        (0, [(0, 300)]),
+        (1, [(1, 400)]),
+    ]
+
+
+def _three_way_board(extra: list[str], blinds: tuple[int, int], n: int) -> list[str]:
+    hole = ["7c2d", "2s3s", "4h5h", "6d2c"]
+    return [
+        *[f"d dh p{i + 1} {hole[i]}" for i in range(n)],
+        *extra,
+        "d db AcKdQh", "d db Js", "d db Tc",
+    ]  # fmt: skip
+
+
+def test_r_pot_3_odd_chip_left_of_the_button() -> None:
+    """R-POT-3: a 25 pot split two ways: the odd chip goes to the first winner left of the
+    button (seat 1), not to the button."""
+    actions = _three_way_board(["p3 cc", "p1 f", "p2 cc"], (5, 10), 3)
+    hand = play("NT", [1000] * 3, actions[:6], blinds=(5, 10))
+    for a in ("AcKdQh", "Js", "Tc"):
+        for c in cards(a):
+            hand.deal_board(c)
+        if hand.phase is Phase.BETTING:
+            hand.check()
+            hand.check()
+    hand.show(1)
+    hand.show(2)
+    assert won(hand) == [-5, 3, 2]
+    odd = [s.seat for s in hand.awards[0].shares if s.odd_chip]
+    assert odd == [1]
+
+
+def _check_down(hand_: object) -> None:
+    from hub.rules.hand import Hand
+
+    assert isinstance(hand_, Hand)
+    board = iter(cards("AcKdQhJsTc"))
+    while hand_.phase not in (Phase.SHOWDOWN, Phase.COMPLETE):
+        if hand_.phase is Phase.BETTING:
+            hand_.check()
+        else:
+            hand_.deal_board(next(board))
+
+
+def test_r_pot_2_no_player_gets_more_than_one_odd_chip() -> None:
+    """R-POT-2: 35 split three ways is 11 each and two odd chips: one each to the first two
+    winners clockwise from the button, none to the third."""
+    hand = play("NT", [1000] * 4, [
+        "d dh p1 7c2d", "d dh p2 2s3s", "d dh p3 4h5h", "d dh p4 6d2c",
+        "p3 cc", "p4 cc", "p1 f", "p2 cc",
+    ], blinds=(5, 10))  # fmt: skip
+    _check_down(hand)
+    for seat in (1, 2, 3):
+        hand.show(seat)
+    assert won(hand) == [-5, 2, 2, 1]
+
+
+def test_r_buy_6_odd_chips_in_the_smallest_chip() -> None:
+    """R-BUY-6 / R-POT-2: with 25 as the smallest chip, 125 splits 75 / 50."""
+    hand = play("NT", [1000] * 3, [
+        "d dh p1 7c2d", "d dh p2 2s3s", "d dh p3 4h5h", "p3 cc", "p1 f", "p2 cc",
+    ], blinds=(25, 50), chip_unit=25)  # fmt: skip
+    _check_down(hand)
+    hand.show(1)
+    hand.show(2)
+    assert won(hand) == [-25, 25, 0]
+
+
+def test_r_pot_5_hi_lo_odd_chip_to_the_high_hand() -> None:
+    """R-POT-5: a 25 pot split high/low: high gets 13, low 12."""
+    hand = play("FO/8", [1000] * 3, [
+        "d dh p1 JcJdJhJs", "d dh p2 KhKdTcTd", "d dh p3 As4h9c9d", "p3 cc", "p1 f", "p2 cc",
+        "d db 2c3d7h", "p2 cc", "p3 cc", "d db Ks", "p2 cc", "p3 cc", "d db Qs",
+        "p2 cc", "p3 cc", "p2 sm KhKdTcTd", "p3 sm As4h9c9d",
+    ], blinds=(5, 10), small_bet=10, big_bet=20)  # fmt: skip
+    assert won(hand) == [-5, 3, 2]
+    assert {(s.half, s.amount) for s in hand.awards[0].shares} == {
+        (Half.HIGH, 13),
+        (Half.LOW, 12),
+    }
+
+
+def test_r_pot_5_hi_lo_side_pot_without_a_low_goes_to_the_best_high() -> None:
+    """R-CARD-4 / R-POT-5 (a PokerKit fault): only the all-in player has a low. The main
+    pot splits high/low; in the side pot nobody eligible has a low, so the best high takes
+    all of it."""
+    hand = play("PO/8", [100, 1000, 1000], [
+        "d dh p1 As4h9c9d", "d dh p2 KhKdJcJd", "d dh p3 QhQdTcTd",
+        "p3 cbr 35", "p1 cbr 100", "p2 cc", "p3 cc",
+        "d db 2c3d7h", "p2 cbr 100", "p3 cc", "d db Ks", "p2 cc", "p3 cc", "d db Qs",
+        "p2 cc", "p3 cc",
+    ], blinds=(5, 10))  # fmt: skip
+    assert hand.shower == 1  # everyone checked the river: its first actor shows first
+    for seat in (1, 2, 0):
+        hand.show(seat)
+    assert won(hand) == [50, 150, -200]  # main 300: 150 high (p2), 150 low (p1); side 200: p2
+    side = hand.awards[1]
+    assert side.no_low and [(s.seat, s.amount, s.half) for s in side.shares] == [
+        (1, 200, Half.WHOLE)
+    ]

@@ -1,0 +1,188 @@
+"""Scenario tests for buy-ins, table stakes, the chip unit and the rake (R-BUY-1 … R-BUY-6)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hub.rules.errors import ConfigurationError, RulesError
+from hub.rules.games import game
+from hub.rules.rake import Rake
+from hub.rules.table import (
+    BuyInError,
+    ChipsAdded,
+    HandInProgressError,
+    Override,
+    Table,
+    TableConfig,
+)
+
+from .test_table_play import check_down, deal_all, fold_around, nl_table, play, play_out, stacks
+
+MINUTE = 60.0
+
+
+def fl_table() -> Table:
+    """Fixed-limit hold'em 10/20 blinds, 20/40 bets."""
+    return Table(TableConfig(game("FT"), small_blind=10, big_blind=20, small_bet=20, big_bet=40))
+
+
+def test_r_buy_1_fixed_limit_minimum_ten_big_bets_no_maximum() -> None:
+    """R-BUY-1: fixed limit 20/40: the minimum buy-in is 400 (10 × 40) and there is no
+    maximum."""
+    table = fl_table()
+    limits = table.buy_in_limits("Eva", now=0.0)
+    assert (limits.minimum, limits.maximum, limits.rule) == (400, None, "R-BUY-1")
+    with pytest.raises(BuyInError, match=r"^R-BUY-1: a buy-in must be at least 400, not 399"):
+        table.join(1, "Eva", 399, now=0.0)
+    assert table.join(1, "Eva", 100_000, now=0.0).buy_in == 100_000
+    assert table.can_join(2, "Jan", 400, now=0.0)
+
+
+def test_r_buy_2_no_limit_forty_to_one_hundred_big_blinds() -> None:
+    """R-BUY-2: NL 10/20: between 800 (40 BB) and 2000 (100 BB)."""
+    table = nl_table(0)
+    with pytest.raises(BuyInError, match=r"^R-BUY-2: a buy-in must be at least 800") as info:
+        table.join(1, "Eva", 799, now=0.0)
+    assert info.value.rule == "R-BUY-2" and isinstance(info.value, RulesError)
+    with pytest.raises(BuyInError, match=r"^R-BUY-2: a buy-in may be at most 2000, not 2001"):
+        table.join(1, "Eva", 2001, now=0.0)
+    assert not table.can_join(1, "Eva", 2001, now=0.0)
+    table.join(1, "Eva", 800, now=0.0)
+    table.join(2, "Jan", 2000, now=0.0)
+    pot_limit = Table(TableConfig(game("PO"), small_blind=5, big_blind=10))
+    lim = pot_limit.buy_in_limits("Eva", 0.0)
+    assert (lim.minimum, lim.maximum) == (400, 1000)
+
+
+def test_r_buy_2_a_busted_player_rebuys_at_least_the_minimum() -> None:
+    """R-BUY-2: a player who lost every chip buys in again: at least 800."""
+    table = nl_table(2, stack=800)
+    play(table, button=1, hole={1: "AsAd", 2: "KsKd"}, board="2c7d9hJc3s")
+    with_chips = stacks(table)
+    assert with_chips == {1: 820, 2: 780}
+    table.add_chips(2, 20, now=MINUTE)  # a top-up has no minimum
+    # an all-in for everything: seat 2 loses it all
+    setup = table.start_hand(now=MINUTE)
+    hand = setup.new_hand()
+    hole = {setup.seats.index(1): "AhAc", setup.seats.index(2): "KhKc"}
+    deal_all(hand, hole, "2c7d9hJc3s")
+    hand.all_in()
+    hand.call()
+    table.finish_hand(play_out(hand, hole, "2c7d9hJc3s"))
+    assert stacks(table)[2] == 0
+    with pytest.raises(BuyInError, match=r"^R-BUY-2: adding chips must be at least 800"):
+        table.add_chips(2, 500, now=2 * MINUTE)
+    table.add_chips(2, 800, now=2 * MINUTE)
+
+
+def test_r_buy_3_left_with_more_than_the_maximum_back_within_twenty_minutes() -> None:
+    """R-BUY-3: Eva leaves with 3500 (more than the 2000 maximum) and comes back after 10
+    minutes: she must bring at least 3500, and the maximum does not apply. After 21
+    minutes the usual limits apply again."""
+    table = nl_table(0)
+    table.join(1, "Eva", 2000, now=0.0)
+    table.join(2, "Jan", 2000, now=0.0)
+    table.start_hand(now=0.0, button=1)
+    table.finish_hand((500, 3500))  # Eva (the button, hand seat 1) won 1500 from Jan
+    assert stacks(table) == {1: 3500, 2: 500}
+    table.leave(1, now=MINUTE)
+    back = 11 * MINUTE
+    limits = table.buy_in_limits("Eva", now=back)
+    assert (limits.minimum, limits.maximum, limits.rule) == (3500, None, "R-BUY-3")
+    with pytest.raises(BuyInError, match=r"^R-BUY-3: a buy-in must be at least 3500 \(what"):
+        table.join(1, "Eva", 2000, now=back)
+    assert table.join(3, "Eva", 3600, now=back).limits.rule == "R-BUY-3"
+    table.leave(3, now=back)
+    later = back + 21 * MINUTE
+    assert table.buy_in_limits("Eva", now=later).maximum == 2000
+    table.join(3, "Eva", 2000, now=later)
+    # Jan left with less than the maximum: nothing special
+    table.leave(2, now=later)
+    assert table.buy_in_limits("Jan", now=later + 1).rule == "R-BUY-2"
+
+
+def test_r_buy_4_top_up_between_hands_to_the_maximum_and_a_manager_override() -> None:
+    """R-BUY-4: with 1500 in front of him Jan may add up to 500 (the 2000 maximum); more
+    needs the manager, whose reason is kept in the table's log."""
+    table = nl_table(0)
+    table.join(1, "Jan", 1500, now=0.0)
+    with pytest.raises(BuyInError, match=r"^R-BUY-4: adding chips may be at most 500, not 501"):
+        table.add_chips(1, 501, now=0.0)
+    assert table.add_chips(1, 500, now=0.0).pending is False
+    assert stacks(table) == {1: 2000}
+    assert not table.can_add_chips(1, 100, now=0.0)
+    ok = Override("all players agreed to a 3000 stack")
+    event = table.add_chips(1, 1000, now=0.0, override=ok)
+    assert stacks(table) == {1: 3000}
+    assert table.log[-2:] == [ok, event] and event.override == ok
+    # the manager may also seat a short buy-in
+    table.join(2, "Eva", 500, now=0.0, override=Override("club regular, agreed"))
+    assert stacks(table)[2] == 500
+
+
+def test_r_buy_5_chips_bought_during_a_hand_play_from_the_next_hand() -> None:
+    """R-BUY-5: Eva buys 500 more while hand 1 runs: the hand plays her 1000; the 500 are
+    in her stack from hand 2. Nobody leaves a hand they are dealt in."""
+    table = nl_table(3, stack=1000)
+    setup = table.start_hand(now=0.0, button=1)
+    event = table.add_chips(3, 500, now=1.0)
+    assert isinstance(event, ChipsAdded) and event.pending
+    assert setup.starting_stacks == (1000, 1000, 1000)
+    with pytest.raises(HandInProgressError, match=r"^R-BUY-5: seat 3 is in hand 1"):
+        table.leave(3, now=1.0)
+    done = table.finish_hand(fold_around(setup))
+    assert dict(done.stacks)[3] == 1010
+    assert table.players[3].stack == 1010 and table.players[3].pending == 500
+    nxt = table.start_hand(now=MINUTE)
+    assert nxt.starting_stacks[nxt.seats.index(3)] == 1510
+
+
+def test_r_buy_6_all_amounts_in_whole_chips() -> None:
+    """R-BUY-6: with 5-chips the smallest in play, blinds, buy-ins and rake are multiples
+    of 5."""
+    with pytest.raises(ConfigurationError, match=r"^R-BUY-6: the small blind \(12\)"):
+        TableConfig(game("NT"), small_blind=12, big_blind=25, chip_unit=5)
+    table = Table(TableConfig(game("NT"), small_blind=10, big_blind=25, chip_unit=5))
+    with pytest.raises(BuyInError, match=r"^R-BUY-6: 1003 is not a positive whole number"):
+        table.join(1, "Eva", 1003, now=0.0)
+    table.join(1, "Eva", 1005, now=0.0)
+    table.join(2, "Jan", 1000, now=0.0)
+    setup = table.start_hand(now=0.0, button=1)
+    assert setup.stakes.chip_unit == 5
+
+
+def raked_table(rake: Rake) -> Table:
+    table = Table(TableConfig(game("NT"), small_blind=10, big_blind=20, rake=rake))
+    for seat in (1, 2, 3):
+        table.join(seat, f"P{seat}", 2000, now=0.0)
+    return table
+
+
+def test_rake_percentage_with_cap_taken_from_the_winner_and_recorded() -> None:
+    """Rake 10 % capped at 5, no flop no drop: a 60 pot checked down pays 5 to the house;
+    a hand won before the flop pays nothing. Chips are conserved less the rake."""
+    table = raked_table(Rake(rate=Fraction(10, 100), cap=5))
+    _, done = play(table, button=1, hole={1: "AsAd", 2: "7c2d", 3: "9h8h"}, board="KcQd5s4h3c")
+    assert done.rake == 5 and done.rake_by_seat == ((1, 5),)
+    assert stacks(table) == {1: 2035, 2: 1980, 3: 1980}
+    _, done = play(table, MINUTE)
+    assert done.rake == 0
+    assert sum(stacks(table).values()) == 6000 - 5
+
+
+def test_rake_off_by_default_and_with_flop_seen_passed_with_a_result() -> None:
+    """No rake unless configured; with a bare result the caller says if a flop was seen."""
+    table = nl_table(3)
+    _, done = play(table, button=1, hole={1: "AsAd", 2: "7c2d", 3: "9h8h"}, board="KcQd5s4h3c")
+    assert done.rake == 0
+    raked = raked_table(Rake(rate=Fraction(5, 100), no_flop_no_drop=False))
+    setup = raked.start_hand(now=0.0, button=1)
+    hand = check_down(setup, {1: "AsAd", 2: "7c2d", 3: "9h8h"}, "KcQd5s4h3c")
+    assert hand.result is not None
+    done = raked.finish_hand(hand.result, flop_seen=False)
+    assert done.rake == 3  # 5 % of 60, no-flop-no-drop off
+    with pytest.raises(RulesError, match=r"^R-POT-1: a raked table needs the hand"):
+        raked.start_hand(now=1.0)
+        raked.finish_hand((1990, 2010, 2000))
