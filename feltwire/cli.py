@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("hub.demo", "a whole simulated table on this machine"),
     "history": ("hub.history", "hand histories: replay PHH files"),
     "deck": ("hub.decks", "register a deck of tagged cards; check a deck file"),
+    "equity": ("hub.equity_cli", "win, tie and equity shares of a spot, for any game"),
 }
 
 
