@@ -1,4 +1,4 @@
-"""Batch 7-card evaluation: ours beside phevaluator, eval7, pokerfast and PokerKit.
+"""Batch 7-card evaluation: ours beside OMPEval, phevaluator, eval7, pokerfast and PokerKit.
 
 Every evaluator gets the same random 7-card hands (generated outside the timing); each is
 timed ``--repeats`` times and the median taken. Ours runs in two ways: the numpy batch
@@ -100,6 +100,22 @@ def main() -> None:
     except ImportError:
         print("pokerfast not installed: skipped")
     try:
+        from pokerfast import equity as ompeval
+
+        if ompeval.available():
+            joined = ["".join(r) for r in rows_str]
+            results.append(
+                (
+                    "OMPEval (pokerfast.equity.evaluate, batch)",
+                    len(joined),
+                    timed(lambda: ompeval.evaluate(joined), args.repeats),
+                )
+            )
+        else:
+            print("pokerfast has no OMPEval library on this platform: skipped")
+    except ImportError:
+        print("pokerfast not installed: skipped")
+    try:
         from pokerkit import StandardHighHand
 
         few = ["".join(r) for r in rows_str[: max(2_000, args.peer_hands // 50)]]
@@ -114,10 +130,10 @@ def main() -> None:
         print("pokerkit not installed: skipped")
 
     ours = results[0][1] / results[0][2]
-    print(f"{'evaluator':<30} {'hands':>10} {'M hands/s':>10} {'ours batch ÷ it':>16}")
+    print(f"{'evaluator':<44} {'hands':>10} {'M hands/s':>10} {'ours batch ÷ it':>16}")
     for name, n, secs in results:
         rate = n / secs
-        print(f"{name:<30} {n:>10,} {rate / 1e6:>10.2f} {ours / rate:>15.1f}x")
+        print(f"{name:<44} {n:>10,} {rate / 1e6:>10.2f} {ours / rate:>15.1f}x")
 
 
 if __name__ == "__main__":
