@@ -213,7 +213,10 @@ class Options:
     player wins back only what the others matched). False: all antes and dead blinds go
     to the main pot (big-blind ante; PHH ``ante_trimming_status = false``)."""
     showdown_order: bool = True
-    """R-SHOW-1/2: at showdown seats show or muck in turn; False accepts any order."""
+    """R-SHOW-1/2: at showdown seats show or muck in turn (last aggressor first, then
+    clockwise); False accepts any order. When a player in the showdown is all in and no
+    more betting was possible, every hand is tabled at once in any order (TDA practice,
+    *default*), as recorded hands do."""
 
 
 def _holdem_streets(hole: int) -> tuple[Street, ...]:

@@ -131,6 +131,7 @@ def _check_setup(g: Game, st: Stakes, n: int) -> None:
         raise ConfigurationError("R-POS-5", "stud has no blinds")
 
 
+_DEFAULT_OPTIONS = Options()
 _Plan = tuple[Game, Stakes, int, str, int]
 _SETUPS: dict[int, _Plan] = {}
 
@@ -174,13 +175,16 @@ class Hand:
         "_current",
         "_deals_left",
         "_dealt",
+        "_deck_size",
         "_drawn",
         "_faced",
+        "_fast_deal",
         "_full_level",
         "_full_seq",
         "_hole_up",
         "_inc",
         "_last_inc",
+        "_lowest_rank",
         "_mucked",
         "_n_able",
         "_n_in",
@@ -227,13 +231,16 @@ class Hand:
         n = len(starting_stacks)
         self.game = game
         self.stakes = stakes
-        self.options = options if options is not None else Options()
+        self.options = options if options is not None else _DEFAULT_OPTIONS
+        self._fast_deal = not self.options.strict_deal_order
         self.n = n
         plan = _SETUPS.get(id(stakes))
         if plan is None or plan[0] is not game or plan[1] is not stakes or plan[2] != n:
             plan = _plan(game, stakes, n)
         self._burn_rule_id = plan[3]
         self._blind_opener = plan[4]
+        self._deck_size = game.deck_size
+        self._lowest_rank = game.lowest_rank
         self.starting_stacks = tuple(starting_stacks)
         self.stacks = list(starting_stacks)
         self.bets = [0] * n
@@ -1145,23 +1152,27 @@ class Hand:
     def deal_hole(self, seat: int, card: int, up: bool | None = None) -> Deal:
         """Deal ``card`` (or ``UNKNOWN``) to ``seat``; ``up`` is checked when given."""
         hole_up = self._hole_up
+        dealt = self._dealt
         if (  # the common case, checked inline; anything else goes through verify_deal_hole
             self.phase is Phase.DEALING
             and up is None
             and 0 <= seat < self.n
-            and self._dealt[seat] < len(hole_up)
+            and dealt[seat] < len(hole_up)
             and not self.folded[seat]
             and -1 <= card < 52
-            and (card < 0 or (not self._seen[card] and card >> 2 >= self.game.lowest_rank))
-            and not self.options.strict_deal_order
-            and self.cards_out + 2 <= self.game.deck_size
+            and (card < 0 or (not self._seen[card] and card >> 2 >= self._lowest_rank))
+            and self._fast_deal
+            and self.cards_out + 2 <= self._deck_size
         ):
-            expect_up = hole_up[self._dealt[seat]]
+            expect_up = hole_up[dealt[seat]]
         else:
             expect_up = self.verify_deal_hole(seat, card, up)
         if not self._burned and self._street_index:
             self._implicit_burn(self._burn_rule_id)
-        self._take_from_stub(seat)
+        if self.cards_out < self._deck_size:
+            self.cards_out += 1
+        else:
+            self._take_from_stub(seat)
         if card >= 0:
             self._seen[card] = 1
         self.hole[seat].append(card)
@@ -1170,11 +1181,11 @@ class Hand:
         self.log.append(deal)
         if self.phase is Phase.DRAWING:
             self._owed[seat] -= 1
-            self._dealt[seat] += 1
+            dealt[seat] += 1
             if self._draw_done():
                 self._start_betting()
         else:
-            self._dealt[seat] += 1
+            dealt[seat] += 1
             self._deals_left -= 1
             if not self._deals_left:
                 self._start_betting()
@@ -1207,8 +1218,8 @@ class Hand:
             and not self._hole_up
             and self._board_dealt < self._board_n
             and -1 <= card < 52
-            and (card < 0 or (not self._seen[card] and card >> 2 >= self.game.lowest_rank))
-            and self.cards_out + 2 <= self.game.deck_size
+            and (card < 0 or (not self._seen[card] and card >> 2 >= self._lowest_rank))
+            and self.cards_out + 2 <= self._deck_size
         ):
             self.verify_deal_board(card)
         if not self._burned and self._street_index:
@@ -1391,7 +1402,12 @@ class Hand:
         return True
 
     def show(self, seat: int, cards: Sequence[int] | None = None) -> ShowOrMuck:
-        """Show the seat's hand (naming its cards when they were dealt unknown)."""
+        """Show the seat's hand (naming its cards when they were dealt unknown).
+
+        A seat may show even a hand that does not beat the hands shown (cards speak);
+        R-SHOW-2 only lets it muck instead. Before the showdown a hand may be shown once
+        no more betting is possible (all in); after the hand, the uncalled winner may
+        show (R-SHOW-3)."""
         self.verify_show(seat, cards)
         if cards is not None:
             self._match_cards(seat, cards, "R-SHOW-2")

@@ -27,6 +27,8 @@ feltwire's own fields (the spec's ``_`` extension fields):
     ``false`` lifts the fixed-limit cap heads-up (R-BET-4 option).
 ``_chip_unit``
     The smallest chip (R-BUY-6, odd chips), in file units; default 1 engine chip.
+``_dead_blinds``
+    Dead blind parts per seat (R-BLIND-4/5), in file units, in the file's seat order.
 
 >>> text = '''variant = 'NT'
 ... antes = [0, 0]
@@ -129,9 +131,14 @@ class HandHistory:
             antes = (antes[1], antes[0])
             blinds = (blinds[1], blinds[0])
         unit = self.metadata.get("_chip_unit")
+        raw_dead = self.metadata.get("_dead_blinds")
+        dead = tuple(_to_chips(v, self.scale) for v in raw_dead) if raw_dead else ()
+        if len(dead) == 2:
+            dead = (dead[1], dead[0])
         return Stakes(
             antes=antes,
             blinds=tuple(abs(b) for b in blinds),
+            dead_blinds=dead,
             bring_in=self.bring_in,
             small_bet=self.small_bet,
             big_bet=self.big_bet,
@@ -423,6 +430,9 @@ def from_hand(hand: Hand, scale: int = 1, **metadata: Any) -> HandHistory:
     raw_actions = _history_actions(hand)
     actions = tuple(_format_amounts(a, scale) for a in raw_actions)
     meta = dict(metadata)
+    if any(st.dead_blinds):
+        dead = st.dead_blinds if n != 2 else (st.dead_blinds[1], st.dead_blinds[0])
+        meta.setdefault("_dead_blinds", [_unit(d, scale) for d in dead])
     if g.variant not in STANDARD_VARIANTS:
         meta.setdefault("_feltwire_variant", g.variant)
     opts = hand.options

@@ -94,7 +94,7 @@ def build_pots(
     n = len(contributions)
     top = max(contributions)
     in_hand = tuple(s for s in range(n) if not folded[s])
-    if in_hand and all(contributions[s] == top for s in in_hand):  # nobody short: one pot
+    if top and in_hand and all(contributions[s] == top for s in in_hand):  # one pot
         return [Pot(sum(contributions) + sum(dead), in_hand)]
     pots: list[Pot] = []
     carry = sum(dead)

@@ -130,3 +130,19 @@ def test_own_codes_for_five_card_stud_and_draw() -> None:
     )  # fmt: skip
     again = replay_history(loads(dumps(from_hand(draw))))
     assert again.stacks == draw.stacks == [104, 98, 98]
+
+
+def test_dead_blinds_travel_in_their_own_field() -> None:
+    """A dead small blind (R-BLIND-4) is written as ``_dead_blinds`` and read back."""
+    hand = play(
+        "NT",
+        [1000] * 4,
+        ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "d dh p4 9s9d", "p3 cbr 60", "p4 f",
+         "p1 f", "p2 f"],
+        blinds=(10, 20, 0, 20),
+        dead_blinds=(0, 0, 0, 10),
+    )  # fmt: skip
+    text = dumps(from_hand(hand))
+    assert "_dead_blinds = [0, 0, 0, 10]" in text
+    again = replay_history(loads(text))
+    assert again.stacks == hand.stacks == [990, 980, 1060, 970]

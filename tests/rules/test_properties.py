@@ -25,7 +25,7 @@ VARIANTS = [
 ]  # fmt: skip
 
 SETTINGS = settings(
-    max_examples=120,
+    max_examples=100,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -97,15 +97,19 @@ def _play(data: Any, hand: Hand) -> None:
         choices = ["call"]
         if la.can_bring_in:
             choices = ["bring_in"]
-        if la.can_fold and la.call_amount:
-            choices.append("fold")
+        if la.can_fold:
+            choices += ["fold"] if la.call_amount else []
         if la.can_bet_or_raise:
             choices += ["raise", "raise"]
+        if hand.can_all_in():
+            choices.append("all_in")
         choice = data.draw(st.sampled_from(choices), label="action")
         if choice == "bring_in":
             hand.bring_in()
         elif choice == "fold":
             hand.fold()
+        elif choice == "all_in":
+            hand.all_in()
         elif choice == "call":
             hand.check_or_call()
         else:

@@ -399,3 +399,19 @@ def test_r_bet_7_no_raise_when_nobody_can_cover_the_bet() -> None:
     assert la.seat == 2 and la.call_amount == 77 and not la.can_bet_or_raise
     with pytest.raises(IllegalActionError, match=r"^R-BET-7: every other player is all in"):
         hand.bet_or_raise_to(300)
+
+
+def test_r_bet_6_short_all_ins_adding_up_to_a_full_raise_reopen() -> None:
+    """R-BET-6 (TDA: "an all-in, or cumulative short all-ins, totalling less than a full
+    raise does not reopen"): p1 bets 200; all-ins to 300 and then 420 are each short of a
+    full raise, but together p1 faces 220 more, a full raise, so p1 may raise again
+    (to 620). PokerKit 0.7.7 does not reopen here."""
+    hand = play(
+        "NT",
+        [10000, 10000, 400, 520],
+        ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "d dh p4 9s9d", "p3 cc", "p4 cc",
+         "p1 cc", "p2 cc", "d db 2h3h4h", "p1 cbr 200", "p2 cc", "p3 cbr 300", "p4 cbr 420"],
+        blinds=(50, 100),
+    )  # fmt: skip
+    la = hand.legal_actions()
+    assert la.seat == 0 and la.can_bet_or_raise and la.min_to == 620

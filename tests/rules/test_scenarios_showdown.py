@@ -224,3 +224,15 @@ def test_r_pot_5_hi_lo_side_pot_without_a_low_goes_to_the_best_high() -> None:
     assert side.no_low and [(s.seat, s.amount, s.half) for s in side.shares] == [
         (1, 200, Half.WHOLE)
     ]
+
+
+def test_r_pot_1_no_chips_no_pot() -> None:
+    """R-POT-1: before anyone puts a chip in (stud without antes) there is no pot; while
+    the round is open, the pots count the bets so far and who has matched them."""
+    hand = play("F7S", [100] * 3, ["d dh p1 AsKsQd", "d dh p2 AdKd2c", "d dh p3 QsJd9h"],
+                bring_in=1, small_bet=4, big_bet=8)  # fmt: skip
+    assert hand.pots() == []
+    hand.bring_in()
+    assert [(p.amount, p.eligible) for p in hand.pots()] == [(1, (1,))]
+    hand.call()
+    assert [(p.amount, p.eligible) for p in hand.pots()] == [(2, (1, 2))]
