@@ -65,6 +65,54 @@ class WebSettings(ConfigModel):
         return self
 
 
+class PlayerSettings(ConfigModel):
+    """A player seated when the hub starts."""
+
+    seat: int = Field(ge=1, le=10, description="table seat (1-10)")
+    name: str = Field(min_length=1, max_length=40, description="the player's name")
+    buy_in: int = Field(gt=0, description="chips brought to the table (R-BUY-1, R-BUY-2)")
+
+
+class RulesSettings(ConfigModel):
+    """The rules the hub enforces at the table: stakes, seated players, timing.
+
+    With this section the hub runs the dealing procedure (alerts, seat lights by turn,
+    actions and pot awards on the public feed); without it the hub only shows presence.
+    """
+
+    small_blind: int = Field(5, ge=0, description="small blind (blind games)")
+    big_blind: int = Field(10, ge=0, description="big blind (blind games)")
+    ante: int = Field(0, ge=0, description="ante per player (stud always has one)")
+    small_bet: int = Field(0, ge=0, description="fixed limit / stud: the small bet (0 = BB)")
+    big_bet: int = Field(0, ge=0, description="fixed limit / stud: the big bet (0 = 2 × small)")
+    players: list[PlayerSettings] = Field(
+        default_factory=list, description="players seated at start (the demo seats six)"
+    )
+    rebuy: bool = Field(
+        False, description="a player who busts buys in again (their buy_in) before the next hand"
+    )
+    debounce_seconds: float = Field(
+        0.5,
+        ge=0,
+        le=5,
+        description="a tag lost and found within this window is no move (reads flicker)",
+    )
+    tick_seconds: float = Field(
+        0.25,
+        ge=0,
+        le=10,
+        description="how often time is fed to the rules when no read comes (0 = never)",
+    )
+
+    @field_validator("players")
+    @classmethod
+    def _one_per_seat(cls, players: list[PlayerSettings]) -> list[PlayerSettings]:
+        seats = [p.seat for p in players]
+        if len(set(seats)) != len(seats):
+            raise ValueError("two players in one seat")
+        return players
+
+
 class HubConfig(ConfigModel):
     """Everything ``feltwire hub`` needs."""
 
@@ -82,6 +130,21 @@ class HubConfig(ConfigModel):
     )
     mqtt: HubMqttSettings = Field(default_factory=HubMqttSettings, description="broker")
     web: WebSettings = Field(default_factory=WebSettings, description="web server")
+    rules: RulesSettings | None = Field(
+        None, description="enforce the rules of the game (unset = show presence only)"
+    )
+
+    @model_validator(mode="after")
+    def _rules_valid(self) -> HubConfig:
+        if self.rules is not None:
+            from hub.rules.errors import RulesError
+            from hub.table_service import table_config
+
+            try:
+                table_config(self.rules, self.game)
+            except RulesError as err:
+                raise ValueError(f"[rules]: {err}") from None
+        return self
 
     @field_validator("readers")
     @classmethod

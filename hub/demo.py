@@ -1,14 +1,33 @@
 """``feltwire demo``: a whole table on one machine — embedded broker, hub, simulated node.
 
-With no options it deals hold'em hands at a steady pace onto simulated antennas, prints
-the page URLs and runs until Ctrl-C. ``--hands N`` plays N hands as fast as the pipeline
-allows, waits until the hub has taken every read, prints one JSON summary line and exits.
+A simulated dealer (:mod:`hub.simulation`) deals no-limit hold'em by the rules to six
+players (seats 1–6, 1,000 chips each at 5/10; a player who busts buys in again) onto the
+simulated node's antennas; every read travels node → MQTT → hub, whose table service
+checks the deal and raises alerts. With ``--mistakes RATE`` (default 0.03) the dealer
+makes one dealing error in that share of hands (chosen at random among the kinds the
+table can see: out of order, wrong count, a card to an empty seat, missing or extra
+burn, premature board card, duplicate card, unknown tag, cards leaving a seat, fold or
+action out of turn, a folded card coming back, a winning hand mucked).
+
+With no options it deals at a steady pace, prints the page URLs and runs until Ctrl-C;
+the public page shows the alerts. ``--hands N`` plays N hands as fast as the pipeline
+allows and prints one JSON summary line: the pipeline's counters, and ``mistakes``
+(injected), ``alerts`` (raised), ``missed`` (injected but not caught: the expected alert
+did not come in that hand) and ``false_alerts`` (raised in a hand without a mistake, or
+of another kind than the mistake's). The exit status is 1 when the pipeline lost a read
+or the alerts did not match the mistakes.
+
+Time in the demo: the hub's clock is a :class:`~hub.simulation.MotionClock` that moves
+one second per motion of the dealer, so the rules' debounce (0.5 s) sees a real dealer's
+timing however fast the pipeline runs, and a seed replays a run exactly. The dealer waits
+until the hub has handled each motion's reads before the next motion.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -17,20 +36,34 @@ import socket
 import sys
 import threading
 import time
+from collections import Counter
+from dataclasses import dataclass, field
 
 from feltwire.config import MqttClientSettings
-from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
-from hub.config import HubConfig, HubMqttSettings, WebSettings
+from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.rules.procedure import DeclareMisdeal
 from hub.runtime import HubRuntime, start_hub
+from hub.simulation import (
+    EXPECTED,
+    AntennaSurface,
+    Mistake,
+    MotionClock,
+    SimulatedDealer,
+    Stopped,
+    choose_mistake,
+    wait_event,
+)
+from hub.table_service import TableService
 from table_node.config import default_readers
-from table_node.dealer import SimulatedDealer, apply_step
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
 
 log = logging.getLogger("feltwire.demo")
 TABLE = "demo"
+BUY_IN = 1000
+BLINDS = (5, 10)
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -42,56 +75,145 @@ def _port_free(host: str, port: int) -> bool:
     return True
 
 
+@dataclass
+class Tally:
+    """Mistakes made and alerts raised, hand by hand."""
+
+    hands: int = 0
+    mistakes: int = 0
+    caught: int = 0
+    missed: int = 0
+    alerts: int = 0
+    false_alerts: int = 0
+    unfinished: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+    missed_kinds: Counter[str] = field(default_factory=Counter)
+    false_kinds: Counter[str] = field(default_factory=Counter)
+
+    def record(self, mistake: Mistake, injected: bool, codes: list[str]) -> None:
+        """One hand: the mistake made (if ``injected``) and the alert codes raised."""
+        self.hands += 1
+        expected = EXPECTED[mistake].value if injected and mistake is not Mistake.NONE else None
+        if expected is not None:
+            self.mistakes += 1
+            if expected in codes:
+                self.caught += 1
+            else:
+                self.missed += 1
+                self.missed_kinds[mistake.value] += 1
+        for code in codes:
+            self.alerts += 1
+            self.by_code[code] += 1
+            if code != expected:
+                self.false_alerts += 1
+                self.false_kinds[code] += 1
+
+
 class DemoTable:
     """The simulated side of the demo: antennas, a node publishing them, a dealer."""
 
-    def __init__(self, runtime: HubRuntime, seats: list[int], seed: int | None) -> None:
-        self.table = SimulatedTable(default_readers())
+    def __init__(
+        self,
+        runtime: HubRuntime,
+        clock: MotionClock,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        seed: int,
+        mistakes: float,
+    ) -> None:
+        assert runtime.rules is not None
+        self.rules: TableService = runtime.rules
+        self.antennas = SimulatedTable(default_readers())
         self.transport = PahoTransport(
             MqttClientSettings(url=f"mqtt://{runtime.broker.host}:{runtime.broker.port}"),
             table=TABLE,
             node="demo-node",
         )
         self.publisher = InventoryPublisher(table=TABLE, node="demo-node", transport=self.transport)
-        self.node = Node(list(self.table.readers.values()), self.publisher)
-        self.dealer = SimulatedDealer(seats, random.Random(seed))
-        self.deck = simulated_deck()
-        self.steps = 0
+        self.node = Node(list(self.antennas.readers.values()), self.publisher)
+        self.surface = AntennaSurface(
+            antennas=self.antennas,
+            node=self.node,
+            published=lambda: self.publisher.published,
+            hub=runtime.service,
+            rules=self.rules,
+            clock=clock,
+            loop=loop,
+        )
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.rate = mistakes
+        self.tally = Tally()
 
-    def play_fast(self, hands: int) -> None:
-        """Deal ``hands`` hands, publishing after every motion of the dealer."""
-        for _ in range(hands):
-            for step in self.dealer.deal_hand():
-                apply_step(self.table, step, self.deck)
-                self.node.poll_once()
-                self.steps += 1
-
-    def play_paced(self, stop: threading.Event, step_seconds: float) -> None:
-        """Deal at a steady pace until ``stop`` is set (the node sweeps on its own)."""
-        poller = threading.Thread(target=self.node.run, args=(stop, 0.01), daemon=True)
-        poller.start()
-        while not stop.is_set():
-            for step in self.dealer.deal_hand():
-                apply_step(self.table, step, self.deck)
-                self.steps += 1
-                if stop.wait(step_seconds):
-                    break
-        poller.join(timeout=2)
+    def play(self, hands: int | None) -> None:
+        """Deal ``hands`` hands (None: until the surface's pause raises Stopped)."""
+        while hands is None or self.tally.hands < hands:
+            setup = self.rules.setup
+            if setup is None or not self.rules.in_hand:
+                raise RuntimeError("the hub started no hand (are two players seated?)")
+            profile = self.rules.profile
+            mistake = choose_mistake(self.rng, self.rate, setup.game, profile)
+            dealer = SimulatedDealer(self.rng, setup, profile, self.surface, mistake)
+            dealt = dealer.play()
+            if self.rules.in_hand and self.rules.hand_number == setup.number:
+                # the hand did not end (it should not happen): void it before the next
+                self.tally.unfinished += 1
+                log.error("hand %d did not end; declaring a misdeal", setup.number)
+                self.surface.console(DeclareMisdeal(0.0))
+            dealer.collect()
+            codes = [a.code.value for a in self.rules.alerts_by_hand.get(setup.number, [])]
+            self.tally.record(dealt.mistake, dealt.injected, codes)
 
     def close(self) -> None:
         """Disconnect the node."""
         self.transport.close()
 
 
-async def _wait_drained(runtime: HubRuntime, published: int, limit_s: float) -> bool:
-    """Wait until the hub has handled every message the node published."""
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        c = runtime.service.ingest.counters
-        if c["accepted"] + c["rejected"] + c["duplicate"] + c["stale"] >= published:
-            return True
-        await asyncio.sleep(0.01)
-    return False
+def _demo_config(args: argparse.Namespace, web_port: int, fast: bool) -> HubConfig:
+    return HubConfig(
+        table=TABLE,
+        live_equity=not fast,  # nobody watches the overlay of a --hands run
+        mqtt=HubMqttSettings(embedded_port=0),
+        web=WebSettings(
+            host=args.host,
+            port=0 if fast else web_port,
+            overlay_delay_minutes=0,
+            allow_live_hole_cards=True,
+        ),
+        rules=RulesSettings(
+            small_blind=BLINDS[0],
+            big_blind=BLINDS[1],
+            players=[PlayerSettings(seat=s, name=f"Player {s}", buy_in=BUY_IN) for s in args.seats],
+            rebuy=True,
+            tick_seconds=0,  # the demo's clock moves with the dealer, who ticks when he waits
+        ),
+    )
+
+
+def _summary(
+    runtime: HubRuntime, demo: DemoTable, seconds: float, drained: bool
+) -> dict[str, object]:
+    c = runtime.service.ingest.counters
+    t = demo.tally
+    return {
+        "hands": t.hands,
+        "reads": c["accepted"],
+        "rejected": c["rejected"],
+        "published": demo.publisher.published,
+        "duplicates": c["duplicate"] + c["stale"],
+        "unknown_tags": c["unknown_tag"],
+        "changes": runtime.service.changes,
+        "seconds": round(seconds, 3),
+        "reads_per_s": round(c["accepted"] / seconds, 1) if seconds else None,
+        "complete": drained,
+        "mistakes": t.mistakes,
+        "alerts": t.alerts,
+        "missed": t.missed,
+        "false_alerts": t.false_alerts,
+        "alerts_by_code": dict(sorted(t.by_code.items())),
+        "unfinished": t.unfinished,
+        "seed": demo.seed,
+    }
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -100,63 +222,77 @@ async def _run(args: argparse.Namespace) -> int:
     if not fast and not _port_free(args.host, web_port):
         print(f"port {web_port} is taken; serving the demo on a free port instead", file=sys.stderr)
         web_port = 0
-    config = HubConfig(
-        table=TABLE,
-        mqtt=HubMqttSettings(embedded_port=0),
-        web=WebSettings(
-            host=args.host,
-            port=0 if fast else web_port,
-            overlay_delay_minutes=0,
-            allow_live_hole_cards=True,
-        ),
-    )
-    runtime = await start_hub(config)
-    demo = DemoTable(runtime, args.seats, args.seed)
+    clock = MotionClock(time.time())
+    runtime = await start_hub(_demo_config(args, web_port, fast), clock=clock)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    demo = DemoTable(runtime, clock, asyncio.get_running_loop(), seed=seed, mistakes=args.mistakes)
     try:
-        if not await asyncio.to_thread(demo.transport.wait_connected, 10):
+        connected = await asyncio.to_thread(demo.transport.wait_connected, 10)
+        if connected:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(runtime.service.subscribed.wait(), 10)
+        if not connected or not runtime.service.subscribed.is_set():
             print("feltwire demo: the simulated node could not reach the broker", file=sys.stderr)
             return 1
         if fast:
             t0 = time.perf_counter()
-            await asyncio.to_thread(demo.play_fast, args.hands)
-            drained = await _wait_drained(runtime, demo.publisher.published, limit_s=60)
-            seconds = time.perf_counter() - t0
-            c = runtime.service.ingest.counters
-            summary = {
-                "hands": demo.dealer.hands_dealt,
-                "reads": c["accepted"],
-                "rejected": c["rejected"],
-                "published": demo.publisher.published,
-                "duplicates": c["duplicate"] + c["stale"],
-                "unknown_tags": c["unknown_tag"],
-                "changes": runtime.service.changes,
-                "seconds": round(seconds, 3),
-                "reads_per_s": round(c["accepted"] / seconds, 1) if seconds else None,
-                "complete": drained,
-            }
+            await asyncio.to_thread(demo.play, args.hands)
+            drained = await asyncio.to_thread(
+                runtime.service.wait_handled, demo.publisher.published, 60
+            )
+            summary = _summary(runtime, demo, time.perf_counter() - t0, drained)
             print(json.dumps(summary), flush=True)
-            return 0 if drained and c["rejected"] == 0 else 1
+            if demo.tally.missed or demo.tally.false_alerts:
+                print(
+                    f"feltwire demo: missed {dict(demo.tally.missed_kinds)}, "
+                    f"false alerts {dict(demo.tally.false_kinds)}",
+                    file=sys.stderr,
+                )
+            ok = drained and summary["rejected"] == 0 and not demo.tally.unfinished
+            return 0 if ok and not demo.tally.missed and not demo.tally.false_alerts else 1
         print("feltwire demo: a simulated table is dealing hold'em (Ctrl-C stops it)")
         print(f"  public view : {runtime.web_url}/")
         print(f"  overlay     : {runtime.overlay_url}")
         print("  (the demo shows hole cards live on the overlay; a real table delays them)")
-        print(f"  broker      : mqtt://{runtime.broker.host}:{runtime.broker.port}", flush=True)
+        print(f"  broker      : mqtt://{runtime.broker.host}:{runtime.broker.port}")
+        print(f"  mistakes    : {args.mistakes:.0%} of hands (seed {seed})", flush=True)
         stop = threading.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await asyncio.to_thread(demo.play_paced, stop, args.step_seconds)
+        demo.surface.pause = lambda: wait_event(stop, args.step_seconds)
+        with contextlib.suppress(Stopped):
+            await asyncio.to_thread(demo.play, None)
         return 0
     finally:
         demo.close()
         await runtime.stop()
 
 
+def _rate(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError("the mistake rate is a share of hands, 0 to 1")
+    return value
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire demo``."""
-    parser = argparse.ArgumentParser(prog="feltwire demo", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="feltwire demo",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--hands", type=int, help="play N hands as fast as possible, then exit")
-    parser.add_argument("--seed", type=int, help="shuffle seed (default: random)")
+    parser.add_argument(
+        "--seed", type=int, help="seed of shuffles, actions, mistakes (default: random)"
+    )
+    parser.add_argument(
+        "--mistakes",
+        type=_rate,
+        default=0.03,
+        help="share of hands with one dealing error (default 0.03; 0 for none)",
+    )
     parser.add_argument(
         "--seats",
         type=lambda s: [int(x) for x in s.split(",")],
@@ -174,6 +310,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.hands is not None and args.hands < 1:
         parser.error("--hands must be at least 1")
+    if len(set(args.seats)) < 2 or not all(1 <= s <= 10 for s in args.seats):
+        parser.error("--seats needs at least two different seats from 1 to 10")
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.ERROR,
         format="%(asctime)s %(name)s %(levelname)s %(message)s",

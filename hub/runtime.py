@@ -23,6 +23,7 @@ from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.broker import EmbeddedBroker
 from hub.config import HubConfig
 from hub.service import HubService, run_mqtt
+from hub.table_service import TableService
 from hub.web.app import create_app
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,8 @@ class HubRuntime:
     producer_token: str
     embedded: EmbeddedBroker | None
     _server: _Server
+    rules: TableService | None = None
+    """The table's rules (when the config has a ``[rules]`` section)."""
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     @property
@@ -85,6 +88,11 @@ async def start_hub(
         game=config.game,
         live_equity=config.live_equity,
     )
+    rules = (
+        TableService(service, config.rules, game_code=config.game)
+        if config.rules is not None
+        else None
+    )
     embedded: EmbeddedBroker | None = None
     if config.mqtt.url is None:
         embedded = EmbeddedBroker(config.mqtt.embedded_host, config.mqtt.embedded_port)
@@ -117,6 +125,10 @@ async def start_hub(
         asyncio.create_task(service.run_release(), name="overlay-release"),
         asyncio.create_task(service.run_equity(), name="equity"),
     ]
+    if rules is not None and config.rules is not None and config.rules.tick_seconds > 0:
+        tasks.append(
+            asyncio.create_task(rules.run_ticks(config.rules.tick_seconds), name="rules-tick")
+        )
     while not server.started:
         if tasks[0].done():
             tasks[0].result()
@@ -133,6 +145,7 @@ async def start_hub(
         embedded=embedded,
         _server=server,
         _tasks=tasks,
+        rules=rules,
     )
     log.info(
         "hub for table %s: page %s, broker %s:%d",

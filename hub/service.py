@@ -15,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiomqtt
 
@@ -44,6 +45,9 @@ from hub.ingest import Ingest
 from hub.lights import LightBoard, presence_pattern
 from hub.live_equity import equity_event, holdem_family_spot
 from hub.presence import AntennaChange, TablePresence
+
+if TYPE_CHECKING:
+    from hub.table_service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +108,34 @@ class HubService:
         self.live_equity = live_equity
         self._equity_due = asyncio.Event()
         self.equity_updates = 0
-        self.outgoing: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
-        """Retained messages for the broker (light commands), sent by :func:`run_mqtt`."""
+        self.outgoing: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
+        """Messages for the broker — (topic, payload, retained): light commands (retained)
+        and alerts (not) — sent by :func:`run_mqtt`."""
+        self.rules: TableService | None = None
+        """The table's rules, when the hub enforces them (see :mod:`hub.table_service`)."""
+        self.subscribed = asyncio.Event()
+        """Set while the hub is subscribed to its table's topics at the broker."""
+        self.handled = 0
+        """Messages handled so far (every topic, accepted or not)."""
+        self._handled_cv = threading.Condition()
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The hub's clock (seconds): every read is stamped with it when it arrives."""
+        return self._clock
+
+    def attach_rules(self, rules: TableService) -> None:
+        """Let ``rules`` watch every read (called by the table service itself)."""
+        self.rules = rules
+
+    def send(self, topic: str, payload: bytes, *, retain: bool) -> None:
+        """Queue a message for the broker."""
+        self.outgoing.put_nowait((topic, payload, retain))
+
+    def wait_handled(self, count: int, timeout: float) -> bool:
+        """Block (another thread than the hub's) until ``count`` messages were handled."""
+        with self._handled_cv:
+            return self._handled_cv.wait_for(lambda: self.handled >= count, timeout)
 
     @property
     def counters(self) -> dict[str, int]:
@@ -135,6 +165,14 @@ class HubService:
 
     def handle_message(self, topic: str, payload: bytes) -> AntennaChange | None:
         """Take one MQTT message; returns the antenna change it caused, if any."""
+        try:
+            return self._handle(topic, payload)
+        finally:
+            with self._handled_cv:
+                self.handled += 1
+                self._handled_cv.notify_all()
+
+    def _handle(self, topic: str, payload: bytes) -> AntennaChange | None:
         if topic.endswith("/button"):
             self.handle_button(topic, payload)
             return None
@@ -143,10 +181,13 @@ class HubService:
             return None
         change = self.presence.apply(read.reader, read.cards)
         if change is None:
+            if self.rules is not None:  # tags that are not in the deck still count
+                self.rules.on_read(read.reader, read.cards, read.unknown_uids, False, self._clock())
             return None
         self.changes += 1
         now = self._clock()
-        if reader_kind(change.reader) is ReaderKind.SEAT:
+        if self.rules is None and reader_kind(change.reader) is ReaderKind.SEAT:
+            # with rules, the table service sets the seat lights
             seat = seat_of(change.reader)
             assert seat is not None
             self.set_light(seat, presence_pattern(len(change.cards)))
@@ -162,6 +203,8 @@ class HubService:
         self._to_overlay(overlay_event, now)
         if self.live_equity and reader_kind(change.reader) is not ReaderKind.REGISTER:
             self._equity_due.set()
+        if self.rules is not None:
+            self.rules.on_read(read.reader, read.cards, read.unknown_uids, True, now)
         return change
 
     def _to_overlay(self, event: Event, happened: float) -> None:
@@ -206,10 +249,14 @@ class HubService:
         if self.lights.set(seat, pattern):
             self.outgoing.put_nowait(self._light_message(seat, pattern))
 
-    def _light_message(self, seat: int, pattern: LightPattern) -> tuple[str, bytes]:
-        return light_set_topic(self.table, seat), encode(LightCommand(v=1, pattern=pattern))
+    def _light_message(self, seat: int, pattern: LightPattern) -> tuple[str, bytes, bool]:
+        return (
+            light_set_topic(self.table, seat),
+            encode(LightCommand(v=1, pattern=pattern)),
+            True,
+        )
 
-    def light_messages(self) -> list[tuple[str, bytes]]:
+    def light_messages(self) -> list[tuple[str, bytes, bool]]:
         """Every seat's current light command (re-sent after a reconnect)."""
         return [self._light_message(s, p) for s, p in sorted(self.lights.current().items())]
 
@@ -238,11 +285,14 @@ class HubService:
     def public_snapshot(self) -> Event:
         """The public picture of the table (no hole cards)."""
         snap = self.presence.snapshot()
-        return {
+        out: Event = {
             "type": "snapshot",
             "table": self.table,
             "antennas": [public_antenna(r, snap.get(r, ())) for r in self.readers],
         }
+        if self.rules is not None:
+            out["rules"] = self.rules.public_state()
+        return out
 
     def overlay_snapshot(self) -> Event:
         """The overlay's picture of the table, as of the delay."""
@@ -277,6 +327,7 @@ async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15)
                 await client.subscribe(reader_tags_filter(service.table), qos=1)
                 await client.subscribe(f"{TOPIC_PREFIX}/{service.table}/node/+/button", qos=1)
                 log.info("hub subscribed at %s:%d", broker.host, broker.port)
+                service.subscribed.set()
                 delay = 0.5
                 sender = asyncio.create_task(_send_outgoing(service, client))
                 try:
@@ -288,20 +339,25 @@ async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15)
                 finally:
                     sender.cancel()
         except aiomqtt.MqttError as exc:
+            service.subscribed.clear()
             log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
 
 
 async def _send_outgoing(service: HubService, client: aiomqtt.Client) -> None:
-    """Publish the hub's retained commands: the current lights first, then each change."""
+    """Publish the hub's messages: the current lights first, then alerts that waited for
+    the connection, then each new message as it comes."""
+    waiting: list[tuple[str, bytes, bool]] = []
     while not service.outgoing.empty():
-        service.outgoing.get_nowait()  # superseded by the full state below
+        message = service.outgoing.get_nowait()
+        if not message[2]:
+            waiting.append(message)  # light commands are superseded by the full state below
     try:
-        for topic, payload in service.light_messages():
-            await client.publish(topic, payload, qos=1, retain=True)
+        for topic, payload, retain in service.light_messages() + waiting:
+            await client.publish(topic, payload, qos=1, retain=retain)
         while True:
-            topic, payload = await service.outgoing.get()
-            await client.publish(topic, payload, qos=1, retain=True)
+            topic, payload, retain = await service.outgoing.get()
+            await client.publish(topic, payload, qos=1, retain=retain)
     except aiomqtt.MqttError as exc:
         log.warning("could not send to the broker: %s", exc)

@@ -31,6 +31,9 @@ def test_demo_hands_20_prints_the_summary_line() -> None:
     assert summary["hands"] == 20 and summary["rejected"] == 0 and summary["complete"]
     # every published inventory was accepted: 20 hands of six players is hundreds of reads
     assert summary["reads"] == summary["published"] > 20 * 30
+    # the dealer's mistakes (a few per hundred hands by default) are all caught
+    assert summary["missed"] == 0 and summary["false_alerts"] == 0
+    assert summary["alerts"] >= summary["mistakes"] >= 0
 
 
 def test_readme_demo_command_brings_the_page_up() -> None:

@@ -1,0 +1,383 @@
+"""The imperative shell around one table's rules: hands started, watched and finished.
+
+A :class:`TableService` owns the table layer's :class:`~hub.rules.table.Table` (seats,
+stacks, the button and the blinds across hands) and, while a hand runs, its
+:class:`~hub.rules.procedure.DealingMonitor`. The :class:`~hub.service.HubService` hands
+it every read it ingests (presence changes and tags that are not in the deck); the dealer
+console (in-process for now) enters actions through :meth:`TableService.console`; a
+periodic task feeds :class:`~hub.rules.procedure.Tick` when no read comes. Each
+:class:`~hub.rules.procedure.Step` the monitor answers becomes output:
+
+* alerts go to the public feed (``{"type": "alert", …}``) and, not retained, to the MQTT
+  topic ``feltwire/v1/<table>/alerts`` — an alert never names a hole card;
+* the public events (actions, board cards, shown/mucked hands *without* their cards,
+  pot awards with the text the dealer reads out) go to the public feed as
+  ``{"type": "event", "event": "ActionTaken", …}``;
+* the light hints set the seat lights (``acting``, ``allin``, ``folded``, ``error``) —
+  while a hand runs they replace the presence-only light rule — and a ``turn`` frame on
+  the public feed says who acts.
+
+When the hand is complete (or void after a misdeal) the table takes the result; the
+next hand starts as soon as the table is clear (no card on any antenna).
+
+>>> from feltwire.deck import simulated_deck
+>>> from hub.config import PlayerSettings, RulesSettings, default_readers
+>>> from hub.service import HubService
+>>> hub = HubService(table="t1", readers=default_readers(), deck=simulated_deck(),
+...                  max_payload_bytes=4096, overlay_delay_s=0, clock=lambda: 0.0,
+...                  live_equity=False)
+>>> players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
+>>> rules = TableService(hub, RulesSettings(players=players), game_code="NT")
+>>> rules.setup.seats, rules.setup.button   # hand 1: the button on seat 1
+((2, 3, 1), 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from typing import Any
+
+from feltwire.cards import card_code, card_index
+from feltwire.protocol import LightPattern, ReaderKind, alerts_topic, reader_kind, seat_of
+from hub.config import RulesSettings
+from hub.feeds import Event
+from hub.lights import presence_pattern
+from hub.rules.alerts import Alert
+from hub.rules.errors import RulesError
+from hub.rules.games import game
+from hub.rules.hand import Phase
+from hub.rules.procedure import (
+    ConsoleAction,
+    DealingMonitor,
+    DeclareMisdeal,
+    HandShown,
+    Input,
+    Inventory,
+    ManualCard,
+    MuckHand,
+    PotAwarded,
+    SeatHints,
+    ShowHand,
+    Step,
+    Tick,
+    UndoAction,
+    UnknownTag,
+)
+from hub.rules.procedure import Event as HandEvent
+from hub.rules.setup import HandSetup, TableProfile
+from hub.rules.table import Table, TableConfig
+from hub.service import HubService
+
+log = logging.getLogger(__name__)
+
+ConsoleInput = ConsoleAction | ShowHand | MuckHand | ManualCard | DeclareMisdeal | UndoAction
+"""What the dealer console may enter."""
+
+RECENT_ALERTS = 20
+"""How many alerts the public snapshot repeats for a page that opens late."""
+
+_BOARD_READERS = ("board", "flop1", "flop2", "flop3", "turn", "river")
+
+
+def table_config(settings: RulesSettings, game_code: str) -> TableConfig:
+    """The table layer's config from the hub's ``[rules]`` settings (RulesError if the
+    rules refuse the stakes)."""
+    return TableConfig(
+        game(game_code),
+        small_blind=settings.small_blind,
+        big_blind=settings.big_blind,
+        ante=settings.ante,
+        small_bet=settings.small_bet,
+        big_bet=settings.big_bet,
+    )
+
+
+def profile_for(readers: Iterable[str]) -> TableProfile:
+    """The table profile the hub's antennas make.
+
+    >>> profile_for(["seat1", "seat2", "board", "muck"])
+    TableProfile(seats=2, burn=False, muck=True, up_cards=False, board_readers=('board',))
+    """
+    readers = list(readers)
+    seats = [n for r in readers if r.startswith("seat") and (n := seat_of(r)) is not None]
+    board = tuple(r for r in _BOARD_READERS if r in readers)
+    return TableProfile(
+        seats=max(seats, default=10),
+        burn="burn" in readers,
+        muck="muck" in readers,
+        up_cards=any(r.startswith("up") for r in readers),
+        board_readers=board or ("board",),
+    )
+
+
+def _public_cards(data: dict[str, Any]) -> dict[str, Any]:
+    """Card indexes as card codes (an unread card as None)."""
+    out = dict(data)
+    if "card" in out and isinstance(out["card"], int):
+        out["card"] = card_code(out["card"]) if out["card"] >= 0 else None
+    return out
+
+
+def public_event(event: HandEvent) -> dict[str, Any]:
+    """A public event of the hand as a feed frame; a shown hand goes without its cards
+    (the public feed never carries a hole card)."""
+    data = event.as_dict()
+    name = data.pop("type")
+    if isinstance(event, HandShown):
+        data.pop("cards", None)
+    return {"type": "event", "event": name} | _public_cards(data)
+
+
+class TableService:
+    """One table's hands, driven by the hub's reads and the dealer console."""
+
+    def __init__(
+        self,
+        hub: HubService,
+        settings: RulesSettings,
+        *,
+        game_code: str,
+        profile: TableProfile | None = None,
+    ) -> None:
+        self.hub = hub
+        self.settings = settings
+        self.profile = profile if profile is not None else profile_for(hub.readers)
+        self.table = Table(table_config(settings, game_code), self.profile)
+        now = hub.clock()
+        for p in settings.players:
+            self.table.join(p.seat, p.name, p.buy_in, now)
+        self._buy_in = {p.seat: p.buy_in for p in settings.players}
+        self.monitor: DealingMonitor | None = None
+        """The monitor of the current hand (kept after it ends until the next starts)."""
+        self.setup: HandSetup | None = None
+        self.in_hand = False
+        self.hands_finished = 0
+        self.hands_voided = 0
+        self.alerts_by_hand: defaultdict[int, list[Alert]] = defaultdict(list)
+        """Every alert raised, by hand number."""
+        self.recent: deque[Event] = deque(maxlen=RECENT_ALERTS)
+        self.last_awards: list[str] = []
+        self._hints: SeatHints | None = None
+        self._blinds: tuple[int | None, int | None] = (None, None)
+        self._unknown: dict[str, frozenset[str]] = {}
+        self._stuck = False
+        hub.attach_rules(self)
+        self._maybe_start(now)
+
+    # ------------------------------------------------------------------ inputs
+
+    def on_read(
+        self,
+        reader: str,
+        cards: frozenset[str],
+        unknown_uids: Iterable[str],
+        changed: bool,
+        now: float,
+    ) -> None:
+        """One inventory the hub accepted: its cards, the uids not in the deck, and
+        whether the cards on the antenna changed."""
+        unknown = frozenset(unknown_uids)
+        fresh = unknown - self._unknown.get(reader, frozenset())
+        self._unknown[reader] = unknown
+        if self.in_hand:
+            if fresh:
+                self._apply(UnknownTag(reader, now), now)
+            if changed and self.in_hand:
+                inv = Inventory(reader, frozenset(card_index(c) for c in cards), now)
+                self._apply(inv, now)
+        elif changed and reader_kind(reader) is ReaderKind.SEAT:
+            seat = seat_of(reader)
+            assert seat is not None
+            self.hub.set_light(seat, presence_pattern(len(cards)))
+        if not self.in_hand:
+            self._maybe_start(now)
+
+    def console(self, inp: ConsoleInput) -> Step | None:
+        """Enter an input at the dealer console (stamped with the hub's clock now);
+        its step, or None when no hand is running."""
+        if not self.in_hand:
+            return None
+        now = self.hub.clock()
+        return self._apply(_restamp(inp, now), now)
+
+    def tick(self) -> Step | None:
+        """Time passes without a read (pending departures may become certain)."""
+        if not self.in_hand:
+            return None
+        now = self.hub.clock()
+        return self._apply(Tick(now), now)
+
+    async def run_ticks(self, interval: float) -> None:
+        """Tick every ``interval`` seconds, forever (a task of the running hub)."""
+        while True:
+            await asyncio.sleep(interval)
+            self.tick()
+
+    # ------------------------------------------------------------------ the hand
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the current (or last) hand; 0 before the first."""
+        return self.setup.number if self.setup is not None else 0
+
+    def _table_clear(self) -> bool:
+        snap = self.hub.presence.snapshot()
+        return not any(
+            cards for r, cards in snap.items() if reader_kind(r) is not ReaderKind.REGISTER
+        )
+
+    def _maybe_start(self, now: float) -> None:
+        if self.in_hand or not self._table_clear():
+            return
+        if self.settings.rebuy:
+            for seat, player in self.table.players.items():
+                amount = self._buy_in.get(seat)
+                if player.stack + player.pending == 0 and amount:
+                    try:
+                        self.table.add_chips(seat, amount, now)
+                    except RulesError as err:
+                        log.warning("seat %d cannot rebuy: %s", seat, err)
+        if not self.table.can_start_hand(now):
+            if not self._stuck:
+                self._stuck = True
+                log.warning("no hand can start: fewer than two players can be dealt in")
+            return
+        self._stuck = False
+        setup = self.table.start_hand(now)
+        self.setup = setup
+        self.monitor = DealingMonitor(
+            setup, profile=self.profile, debounce=self.settings.debounce_seconds
+        )
+        self.in_hand = True
+        self._hints = None
+        started = self.table.current
+        assert started is not None
+        self._blinds = (started.small_blind, started.big_blind)
+        self.hub.public.publish(
+            {
+                "type": "hand",
+                "hand": setup.number,
+                "t": now,
+                "button": setup.button,
+                "seats": list(setup.seats),
+                "small_blind": started.small_blind,
+                "big_blind": started.big_blind,
+                "stacks": [[s, c] for s, c in zip(setup.seats, setup.starting_stacks, strict=True)],
+            }
+        )
+        log.info("hand %d: seats %s, button %d", setup.number, setup.seats, setup.button)
+        self._show_hints(self.monitor.hints(), now)
+
+    def _apply(self, inp: Input, now: float) -> Step:
+        monitor = self.monitor
+        assert monitor is not None and self.setup is not None
+        step = monitor.apply(inp)
+        number = self.setup.number
+        for alert in step.alerts:
+            self._alert(number, alert, now)
+        for event in step.public_events:
+            self.hub.public.publish(public_event(event) | {"hand": number, "t": now})
+        self._show_hints(step.hints, now)
+        if monitor.void:
+            self.table.misdeal()
+            self.hands_voided += 1
+            self._end(now, voided=True, awards=[])
+        elif monitor.hand.phase is Phase.COMPLETE:
+            self.table.finish_hand(monitor.hand, now)
+            self.hands_finished += 1
+            awards = [e.text for e in step.events if isinstance(e, PotAwarded)]
+            self._end(now, voided=False, awards=awards)
+        return step
+
+    def _alert(self, number: int, alert: Alert, now: float) -> None:
+        self.alerts_by_hand[number].append(alert)
+        frame: Event = {"type": "alert", "hand": number, "t": now} | alert.as_dict()
+        self.recent.append(frame)
+        self.hub.public.publish(frame)
+        payload = {"v": 1, "table": self.hub.table} | frame
+        del payload["type"]
+        self.hub.send(alerts_topic(self.hub.table), json.dumps(payload).encode(), retain=False)
+        log.info("hand %d alert %s: %s", number, alert.code.value, alert.message)
+
+    def _end(self, now: float, *, voided: bool, awards: list[str]) -> None:
+        self.in_hand = False
+        self.last_awards = awards
+        self.hub.public.publish(
+            {
+                "type": "hand_end",
+                "hand": self.hand_number,
+                "t": now,
+                "voided": voided,
+                "awards": awards,
+            }
+        )
+        for reader in self.hub.readers:
+            if reader_kind(reader) is ReaderKind.SEAT:
+                seat = seat_of(reader)
+                assert seat is not None
+                self.hub.set_light(seat, presence_pattern(len(self.hub.presence.cards_on(reader))))
+
+    def _show_hints(self, hints: SeatHints, now: float) -> None:
+        assert self.setup is not None
+        in_hand = set(self.setup.seats)
+        for reader in self.hub.readers:
+            if reader_kind(reader) is not ReaderKind.SEAT:
+                continue
+            seat = seat_of(reader)
+            assert seat is not None
+            if seat in hints.alerted:
+                pattern = LightPattern.ERROR
+            elif seat not in in_hand:
+                pattern = LightPattern.OFF
+            elif seat == hints.acting:
+                pattern = LightPattern.ACTING
+            elif seat in hints.all_in:
+                pattern = LightPattern.ALLIN
+            elif seat in hints.folded:
+                pattern = LightPattern.FOLDED
+            else:
+                pattern = LightPattern.IDLE
+            self.hub.set_light(seat, pattern)
+        turn = (hints.acting, hints.all_in, hints.folded)
+        last = self._hints
+        if last is None or turn != (last.acting, last.all_in, last.folded):
+            self.hub.public.publish(
+                {
+                    "type": "turn",
+                    "hand": self.hand_number,
+                    "t": now,
+                    "acting": hints.acting,
+                    "all_in": list(hints.all_in),
+                    "folded": list(hints.folded),
+                }
+            )
+        self._hints = hints
+
+    # ------------------------------------------------------------------ views
+
+    def public_state(self) -> Event:
+        """The hand as the public may see it (for the snapshot of a page that opens)."""
+        hints = self._hints
+        setup = self.setup
+        return {
+            "hand": self.hand_number,
+            "in_hand": self.in_hand,
+            "button": setup.button if setup is not None else None,
+            "seats": list(setup.seats) if setup is not None else [],
+            "small_blind": self._blinds[0],
+            "big_blind": self._blinds[1],
+            "acting": hints.acting if hints is not None and self.in_hand else None,
+            "all_in": list(hints.all_in) if hints is not None and self.in_hand else [],
+            "folded": list(hints.folded) if hints is not None and self.in_hand else [],
+            "alerts": list(self.recent),
+            "awards": list(self.last_awards),
+        }
+
+
+def _restamp(inp: ConsoleInput, now: float) -> ConsoleInput:
+    return dataclasses.replace(inp, now=now)
