@@ -48,6 +48,32 @@ def parse_config(model: type[M], data: dict[str, Any], *, source: str) -> M:
         raise ConfigError(f"{source}: invalid configuration\n" + "\n".join(lines)) from None
 
 
+def config_for_command(model: type[M], prog: str, argv: list[str], description: str) -> M | int:
+    """The shared start of ``feltwire hub|node|bridge``: ``--config`` and ``--check-config``.
+
+    Returns the validated config, or the exit code when the process should stop here
+    (0 after ``--check-config`` on a valid file, 2 when the config is invalid). Logging is
+    set up for a long-running process.
+    """
+    import argparse
+    import logging
+
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--config", type=Path, help="TOML config (default: built-in defaults)")
+    parser.add_argument("--check-config", action="store_true", help="validate the config and exit")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(model, args.config)
+    except ConfigError as exc:
+        print(f"{prog}: {exc}")
+        return 2
+    if args.check_config:
+        print(f"{args.config or 'defaults'}: configuration is valid")
+        return 0
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    return config
+
+
 def load_config(model: type[M], path: Path | str | None) -> M:
     """Load ``path`` (TOML) into ``model``; ``None`` gives the model's defaults."""
     if path is None:
@@ -117,6 +143,7 @@ class MqttClientSettings(ConfigModel):
 __all__ = [
     "EMBEDDED_BROKER_PORT",
     "ConfigModel",
+    "config_for_command",
     "MqttClientSettings",
     "MqttUrl",
     "load_config",

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from feltwire.outbox import Outbox
+
 from feltwire.protocol import ReaderInventory, encode, reader_tags_topic
 
 
@@ -48,6 +50,14 @@ class SeqCounter:
             tmp.write_text(str(seq))
             tmp.replace(self._path)
         return seq
+
+
+def durable_state(state_dir: Path | None) -> tuple[SeqCounter, Outbox]:
+    """The sequence counter and outbox of a node or bridge, kept in ``state_dir``
+    (``seq`` and ``outbox.sqlite``) so both survive a restart; in memory when None."""
+    if state_dir is None:
+        return SeqCounter(), Outbox(None)
+    return SeqCounter(state_dir / "seq"), Outbox(state_dir / "outbox.sqlite")
 
 
 class InventoryPublisher:

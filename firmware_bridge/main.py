@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import logging
 import signal
 import threading
-from pathlib import Path
 
-from feltwire.config import load_config
-from feltwire.errors import ConfigError
+from feltwire.config import config_for_command
 from feltwire.mqtt import PahoTransport
-from feltwire.outbox import Outbox
 from feltwire.protocol import TOPIC_PREFIX, LightCommand, TopicKind, parse_topic
-from feltwire.publisher import InventoryPublisher, SeqCounter
+from feltwire.publisher import InventoryPublisher, durable_state
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.config import BridgeConfig
 
@@ -36,24 +32,10 @@ def forward_light(bridge: Bridge, topic: str, payload: bytes) -> bool:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire bridge``; returns the exit code."""
-    parser = argparse.ArgumentParser(prog="feltwire bridge", description=__doc__)
-    parser.add_argument(
-        "--config", type=Path, help="bridge TOML config (default: built-in defaults)"
-    )
-    parser.add_argument("--check-config", action="store_true", help="validate the config and exit")
-    args = parser.parse_args(argv)
-    try:
-        config = load_config(BridgeConfig, args.config)
-    except ConfigError as exc:
-        print(f"feltwire bridge: {exc}")
-        return 2
-    if args.check_config:
-        print(f"{args.config or 'defaults'}: configuration is valid")
-        return 0
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-
-    seq_file = config.state_dir / "seq" if config.state_dir else None
-    outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
+    config = config_for_command(BridgeConfig, "feltwire bridge", argv, __doc__ or "")
+    if isinstance(config, int):
+        return config
+    seq, outbox = durable_state(config.state_dir)
     transport = PahoTransport(
         config.mqtt,
         table=config.table,
@@ -63,7 +45,7 @@ def main(argv: list[str]) -> int:
         online_on_connect=False,
     )
     publisher = InventoryPublisher(
-        table=config.table, node=config.bridge_id, transport=transport, seq=SeqCounter(seq_file)
+        table=config.table, node=config.bridge_id, transport=transport, seq=seq
     )
     bridge = Bridge(config, transport=transport, publisher=publisher)
 

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import logging
 import random
 import signal
 import threading
-from pathlib import Path
 
-from feltwire.config import load_config
+from feltwire.config import config_for_command
 from feltwire.deck import simulated_deck
-from feltwire.errors import ConfigError, ProtocolError
+from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
-from feltwire.outbox import Outbox
 from feltwire.protocol import TOPIC_PREFIX, TopicKind, parse_topic
-from feltwire.publisher import InventoryPublisher, SeqCounter
+from feltwire.publisher import InventoryPublisher, durable_state
 from table_node.buttons import DealerButtons
 from table_node.config import NodeConfig
 from table_node.dealer import SimulatedDealer, apply_step
@@ -83,16 +80,32 @@ def build_readers(config: NodeConfig) -> list[Reader]:
     return []
 
 
-def _run_readers(config: NodeConfig) -> int:
-    """Sweep real RC522 readers (none for a light node) until SIGTERM/Ctrl-C."""
-    readers = build_readers(config)
-    seq_file = config.state_dir / "seq" if config.state_dir else None
-    outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
+def _simulated_dealing(config: NodeConfig, table: SimulatedTable, stop: threading.Event) -> None:
+    """The simulated backend's dealer: hold'em hands at a steady pace until ``stop``."""
+    sim = config.simulator
+    dealer = SimulatedDealer(sim.seats, random.Random(sim.seed))
+    deck = simulated_deck()
+    log.info("simulated dealer dealing to seats %s", sim.seats)
+    while not stop.is_set():
+        for step in dealer.deal_hand():
+            apply_step(table, step, deck)
+            if stop.wait(sim.step_seconds):
+                break
+
+
+def run_node(config: NodeConfig) -> int:
+    """Run a node until SIGTERM or Ctrl-C: sweep its readers, publish, drive its lights
+    and buttons. The simulated backend also runs its dealer on the virtual antennas."""
+    simulated = SimulatedTable(config.readers) if config.backend == "simulated" else None
+    readers: list[Reader] = (
+        list(simulated.readers.values()) if simulated is not None else build_readers(config)
+    )
+    seq, outbox = durable_state(config.state_dir)
     transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id, outbox=outbox)
     publisher = InventoryPublisher(
-        table=config.table, node=config.node_id, transport=transport, seq=SeqCounter(seq_file)
+        table=config.table, node=config.node_id, transport=transport, seq=seq
     )
-    node = Node(list(readers), publisher)
+    node = Node(readers, publisher)
     lights = build_lights(config)
     if lights.lights:
         attach_lights(transport, config.table, lights)
@@ -101,12 +114,25 @@ def _run_readers(config: NodeConfig) -> int:
     )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    log.info("node %s sweeping %d RC522 readers", config.node_id, len(readers))
+    log.info(
+        "node %s (%s, %d readers) publishing to %s",
+        config.node_id,
+        config.backend,
+        len(readers),
+        config.mqtt.url,
+    )
+    interval = config.poll_interval_ms / 1000
     try:
-        node.run(stop, config.poll_interval_ms / 1000)
+        if simulated is None:
+            node.run(stop, interval)
+        else:
+            poller = threading.Thread(target=node.run, args=(stop, interval), daemon=True)
+            poller.start()
+            _simulated_dealing(config, simulated, stop)
     except KeyboardInterrupt:
         pass
     finally:
+        stop.set()
         buttons.close()
         transport.close()
         node.close()
@@ -116,57 +142,5 @@ def _run_readers(config: NodeConfig) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire node``."""
-    parser = argparse.ArgumentParser(prog="feltwire node", description=__doc__)
-    parser.add_argument("--config", type=Path, help="node TOML config (default: built-in defaults)")
-    parser.add_argument("--check-config", action="store_true", help="validate the config and exit")
-    args = parser.parse_args(argv)
-    try:
-        config = load_config(NodeConfig, args.config)
-    except ConfigError as exc:
-        print(f"feltwire node: {exc}")
-        return 2
-    if args.check_config:
-        print(f"{args.config or 'defaults'}: configuration is valid")
-        return 0
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-
-    if config.backend in ("rc522", "mfrc522", "none"):
-        return _run_readers(config)
-    table = SimulatedTable(config.readers)
-    seq_file = config.state_dir / "seq" if config.state_dir else None
-    outbox = Outbox(config.state_dir / "outbox.sqlite" if config.state_dir else None)
-    transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id, outbox=outbox)
-    publisher = InventoryPublisher(
-        table=config.table, node=config.node_id, transport=transport, seq=SeqCounter(seq_file)
-    )
-    node = Node(list(table.readers.values()), publisher)
-    lights = build_lights(config)
-    if lights.lights:
-        attach_lights(transport, config.table, lights)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    poller = threading.Thread(
-        target=node.run, args=(stop, config.poll_interval_ms / 1000), daemon=True
-    )
-    poller.start()
-    sim = config.simulator
-    dealer = SimulatedDealer(sim.seats, random.Random(sim.seed))
-    deck = simulated_deck()
-    log.info(
-        "simulated node %s dealing to seats %s at %s", config.node_id, sim.seats, config.mqtt.url
-    )
-    try:
-        while not stop.is_set():
-            for step in dealer.deal_hand():
-                apply_step(table, step, deck)
-                if stop.wait(sim.step_seconds):
-                    break
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stop.set()
-        poller.join(timeout=2)
-        transport.close()
-        node.close()
-        lights.close()
-    return 0
+    config = config_for_command(NodeConfig, "feltwire node", argv, __doc__ or "")
+    return config if isinstance(config, int) else run_node(config)
