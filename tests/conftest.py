@@ -88,7 +88,10 @@ def mosquitto(tmp_path: Path) -> Iterator[MosquittoProcess]:
         broker.stop()
 
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = next(
+    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)),
+    "/usr/bin/chromium",
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
