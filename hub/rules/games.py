@@ -153,6 +153,10 @@ class Stakes:
     """No limit / pot limit: the minimum bet (one big blind, R-BET-2)."""
     chip_unit: int = 1
     """The smallest chip in play (R-BUY-6): odd chips are counted in it."""
+    big_blind_seat: int | None = None
+    """The seat in the big blind, when the table knows it: the pre-flop action starts
+    left of it (R-BET-8). ``None``: left of the largest live blind (the first of equal
+    ones), which a late live post equal to the big blind can make ambiguous."""
 
     @classmethod
     def blind_game(

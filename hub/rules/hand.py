@@ -129,6 +129,11 @@ def _check_setup(g: Game, st: Stakes, n: int) -> None:
         raise ConfigurationError("R-BET-9", "fixed limit needs a small bet and a big bet")
     if g.family is Family.STUD and any(st.blinds):
         raise ConfigurationError("R-POS-5", "stud has no blinds")
+    if st.big_blind_seat is not None:
+        if g.family is Family.STUD:
+            raise ConfigurationError("R-POS-5", "stud has no big blind")
+        if not 0 <= st.big_blind_seat < n:
+            raise ConfigurationError("R-POS-2", f"there is no seat {st.big_blind_seat}")
 
 
 _DEFAULT_OPTIONS = Options()
@@ -140,10 +145,13 @@ def _plan(g: Game, st: Stakes, n: int) -> _Plan:
     """Check the setup and work out what every hand with it shares (kept by identity)."""
     _check_setup(g, st, n)
     blinds = st.blinds
-    top = max(range(n), key=lambda s: (blinds[s], -s))
-    # left of the largest blind; a late live post equal to the big blind (R-BLIND-3/4)
-    # is not the big blind, so equal blinds go to the first of them
-    opener = (top + 1) % n if blinds[top] else 0
+    if st.big_blind_seat is not None:
+        opener = (st.big_blind_seat + 1) % n  # R-BET-8: left of the big blind, as told
+    else:
+        top = max(range(n), key=lambda s: (blinds[s], -s))
+        # left of the largest blind; a late live post equal to the big blind (R-BLIND-3/4)
+        # is not the big blind, so equal blinds go to the first of them
+        opener = (top + 1) % n if blinds[top] else 0
     plan = (g, st, n, _BURN_RULES[g.family], opener)
     if len(_SETUPS) > 512:
         _SETUPS.clear()
@@ -318,15 +326,17 @@ class Hand:
                     total[s] += a
                     dead[s] += a
                     posts.append(Post(s, PostKind.ANTE, a))
+        blinds = st.blinds
         if st.dead_blinds:
             for s in range(n):
-                a = min(st.dead_blinds[s], stacks[s])
+                # R-BLIND-4: a short stack owing a live and a dead blind posts the live
+                # part first; the dead part gets what is left
+                a = min(st.dead_blinds[s], max(0, stacks[s] - blinds[s]))
                 if a:
                     stacks[s] -= a
                     total[s] += a
                     dead[s] += a
                     posts.append(Post(s, PostKind.DEAD_BLIND, a))
-        blinds = st.blinds
         for s in range(n):
             b = blinds[s]
             if b:
@@ -1190,6 +1200,41 @@ class Hand:
             if not self._deals_left:
                 self._start_betting()
         return deal
+
+    def verify_learn_hole(self, seat: int, card: int) -> int:
+        """Raise unless ``card`` may be recorded as one of ``seat``'s hole cards that were
+        dealt ``UNKNOWN``; return the slot in :attr:`hole` it fills (the first unknown)."""
+        if not 0 <= seat < self.n:
+            raise DealingError("R-DEAL-6", f"there is no seat {seat}")
+        if card == UNKNOWN:
+            raise DealingError("R-CARD-1", "name the card that was read")
+        self._check_card(card)  # R-CARD-1: in this deck, and not already in play
+        hole = self.hole[seat]
+        if UNKNOWN not in hole:
+            raise DealingError(
+                "R-CARD-1", f"seat {seat} holds no card dealt unread; {_codes([card])} is not its"
+            )
+        return hole.index(UNKNOWN)
+
+    def can_learn_hole(self, seat: int, card: int) -> bool:
+        """True when :meth:`learn_hole` would be accepted."""
+        try:
+            self.verify_learn_hole(seat, card)
+        except RulesError:
+            return False
+        return True
+
+    def learn_hole(self, seat: int, card: int) -> None:
+        """Record ``card`` as one of ``seat``'s hole cards dealt ``UNKNOWN`` and read later
+        (e.g. by the seat's antenna): it fills the seat's first unknown slot and is in
+        play from now on, so dealing it again is a :class:`DuplicateCardError` (R-CARD-1).
+
+        Not an input of :attr:`log`: the deal stays recorded as dealt, unread; a replay
+        learns the card again when the hand is shown (:meth:`show` names its cards).
+        """
+        slot = self.verify_learn_hole(seat, card)
+        self.hole[seat][slot] = card
+        self._seen[card] = 1
 
     def verify_deal_board(self, card: int) -> None:
         """Raise unless a board card is due now."""

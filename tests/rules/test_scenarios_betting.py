@@ -6,10 +6,19 @@ blind), the last seat is the button.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hub.rules.betting import ActionKind
-from hub.rules.errors import BetSizeError, IllegalActionError, OutOfTurnError, PhaseError
+from hub.rules.dealing import UNKNOWN
+from hub.rules.errors import (
+    BetSizeError,
+    ConfigurationError,
+    IllegalActionError,
+    OutOfTurnError,
+    PhaseError,
+)
 from hub.rules.games import Stakes, game
 from hub.rules.hand import Hand, Phase, PostKind
 
@@ -415,3 +424,108 @@ def test_r_bet_6_short_all_ins_adding_up_to_a_full_raise_reopen() -> None:
     )  # fmt: skip
     la = hand.legal_actions()
     assert la.seat == 0 and la.can_bet_or_raise and la.min_to == 620
+
+
+def test_r_blind_4_short_stack_posts_the_live_blind_first() -> None:
+    """R-BLIND-4: a returning player with 25 chips owing 20 live and 10 dead posts the
+    live 20 first and 5 dead; the live part is the bet, and the player is all in."""
+    hand = play(
+        "NT",
+        [1000, 1000, 1000, 25],
+        ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "d dh p4 9s9d"],
+        blinds=(10, 20, 0, 20),
+        dead_blinds=(0, 0, 0, 10),
+    )
+    assert [(p.seat, p.kind, p.amount) for p in hand.posts if p.seat == 3] == [
+        (3, PostKind.DEAD_BLIND, 5),
+        (3, PostKind.BLIND, 20),
+    ]
+    assert hand.bets[3] == 20 and hand.stacks[3] == 0 and hand.pot_total == 55
+
+
+def test_r_blind_4_stack_below_the_live_blind_posts_no_dead_part() -> None:
+    """R-BLIND-4: with 15 chips owing 20 live and 10 dead, all 15 go to the live blind."""
+    hand = play("NT", [1000, 1000, 1000, 15], blinds=(10, 20, 0, 20), dead_blinds=(0, 0, 0, 10))
+    assert [(p.kind, p.amount) for p in hand.posts if p.seat == 3] == [(PostKind.BLIND, 15)]
+    assert hand.bets[3] == 15 and hand.total[3] == 15
+
+
+def test_r_bet_8_big_blind_seat_picks_the_pre_flop_opener() -> None:
+    """R-BET-8: with ``Stakes.big_blind_seat`` set, pre-flop action starts left of that
+    seat even when a late live post (R-BLIND-3) equals the big blind on an earlier seat."""
+    blinds = (10, 20, 0, 20, 0)  # seat 1 is a new player's live post; seat 3 the big blind
+    stakes = Stakes((0,) * 5, blinds, min_bet=20, small_bet=20, big_bet=40)
+    plain = Hand(game("NT"), stakes, [1000] * 5)
+    told = Hand(game("NT"), replace(stakes, big_blind_seat=3), [1000] * 5)
+    for hand in (plain, told):
+        for seat in range(5):
+            hand.deal_hole(seat, UNKNOWN)
+            hand.deal_hole(seat, UNKNOWN)
+    assert plain.actor == 2  # left of the first of the equal blinds
+    assert told.actor == 4  # left of the big blind the table named
+
+
+def test_r_bet_8_big_blind_seat_must_be_a_seat() -> None:
+    """R-POS-2: the named big blind seat must exist; stud has none (R-POS-5)."""
+    stakes = replace(Stakes.blind_game(3, 10, 20), big_blind_seat=3)
+    with pytest.raises(ConfigurationError, match=r"^R-POS-2: there is no seat 3"):
+        Hand(game("NT"), stakes, [1000] * 3)
+    stud = replace(Stakes.stud_game(3, 1, 2, 4, 8), big_blind_seat=0)
+    with pytest.raises(ConfigurationError, match=r"^R-POS-5: stud has no big blind"):
+        Hand(game("F7S"), stud, [1000] * 3)
+
+
+def test_r_bet_4_fixed_limit_omaha_hi_lo_is_fixed_limit_and_capped() -> None:
+    """R-BET-3, R-BET-4 (divergence D1): FO/8 bets the fixed size and caps at a bet and
+    three raises (PokerKit's class of that name plays pot limit without a cap)."""
+    hand = play(
+        "FO/8",
+        [1000] * 4,
+        ["d dh p1 AhKh2c3c", "d dh p2 2d7d8s9s", "d dh p3 QsQdJcTc", "d dh p4 9h8h4c5c"],
+        blinds=(10, 20),
+    )
+    la = hand.legal_actions()
+    assert la.seat == 2 and la.min_to == la.max_to == 40
+    hand.bet_or_raise_to(40)
+    hand.bet_or_raise_to(60)
+    hand.bet_or_raise_to(80)  # the big blind, then three raises: capped
+    la = hand.legal_actions()
+    assert la.seat == 1 and la.call_amount == 60 and not la.can_bet_or_raise
+    with pytest.raises(IllegalActionError, match=r"^R-BET-4: the betting is capped"):
+        hand.bet_or_raise_to(100)
+
+
+def test_r_bet_1_fold_when_a_check_is_free_is_accepted() -> None:
+    """R-BET-1 (divergence D2): a player who could check may still fold; the engine records
+    what happened at the table (PokerKit refuses this fold)."""
+    hand = play("NT", [1000] * 3, [*SIX[:3], "p3 cc", "p1 cc"], blinds=(10, 20))
+    la = hand.legal_actions()
+    assert la.seat == 1 and la.can_check and la.can_fold
+    assert hand.fold(1).kind is ActionKind.FOLD
+    assert hand.in_hand == (0, 2)
+
+
+def test_r_bet_7_round_closes_when_nobody_left_could_call_a_bet() -> None:
+    """R-BET-7 (divergence D13): the big blind is all in for 15 of 20; the button folds
+    and the small blind calls to 15. The small blind is the only player with chips and
+    nobody could call a bet, so the round closes (PokerKit asks it to act once more)."""
+    hand = play("NT", [1000, 15, 1000], SIX[:3], blinds=(10, 20))
+    hand.fold(2)
+    assert hand.legal_actions().call_amount == 5
+    hand.call(0)
+    assert hand.phase is Phase.DEALING and hand.street.name == "flop" and hand.actor is None
+
+
+def test_r_bet_6_short_all_in_over_the_big_blind_does_not_reopen() -> None:
+    """R-BET-6 (divergence D15): pre-flop at 50/100, the button calls 100 and the small
+    blind is all in for 150, a raise of 50, short of the 100 minimum: the big blind, who
+    has not acted, may raise; the button, who has, may only call or fold. (PokerKit counts
+    the first wager of a round as full whatever its size and reopens.)"""
+    hand = play("NT", [150, 10000, 10000], [*SIX[:3], "p3 cc", "p1 cbr 150"], blinds=(50, 100))
+    la = hand.legal_actions()
+    assert la.seat == 1 and la.can_bet_or_raise and la.min_to == 250
+    hand.call(1)
+    la = hand.legal_actions()
+    assert la.seat == 2 and la.call_amount == 50 and not la.can_bet_or_raise
+    with pytest.raises(IllegalActionError, match=r"^R-BET-6: "):
+        hand.bet_or_raise_to(400)

@@ -19,8 +19,9 @@ from hub.rules.errors import (
 )
 from hub.rules.games import Options, Stakes, game
 from hub.rules.hand import Hand
+from hub.rules.phh import apply_action
 
-from .scripts import cards, play
+from .scripts import cards, play, won
 
 
 def _holdem(n: int = 3, **options: Any) -> Hand:
@@ -141,3 +142,30 @@ def test_r_show_2_shown_cards_must_be_the_seats_cards() -> None:
     )
     with pytest.raises(ShowdownError, match=r"^R-SHOW-2: seat 0 does not hold"):
         hand.show(0, cards("AhJh"))
+
+
+def test_r_card_1_learn_hole_records_a_card_read_later() -> None:
+    """R-CARD-1: a hole card dealt unread can be recorded when it is read later; it is in
+    play from then on (dealing it again is a duplicate) and the hand shows without naming
+    it. A card already in play, a seat with no unread card, or no card at all is refused."""
+    hand = play("NT", [1000] * 2, ["d dh p1 AhKh"], blinds=(10, 20))
+    hand.deal_hole(1, UNKNOWN)
+    hand.deal_hole(1, card_index("Qs"))
+    with pytest.raises(DuplicateCardError, match=r"^R-CARD-1: Ah is already in play"):
+        hand.learn_hole(1, card_index("Ah"))
+    with pytest.raises(DealingError, match=r"^R-CARD-1: seat 0 holds no card dealt unread"):
+        hand.learn_hole(0, card_index("2c"))
+    with pytest.raises(DealingError, match=r"^R-CARD-1: name the card"):
+        hand.learn_hole(1, UNKNOWN)
+    assert not hand.can_learn_hole(2, card_index("2c"))
+    hand.learn_hole(1, card_index("Qd"))
+    assert hand.hole[1] == cards("QdQs")
+    with pytest.raises(DuplicateCardError, match=r"^R-CARD-1: Qd is already in play"):
+        hand.deal_board(card_index("Qd"))
+    assert not hand.can_learn_hole(1, card_index("2c"))  # nothing unread any more
+    for action in ["p2 cc", "p1 cc", "d db 2c3d4h", "p1 cc", "p2 cc", "d db 9c", "p1 cc",
+                   "p2 cc", "d db 8d", "p1 cc", "p2 cc"]:  # fmt: skip
+        apply_action(hand, action)
+    hand.show(0)
+    hand.show(1)  # known now: no cards to name
+    assert won(hand) == [-20, 20]

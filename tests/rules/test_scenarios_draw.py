@@ -102,3 +102,16 @@ def test_options_record_type() -> None:
     """Options is a frozen record (no accidental changes during a hand)."""
     with pytest.raises(AttributeError):
         Options().burn_required = True  # type: ignore[misc]
+
+
+def test_r_deal_5_no_burn_when_everyone_stands_pat() -> None:
+    """R-DEAL-5 (divergence D7): the burn comes before the replacements; when every player
+    stands pat there is nothing to burn for and the betting starts at once (PokerKit burns
+    a card anyway)."""
+    hand = play("F5D", [1000] * 3, PRE, blinds=(10, 20))
+    assert hand.phase is Phase.DRAWING and hand.expected() == ()
+    for seat in range(3):
+        hand.discard(seat, [])
+        assert not any(e.kind is DealKind.BURN for e in hand.expected())
+    assert hand.phase is Phase.BETTING and hand.burns == []
+    assert not hand.can_burn()

@@ -236,3 +236,54 @@ def test_r_pot_1_no_chips_no_pot() -> None:
     assert [(p.amount, p.eligible) for p in hand.pots()] == [(1, (1,))]
     hand.call()
     assert [(p.amount, p.eligible) for p in hand.pots()] == [(2, (1, 2))]
+
+
+def test_r_card_2_short_deck_three_of_a_kind_beats_a_straight() -> None:
+    """R-CARD-2 (divergence D16): short deck is ranked by Triton rules, under which the
+    recorded short-deck hands (``data/phh``, Phua-Xuan 2019) were played: three of a kind
+    beats a straight. Seat 1's kings beat seat 0's six-to-ten straight (PokerKit ranks the
+    straight higher)."""
+    hand = play(
+        "NS",
+        [1000] * 2,
+        ["d dh p1 9sTc", "d dh p2 KhAc", "p2 cc", "p1 cc", "d db 6c7d8h", "p1 cc", "p2 cc",
+         "d db Ks", "p1 cc", "p2 cc", "d db Kd", "p1 cbr 100", "p2 cc", "p1 sm 9sTc",
+         "p2 sm KhAc"],
+        blinds=(10, 20),
+    )  # fmt: skip
+    assert hand.phase is Phase.COMPLETE
+    assert won(hand) == [-120, 120]
+
+
+def test_r_show_1_everyone_checked_all_in_player_left_of_the_button_is_not_first() -> None:
+    """R-SHOW-1 (divergence D14): p1, left of the button, is all in pre-flop; p2 and p3
+    check the river. The first to act in that round (p2) shows first, not p1, who did not
+    act in it (PokerKit starts left of the button)."""
+    hand = play(
+        "NT",
+        [20, 1000, 1000],
+        ["d dh p1 5h6h", "d dh p2 QsQd", "d dh p3 7c2d", "p3 cc", "p1 cc", "p2 cc",
+         "d db 2h3s4d", "p2 cc", "p3 cc", "d db 9c", "p2 cc", "p3 cc", "d db Tc",
+         "p2 cc", "p3 cc"],
+        blinds=(10, 20),
+    )  # fmt: skip
+    assert hand.stacks[0] == 0
+    assert hand.phase is Phase.SHOWDOWN and hand.shower == 1
+
+
+def test_r_pot_1_two_side_pots_with_the_same_winners_are_split_separately() -> None:
+    """R-POT-1, R-POT-2 (divergence D9): p1 is all in for 101 and loses; p2 and p3 tie for
+    the main pot (303) and the side pot (2 x 99). Each pot is split on its own, its odd
+    chip to the first winner left of the button (p2); PokerKit merges the two pots."""
+    hand = play(
+        "NT",
+        [101, 200, 200],
+        ["d dh p1 3c4c", "d dh p2 AhQc", "d dh p3 AdQh", "p3 cbr 200", "p1 cc", "p2 cc",
+         "d db 2c2d7h", "d db 9s", "d db Kd", "p1 sm 3c4c", "p2 sm AhQc", "p3 sm AdQh"],
+        blinds=(1, 2),
+    )  # fmt: skip
+    assert hand.phase is Phase.COMPLETE
+    assert [(a.amount, [(s.seat, s.amount) for s in a.shares]) for a in hand.awards] == [
+        (303, [(1, 152), (2, 151)]),
+        (198, [(1, 99), (2, 99)]),
+    ]
