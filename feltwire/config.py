@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from feltwire.errors import ConfigError
 
@@ -127,12 +134,28 @@ class MqttClientSettings(ConfigModel):
         description="broker URL; the default is a hub's embedded broker on this machine",
     )
     keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
+    ca_file: str | None = Field(
+        None,
+        description="CA certificate that signed the broker's (mqtts://); unset = the system CAs",
+    )
+    cert_file: str | None = Field(
+        None, description="this client's certificate, for a broker that requires mutual TLS"
+    )
+    key_file: str | None = Field(None, description="the private key of cert_file")
 
     @field_validator("url")
     @classmethod
     def _url_valid(cls, url: str) -> str:
         parse_mqtt_url(url)
         return url
+
+    @model_validator(mode="after")
+    def _tls_files_consistent(self) -> MqttClientSettings:
+        if (self.cert_file is None) != (self.key_file is None):
+            raise ValueError("cert_file and key_file go together")
+        if (self.ca_file or self.cert_file) and not self.address.tls:
+            raise ValueError("ca_file, cert_file and key_file need an mqtts:// url")
+        return self
 
     @property
     def address(self) -> MqttUrl:
@@ -143,9 +166,9 @@ class MqttClientSettings(ConfigModel):
 __all__ = [
     "EMBEDDED_BROKER_PORT",
     "ConfigModel",
-    "config_for_command",
     "MqttClientSettings",
     "MqttUrl",
+    "config_for_command",
     "load_config",
     "parse_config",
     "parse_mqtt_url",

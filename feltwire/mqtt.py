@@ -66,7 +66,12 @@ class PahoTransport:
         if addr.username:
             self._client.username_pw_set(addr.username, addr.password)
         if addr.tls:
-            self._client.tls_set(cert_reqs=ssl.CERT_REQUIRED)
+            self._client.tls_set(
+                ca_certs=settings.ca_file,
+                certfile=settings.cert_file,
+                keyfile=settings.key_file,
+                cert_reqs=ssl.CERT_REQUIRED,
+            )
         self._client.will_set(self._availability, AVAILABILITY_OFFLINE, qos=1, retain=True)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect

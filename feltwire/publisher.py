@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Protocol
 
 from feltwire.outbox import Outbox
-
 from feltwire.protocol import ReaderInventory, encode, reader_tags_topic
 
 
