@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 
@@ -132,6 +133,21 @@ class HubConfig(ConfigModel):
     web: WebSettings = Field(default_factory=WebSettings, description="web server")
     rules: RulesSettings | None = Field(
         None, description="enforce the rules of the game (unset = show presence only)"
+    )
+    state_dir: Path | None = Field(
+        None,
+        description=(
+            "directory of the hub's event log (events.sqlite, mode 0600: it holds hole "
+            "cards); unset: `feltwire hub` uses $STATE_DIRECTORY (systemd) or "
+            "./feltwire-state, a hub started in-process (the demo, tests) keeps no log"
+        ),
+    )
+    event_log_sync: Literal["full", "normal"] = Field(
+        "full",
+        description=(
+            "SQLite synchronous mode of the event log: full = each input on disk before it "
+            "is applied (survives a power cut); normal = survives a crash of the hub only"
+        ),
     )
 
     @model_validator(mode="after")

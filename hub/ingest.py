@@ -49,6 +49,12 @@ class Ingest:
         self.counters: Counter[str] = Counter()
         self._last_seq: dict[tuple[str, str], int] = {}
 
+    def restore_seq(self, read: InventoryRead) -> None:
+        """Remember ``read``'s sequence number as seen (a read replayed from the event
+        log: the same message arriving again afterwards is a duplicate)."""
+        key = (read.node, read.reader)
+        self._last_seq[key] = max(read.seq, self._last_seq.get(key, read.seq))
+
     def _refuse(self, reason: str, topic: str, message: str) -> None:
         self.counters["rejected"] += 1
         self.counters[f"rejected.{reason}"] += 1

@@ -22,6 +22,7 @@ from feltwire.config import MqttUrl, parse_mqtt_url
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.broker import EmbeddedBroker
 from hub.config import HubConfig
+from hub.eventlog import EVENT_LOG_FILE, EventLog
 from hub.service import HubService, run_mqtt
 from hub.table_service import TableService
 from hub.web.app import create_app
@@ -51,6 +52,8 @@ class HubRuntime:
     rules: TableService | None = None
     """The table's rules (when the config has a ``[rules]`` section)."""
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    log: EventLog | None = None
+    """The event log (when the config has a ``state_dir``)."""
 
     @property
     def overlay_url(self) -> str:
@@ -67,6 +70,8 @@ class HubRuntime:
                 await task
         if self.embedded is not None:
             await self.embedded.stop()
+        if self.log is not None:
+            self.log.close()
 
 
 async def start_hub(
@@ -75,9 +80,18 @@ async def start_hub(
     deck: Deck | None = None,
     clock: Callable[[], float] = time.time,
 ) -> HubRuntime:
-    """Start every part of the hub described by ``config``."""
+    """Start every part of the hub described by ``config``.
+
+    With a ``state_dir`` the event log there is replayed first (the table, the hand, the
+    lights and the feeds' snapshots are as they were), then the hub goes live.
+    """
     if deck is None:
         deck = load_deck(config.deck) if config.deck else simulated_deck()
+    event_log = (
+        EventLog(config.state_dir / EVENT_LOG_FILE, config.table, sync=config.event_log_sync)
+        if config.state_dir is not None
+        else None
+    )
     service = HubService(
         table=config.table,
         readers=list(config.readers),
@@ -87,12 +101,19 @@ async def start_hub(
         clock=clock,
         game=config.game,
         live_equity=config.live_equity,
+        log=event_log,
     )
-    rules = (
-        TableService(service, config.rules, game_code=config.game)
-        if config.rules is not None
-        else None
-    )
+    try:
+        rules = (
+            TableService(service, config.rules, game_code=config.game)
+            if config.rules is not None
+            else None
+        )
+        service.replay()
+    except BaseException:
+        if event_log is not None:
+            event_log.close()
+        raise
     embedded: EmbeddedBroker | None = None
     if config.mqtt.url is None:
         embedded = EmbeddedBroker(config.mqtt.embedded_host, config.mqtt.embedded_port)
@@ -146,12 +167,15 @@ async def start_hub(
         _server=server,
         _tasks=tasks,
         rules=rules,
+        log=event_log,
     )
     log.info(
-        "hub for table %s: page %s, broker %s:%d",
+        "hub for table %s: page %s, broker %s:%d, event log %s (%d inputs replayed)",
         config.table,
         runtime.web_url,
         broker.host,
         broker.port,
+        event_log.path if event_log is not None else "none",
+        service.replayed,
     )
     return runtime

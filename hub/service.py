@@ -8,6 +8,12 @@
   delay (live only when the config explicitly allows live hole cards).
 
 :func:`run_mqtt` feeds the service from a broker and reconnects when the broker goes away.
+
+Every input the service accepts (after the ingest's checks: refused messages are not
+inputs) goes through :meth:`HubService.record`: appended to the :class:`~hub.eventlog.
+EventLog` with its receive time, then applied. :meth:`HubService.replay` rebuilds the
+state after a restart by applying the logged inputs through the same code, with their
+recorded times as the clock and without sending anything to the broker.
 """
 
 from __future__ import annotations
@@ -40,8 +46,9 @@ from feltwire.protocol import (
     seat_of,
 )
 from hub.equity import EquityError, equity
+from hub.eventlog import EventLog, EventLogError, InputKind, LogRecord, decode_read, encode_read
 from hub.feeds import Broadcaster, DelayedRelease, Event
-from hub.ingest import Ingest
+from hub.ingest import Ingest, InventoryRead
 from hub.lights import LightBoard, presence_pattern
 from hub.live_equity import equity_event, holdem_family_spot
 from hub.presence import AntennaChange, TablePresence
@@ -88,6 +95,7 @@ class HubService:
         clock: Callable[[], float] = time.time,
         game: str = "NT",
         live_equity: bool = True,
+        log: EventLog | None = None,
     ) -> None:
         self.table = table
         self.readers = readers
@@ -118,6 +126,12 @@ class HubService:
         self.handled = 0
         """Messages handled so far (every topic, accepted or not)."""
         self._handled_cv = threading.Condition()
+        self.log = log
+        """Where every accepted input is appended before it is applied (None: nowhere)."""
+        self.replaying = False
+        """True while :meth:`replay` runs: nothing goes to the broker then."""
+        self.replayed = 0
+        """Inputs replayed from the log at start."""
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -129,8 +143,67 @@ class HubService:
         self.rules = rules
 
     def send(self, topic: str, payload: bytes, *, retain: bool) -> None:
-        """Queue a message for the broker."""
-        self.outgoing.put_nowait((topic, payload, retain))
+        """Queue a message for the broker (not while replaying: that went out before)."""
+        if not self.replaying:
+            self.outgoing.put_nowait((topic, payload, retain))
+
+    @property
+    def has_history(self) -> bool:
+        """True when the log holds inputs of an earlier run (see :meth:`replay`)."""
+        return self.log is not None and self.log.last_seq > 0 and not self.replaying
+
+    def record(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
+        """Take one accepted input: append it to the log (when there is one), then apply
+        it; returns what applying it returned."""
+        if self.log is not None and not self.replaying:
+            self.log.append(kind, payload, now)
+        return self._dispatch(kind, payload, now)
+
+    def _dispatch(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
+        """Apply one input — live or replayed, the same code."""
+        if kind is InputKind.INVENTORY:
+            return self._apply_read(decode_read(payload), now)
+        if kind is InputKind.BUTTON:
+            self._apply_button(payload, now)
+            return None
+        if self.rules is None:
+            log.warning("a %s input in the log, but this hub enforces no rules: skipped", kind)
+            return None
+        return self.rules.apply_input(kind, payload, now)
+
+    def replay(self) -> int:
+        """Rebuild the state from the log (at start, before anything else runs).
+
+        Each logged input is applied as it was live, its receive time as the clock.
+        Alerts and light commands are not sent again; the lights' retained state goes
+        out in full when the broker connection comes up. Returns how many were replayed.
+        """
+        if self.log is None:
+            return 0
+        self.replaying = True
+        count = 0
+        try:
+            for rec in self.log.records():
+                self._replay_one(rec)
+                count += 1
+        finally:
+            self.replaying = False
+        self.replayed = count
+        self.ingest.counters["replayed"] += count
+        if self.rules is not None:
+            self.rules.ensure_open(self._clock())
+        self.release_due()
+        log.info("replayed %d inputs from the event log", count)
+        return count
+
+    def _replay_one(self, rec: LogRecord) -> None:
+        try:
+            self._dispatch(rec.kind, rec.payload, rec.t)
+        except EventLogError:
+            raise
+        except Exception:  # a bad record must not keep the hub from starting
+            self.ingest.counters["replay_failed"] += 1
+            log.exception("replaying input %d (%s) failed; skipped", rec.seq, rec.kind)
 
     def wait_handled(self, count: int, timeout: float) -> bool:
         """Block (another thread than the hub's) until ``count`` messages were handled."""
@@ -157,11 +230,13 @@ class HubService:
             self.ingest.counters[f"rejected.{reason}"] += 1
             log.warning("refused button message on %s: %s", topic, exc)
             return None
-        self.ingest.counters[f"button.{press.button}"] += 1
-        self.public.publish(
-            {"type": "button", "node": press.node, "button": press.button, "t": self._clock()}
-        )
+        self.record(InputKind.BUTTON, {"node": press.node, "button": press.button}, self._clock())
         return press
+
+    def _apply_button(self, payload: dict[str, Any], now: float) -> None:
+        button, node = str(payload["button"]), str(payload["node"])
+        self.ingest.counters[f"button.{button}"] += 1
+        self.public.publish({"type": "button", "node": node, "button": button, "t": now})
 
     def handle_message(self, topic: str, payload: bytes) -> AntennaChange | None:
         """Take one MQTT message; returns the antenna change it caused, if any."""
@@ -179,13 +254,19 @@ class HubService:
         read = self.ingest.handle(topic, payload)
         if read is None:
             return None
+        change = self.record(InputKind.INVENTORY, encode_read(read), self._clock())
+        assert change is None or isinstance(change, AntennaChange)
+        return change
+
+    def _apply_read(self, read: InventoryRead, now: float) -> AntennaChange | None:
+        """Apply one accepted inventory: presence, lights, feeds, the rules."""
+        self.ingest.restore_seq(read)
         change = self.presence.apply(read.reader, read.cards)
         if change is None:
             if self.rules is not None:  # tags that are not in the deck still count
-                self.rules.on_read(read.reader, read.cards, read.unknown_uids, False, self._clock())
+                self.rules.on_read(read.reader, read.cards, read.unknown_uids, False, now)
             return None
         self.changes += 1
-        now = self._clock()
         if self.rules is None and reader_kind(change.reader) is ReaderKind.SEAT:
             # with rules, the table service sets the seat lights
             seat = seat_of(change.reader)
@@ -245,8 +326,9 @@ class HubService:
                 self._to_overlay(event | {"t": happened}, happened)
 
     def set_light(self, seat: int, pattern: LightPattern) -> None:
-        """Command a seat light (sent once per change, retained)."""
-        if self.lights.set(seat, pattern):
+        """Command a seat light (sent once per change, retained; while replaying only
+        recorded — every light goes out when the broker connection comes up)."""
+        if self.lights.set(seat, pattern) and not self.replaying:
             self.outgoing.put_nowait(self._light_message(seat, pattern))
 
     def _light_message(self, seat: int, pattern: LightPattern) -> tuple[str, bytes, bool]:

@@ -20,6 +20,10 @@ periodic task feeds :class:`~hub.rules.procedure.Tick` when no read comes. Each
 When the hand is complete (or void after a misdeal) the table takes the result; the
 next hand starts as soon as the table is clear (no card on any antenna).
 
+Every input — the table opening with its players, each console input, each tick while a
+hand runs — goes through :meth:`HubService.record` (the event log, then
+:meth:`TableService.apply_input`), so a restarted hub replays the hand to where it was.
+
 >>> from feltwire.deck import simulated_deck
 >>> from hub.config import PlayerSettings, RulesSettings, default_readers
 >>> from hub.service import HubService
@@ -35,7 +39,6 @@ next hand starts as soon as the table is clear (no card on any antenna).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 from collections import defaultdict, deque
@@ -45,6 +48,14 @@ from typing import Any
 from feltwire.cards import card_code, card_index
 from feltwire.protocol import LightPattern, ReaderKind, alerts_topic, reader_kind, seat_of
 from hub.config import RulesSettings
+from hub.eventlog import (
+    ConsoleInput,
+    EventLogError,
+    InputKind,
+    console_kind,
+    decode_console,
+    encode_console,
+)
 from hub.feeds import Event
 from hub.lights import presence_pattern
 from hub.rules.alerts import Alert
@@ -52,20 +63,14 @@ from hub.rules.errors import RulesError
 from hub.rules.games import game
 from hub.rules.hand import Phase
 from hub.rules.procedure import (
-    ConsoleAction,
     DealingMonitor,
-    DeclareMisdeal,
     HandShown,
     Input,
     Inventory,
-    ManualCard,
-    MuckHand,
     PotAwarded,
     SeatHints,
-    ShowHand,
     Step,
     Tick,
-    UndoAction,
     UnknownTag,
 )
 from hub.rules.procedure import Event as HandEvent
@@ -75,8 +80,7 @@ from hub.service import HubService
 
 log = logging.getLogger(__name__)
 
-ConsoleInput = ConsoleAction | ShowHand | MuckHand | ManualCard | DeclareMisdeal | UndoAction
-"""What the dealer console may enter."""
+__all__ = ["ConsoleInput", "TableService", "profile_for", "public_event", "table_config"]
 
 RECENT_ALERTS = 20
 """How many alerts the public snapshot repeats for a page that opens late."""
@@ -147,11 +151,11 @@ class TableService:
         self.hub = hub
         self.settings = settings
         self.profile = profile if profile is not None else profile_for(hub.readers)
+        self.game_code = game_code
         self.table = Table(table_config(settings, game_code), self.profile)
-        now = hub.clock()
-        for p in settings.players:
-            self.table.join(p.seat, p.name, p.buy_in, now)
-        self._buy_in = {p.seat: p.buy_in for p in settings.players}
+        self._buy_in: dict[int, int] = {}
+        self.opened = False
+        """True once the table opened (its players seated): live, or replayed from the log."""
         self.monitor: DealingMonitor | None = None
         """The monitor of the current hand (kept after it ends until the next starts)."""
         self.setup: HandSetup | None = None
@@ -167,9 +171,68 @@ class TableService:
         self._unknown: dict[str, frozenset[str]] = {}
         self._stuck = False
         hub.attach_rules(self)
-        self._maybe_start(now)
+        if not hub.has_history:  # otherwise the log's replay opens the table
+            self.ensure_open(hub.clock())
 
     # ------------------------------------------------------------------ inputs
+
+    def _stakes(self) -> dict[str, Any]:
+        s = self.settings
+        return {
+            "game": self.game_code,
+            "small_blind": s.small_blind,
+            "big_blind": s.big_blind,
+            "ante": s.ante,
+            "small_bet": s.small_bet,
+            "big_bet": s.big_bet,
+            "debounce_seconds": s.debounce_seconds,
+        }
+
+    def ensure_open(self, now: float) -> None:
+        """Open the table (seat the configured players) unless it is open already."""
+        if self.opened:
+            return
+        players = [p.model_dump() for p in self.settings.players]
+        payload = {"command": "open", "players": players, "stakes": self._stakes()}
+        self.hub.record(InputKind.TABLE, payload, now)
+
+    def apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> Step | None:
+        """Apply one logged input of the rules (live or replayed, the same code)."""
+        if kind is InputKind.TABLE:
+            self._table_command(payload, now)
+            return None
+        if not self.in_hand:
+            return None
+        if kind is InputKind.TICK:
+            return self._apply(Tick(now), now)
+        if kind in (InputKind.CONSOLE, InputKind.DEALER):
+            return self._apply(decode_console(payload, now), now)
+        raise EventLogError(f"the table service takes no {kind} input")
+
+    def _table_command(self, payload: dict[str, Any], now: float) -> None:
+        command = payload.get("command")
+        if command != "open":
+            raise EventLogError(f"unknown table command {command!r} in the event log")
+        if payload["stakes"] != self._stakes():
+            raise EventLogError(
+                f"the event log's table opened with {payload['stakes']}, the config says "
+                f"{self._stakes()}: keep the old [rules] or start with a fresh state_dir"
+            )
+        if self.opened:
+            return
+        configured = sorted((p.seat, p.name, p.buy_in) for p in self.settings.players)
+        logged = sorted(
+            (int(p["seat"]), str(p["name"]), int(p["buy_in"])) for p in payload["players"]
+        )
+        if configured != logged:
+            log.warning(
+                "players as in the event log %s (the config now says %s)", logged, configured
+            )
+        for seat, name, buy_in in logged:
+            self.table.join(seat, name, buy_in, now)
+            self._buy_in[seat] = buy_in
+        self.opened = True
+        self._maybe_start(now)
 
     def on_read(
         self,
@@ -202,15 +265,17 @@ class TableService:
         its step, or None when no hand is running."""
         if not self.in_hand:
             return None
-        now = self.hub.clock()
-        return self._apply(_restamp(inp, now), now)
+        step = self.hub.record(console_kind(inp), encode_console(inp), self.hub.clock())
+        assert step is None or isinstance(step, Step)
+        return step
 
     def tick(self) -> Step | None:
         """Time passes without a read (pending departures may become certain)."""
         if not self.in_hand:
             return None
-        now = self.hub.clock()
-        return self._apply(Tick(now), now)
+        step = self.hub.record(InputKind.TICK, {}, self.hub.clock())
+        assert step is None or isinstance(step, Step)
+        return step
 
     async def run_ticks(self, interval: float) -> None:
         """Tick every ``interval`` seconds, forever (a task of the running hub)."""
@@ -374,10 +439,7 @@ class TableService:
             "acting": hints.acting if hints is not None and self.in_hand else None,
             "all_in": list(hints.all_in) if hints is not None and self.in_hand else [],
             "folded": list(hints.folded) if hints is not None and self.in_hand else [],
+            "pot": self.monitor.hand.pot_total if self.monitor is not None and self.in_hand else 0,
             "alerts": list(self.recent),
             "awards": list(self.last_awards),
         }
-
-
-def _restamp(inp: ConsoleInput, now: float) -> ConsoleInput:
-    return dataclasses.replace(inp, now=now)

@@ -5,7 +5,9 @@ the real app over real HTTP and WebSocket connections.
 
 Routes: ``/`` public table view, ``/overlay?token=…`` the producer's overlay,
 ``/ws/public`` and ``/ws/overlay?token=…`` their live feeds, ``/api/public`` the public
-snapshot, ``/api/stats`` the ingest counters, ``/healthz``.
+snapshot, ``/api/stats`` the ingest counters, ``/healthz``; ``POST /api/console/action``
+enters a betting action at the dealer console (for now it needs the producer token, as
+``?token=`` or the ``X-Feltwire-Token`` header, until the console has its own credentials).
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import hmac
 from importlib.resources import files
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
 
 from hub.feeds import Broadcaster, Event
+from hub.rules.procedure import Act, ConsoleAction
 from hub.service import HubService
+from hub.table_service import public_event
 
 STATIC = files("hub.web") / "static"
 
@@ -29,6 +34,15 @@ STATIC = files("hub.web") / "static"
 def _page(feed: str, title: str) -> str:
     html = (STATIC / "table.html").read_text(encoding="utf-8")
     return html.replace("{{FEED}}", feed).replace("{{TITLE}}", title)
+
+
+class ConsoleActionBody(BaseModel):
+    """A betting action entered at the console: ``to`` is the total of a bet or raise."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=1, le=10)
+    act: Act
+    to: int = Field(0, ge=0)
 
 
 def create_app(service: HubService, *, producer_token: str) -> FastAPI:
@@ -64,6 +78,33 @@ def create_app(service: HubService, *, producer_token: str) -> FastAPI:
             "counters": service.counters,
             "changes": service.changes,
             "subscribers": {"public": len(service.public), "overlay": len(service.overlay)},
+        }
+
+    @app.post("/api/console/action")
+    async def console_action(
+        body: ConsoleActionBody,
+        token: str | None = Query(None),
+        x_feltwire_token: str | None = Header(None),
+    ) -> dict[str, Any]:
+        """Enter a betting action for a seat; the step's refusal, alerts and public events.
+
+        Needs the producer token for now (query ``token`` or header ``X-Feltwire-Token``).
+        """
+        if not token_ok(token) and not token_ok(x_feltwire_token):
+            raise HTTPException(status_code=403, detail="the console needs the producer token")
+        rules = service.rules
+        if rules is None:
+            raise HTTPException(status_code=404, detail="this hub enforces no rules")
+        step = rules.console(ConsoleAction(body.seat, body.act, 0.0, body.to))
+        if step is None:
+            raise HTTPException(status_code=409, detail="no hand is running")
+        return {
+            "hand": rules.hand_number,
+            "accepted": step.refused is None,
+            "refused": step.refused,
+            "alerts": [a.as_dict() for a in step.alerts],
+            "events": [public_event(e) for e in step.public_events],
+            "in_hand": rules.in_hand,
         }
 
     @app.get("/healthz")

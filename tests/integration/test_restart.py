@@ -1,0 +1,233 @@
+"""The event log is the truth: a hub killed mid-hand comes back where it was.
+
+``feltwire hub`` runs as a real subprocess against a Mosquitto the test starts, with its
+event log in a state directory under ``tmp_path``. A node (paho transport, inventory
+publisher, simulated antennas) deals a hand; the dealer's console actions go through
+``POST /api/console/action``. Mid-hand the hub gets ``kill -9``; a new hub process on the
+same state directory replays the log: same hand, same acting seat, same pot, and the
+hand plays on to the right pot award.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from feltwire.config import MqttClientSettings
+from feltwire.deck import simulated_deck
+from feltwire.mqtt import PahoTransport
+from feltwire.publisher import InventoryPublisher
+from table_node.simulated import SimulatedTable
+from tests.conftest import MosquittoProcess, free_port
+
+DECK = simulated_deck()
+TOKEN = "restart-test-token"
+READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
+WAIT = 20.0
+"""Generous upper bound for the hub to reach a state (not a timing assertion)."""
+
+
+def write_config(tmp_path: Path, broker_url: str, web_port: int) -> Path:
+    config = tmp_path / "hub.toml"
+    config.write_text(
+        f"""
+table = "t1"
+readers = {READERS!r}
+live_equity = false
+state_dir = "{tmp_path / "state"}"
+
+[mqtt]
+url = "{broker_url}"
+
+[web]
+port = {web_port}
+producer_token = "{TOKEN}"
+
+[rules]
+small_blind = 5
+big_blind = 10
+players = [
+  {{ seat = 1, name = "Ann", buy_in = 1000 }},
+  {{ seat = 2, name = "Bob", buy_in = 1000 }},
+  {{ seat = 3, name = "Cat", buy_in = 1000 }},
+]
+""".replace("'", '"')
+    )
+    return config
+
+
+class HubProcess:
+    """``python -m feltwire hub --config …`` as a child process."""
+
+    def __init__(self, config: Path, web_port: int, log: Path) -> None:
+        self.config = config
+        self.url = f"http://127.0.0.1:{web_port}"
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "feltwire", "hub", "--config", str(self.config)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        self.until(lambda s: s is not None, what="the hub's web server")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        assert self.proc.wait(timeout=10) == -signal.SIGKILL
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def public(self) -> dict[str, Any] | None:
+        try:
+            response = httpx.get(f"{self.url}/api/public", timeout=2)
+        except httpx.HTTPError:
+            return None
+        if response.status_code != 200:
+            return None
+        data: dict[str, Any] = response.json()
+        return data
+
+    def until(self, pred: Callable[[dict[str, Any] | None], bool], *, what: str) -> dict[str, Any]:
+        """Poll the public snapshot until ``pred`` holds (fails with the log if never)."""
+        deadline = time.monotonic() + WAIT
+        snap: dict[str, Any] | None = None
+        while time.monotonic() < deadline:
+            if self.proc is not None and self.proc.poll() is not None:
+                pytest.fail(f"the hub exited ({self.proc.returncode}):\n{self.log.read_text()}")
+            snap = self.public()
+            if snap is not None and pred(snap):
+                return snap
+            time.sleep(0.05)
+        pytest.fail(f"waited for {what}; last snapshot {snap}\n{self.log.read_text()[-4000:]}")
+
+    def act(self, seat: int, act: str, to: int = 0) -> dict[str, Any]:
+        response = httpx.post(
+            f"{self.url}/api/console/action",
+            json={"seat": seat, "act": act, "to": to},
+            headers={"X-Feltwire-Token": TOKEN},
+            timeout=5,
+        )
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+
+class Dealer:
+    """The node: simulated antennas swept into an inventory publisher over paho."""
+
+    def __init__(self, broker_url: str) -> None:
+        self.table = SimulatedTable(READERS)
+        self.transport = PahoTransport(MqttClientSettings(url=broker_url), table="t1", node="n1")
+        assert self.transport.wait_connected(10)
+        self.publisher = InventoryPublisher(table="t1", node="n1", transport=self.transport)
+
+    def put(self, reader: str, card: str) -> None:
+        self.table.reader(reader).place(DECK.uid_for(card))
+        self.publisher.update(reader, self.table.reader(reader).inventory())
+
+    def close(self) -> None:
+        self.transport.close()
+
+
+def rules(snap: dict[str, Any] | None) -> dict[str, Any]:
+    assert snap is not None
+    out: dict[str, Any] = snap["rules"]
+    return out
+
+
+def counts(snap: dict[str, Any] | None) -> dict[str, int]:
+    assert snap is not None
+    return {a["reader"]: a["count"] for a in snap["antennas"]}
+
+
+@pytest.fixture
+def rig(tmp_path: Path, mosquitto: MosquittoProcess) -> Iterator[tuple[HubProcess, Dealer]]:
+    web_port = free_port()
+    hub = HubProcess(
+        write_config(tmp_path, mosquitto.url, web_port), web_port, tmp_path / "hub.log"
+    )
+    hub.start()
+    dealer = Dealer(mosquitto.url)
+    try:
+        yield hub, dealer
+    finally:
+        dealer.close()
+        hub.stop()
+
+
+def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
+    rig: tuple[HubProcess, Dealer], tmp_path: Path
+) -> None:
+    hub, dealer = rig
+    first = hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
+    sb, bb, button = rules(first)["seats"]  # three-handed: the button acts first preflop
+    hole = iter(["As", "Kd", "7c", "Ah", "Kc", "2d"])
+    for _ in range(2):
+        for seat in (sb, bb, button):
+            dealer.put(f"seat{seat}", next(hole))
+    hub.until(
+        lambda s: rules(s)["acting"] == button and counts(s)[f"seat{sb}"] == 2,
+        what="the deal to be seen",
+    )
+    hub.until(lambda s: all(counts(s)[f"seat{n}"] == 2 for n in (1, 2, 3)), what="every card")
+    assert hub.act(button, "call")["accepted"]
+    assert hub.act(sb, "call")["accepted"]
+    refused = hub.act(button, "check")  # out of turn: refused, alerted, logged
+    assert not refused["accepted"] and refused["alerts"]
+    before = hub.until(lambda s: rules(s)["acting"] == bb, what="the big blind's turn")
+    assert rules(before)["pot"] == 30
+
+    log_file = tmp_path / "state" / "events.sqlite"
+    assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
+    hub.kill9()
+    assert hub.public() is None  # really gone
+    hub.start()
+
+    after = hub.until(lambda s: rules(s)["in_hand"], what="the replayed hand")
+    for key in ("hand", "acting", "pot", "button", "seats", "folded", "all_in", "alerts"):
+        assert rules(after)[key] == rules(before)[key], key
+    assert rules(after)["hand"] == 1 and rules(after)["acting"] == bb
+    assert counts(after) == counts(before)
+    stats = httpx.get(f"{hub.url}/api/stats").json()["counters"]
+    assert stats["replayed"] > 0 and stats.get("replay_failed", 0) == 0
+    assert stats.get("accepted", 0) == 0  # the broker's retained reads are duplicates now
+
+    # the hand plays on: the big blind checks, the flop comes, the small blind bets, both fold
+    assert hub.act(bb, "check")["accepted"]
+    dealer.put("burn", "3h")
+    for card in ("Qs", "Jh", "4c"):
+        dealer.put("board", card)
+    hub.until(lambda s: rules(s)["acting"] == sb, what="the flop to be dealt")
+    assert hub.act(sb, "bet", 20)["accepted"]
+    assert hub.act(bb, "fold")["accepted"]
+    last = hub.act(button, "fold")
+    assert last["accepted"] and not last["in_hand"]
+    awards = [e for e in last["events"] if e["event"] == "PotAwarded"]
+    assert [(a["amount"], [p["seat"] for p in a["payouts"]]) for a in awards] == [(30, [sb])]
+    done = hub.until(lambda s: rules(s)["awards"], what="the pot award")
+    assert rules(done)["hand"] == 1 and not rules(done)["in_hand"]
+    assert rules(done)["awards"] == [awards[0]["text"]]
+    assert os.path.getsize(log_file) > 0
