@@ -18,12 +18,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("hub.history", "hand histories: replay PHH files"),
     "deck": ("hub.decks", "register a deck of tagged cards; check a deck file"),
     "equity": ("hub.equity_cli", "win, tie and equity shares of a spot, for any game"),
+    "certs": ("hub.certs", "a CA and TLS certificates for the table's MQTT broker"),
+    "credentials": ("hub.credentials", "MQTT credentials and ACL rules for nodes and hubs"),
 }
 
 
 def _usage() -> str:
     lines = ["usage: feltwire COMMAND [options]", "", "commands:"]
-    lines += [f"  {name:<9} {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += [f"  {name:<12} {help_}" for name, (_, help_) in COMMANDS.items()]
     lines += ["", "'feltwire COMMAND --help' describes a command's options."]
     return "\n".join(lines)
 
