@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import logging
 import os
 import signal
 from pathlib import Path
 
-from feltwire.config import load_config
-from feltwire.errors import ConfigError, DeckError
+from feltwire.config import config_for_command
+from feltwire.errors import DeckError
 from hub.config import HubConfig
 from hub.eventlog import EVENT_LOG_FILE, EventLogError
 from hub.runtime import start_hub
@@ -46,21 +44,11 @@ async def _serve(config: HubConfig) -> None:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire hub``."""
-    parser = argparse.ArgumentParser(prog="feltwire hub", description=__doc__)
-    parser.add_argument("--config", type=Path, help="hub TOML config (default: built-in defaults)")
-    parser.add_argument("--check-config", action="store_true", help="validate the config and exit")
-    args = parser.parse_args(argv)
-    try:
-        config = load_config(HubConfig, args.config)
-    except ConfigError as exc:
-        print(f"feltwire hub: {exc}")
-        return 2
-    if args.check_config:
-        print(f"{args.config or 'defaults'}: configuration is valid")
-        return 0
+    config = config_for_command(HubConfig, "feltwire hub", argv, __doc__ or "")
+    if isinstance(config, int):
+        return config
     if config.state_dir is None:
         config = config.model_copy(update={"state_dir": default_state_dir()})
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         asyncio.run(_serve(config))
     except (OSError, DeckError, EventLogError) as exc:
