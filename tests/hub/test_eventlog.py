@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 
 import hub.eventlog
 from feltwire.deck import simulated_deck
-from hub.config import PlayerSettings, RulesSettings, default_readers
+from hub.config import PlayerSettings, RulesSettings
 from hub.eventlog import EventLog, EventLogError, InputKind
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, UndoAction
 from hub.service import HubService
 from hub.table_service import TableService
+from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()
 CARDS = ["As", "Kd", "7c", "Ah", "Kc", "2d", "Qs", "Jh", "3c", "9d", "4s", "5h"]
@@ -29,27 +30,10 @@ READERS = ["seat2", "seat5", "seat7", "board", "burn", "muck"]
 BOGUS = "04DEADBEEF0000"
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def build(
     log: EventLog | None, clock: FakeClock, *, rules: bool = True, big_blind: int = 10
 ) -> tuple[HubService, TableService | None]:
-    svc = HubService(
-        table="t1",
-        readers=default_readers(),
-        deck=DECK,
-        max_payload_bytes=4096,
-        overlay_delay_s=0,
-        clock=clock,
-        live_equity=False,
-        log=log,
-    )
+    svc = hub_service(clock, log=log)
     table = None
     if rules:
         players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (2, 5, 7)]

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import json
 
-from feltwire.deck import simulated_deck, simulated_uid
-from hub.config import default_readers
+from feltwire.deck import simulated_uid
 from hub.service import HubService
+from tests.hub.support import FakeClock, hub_service
 
 AS, KD, QH = simulated_uid(51), simulated_uid(45), simulated_uid(42)
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def inv(reader: str, seq: int, uids: list[str]) -> tuple[str, bytes]:
@@ -25,14 +17,7 @@ def inv(reader: str, seq: int, uids: list[str]) -> tuple[str, bytes]:
 
 
 def make(delay: float, clock: FakeClock) -> HubService:
-    return HubService(
-        table="t1",
-        readers=default_readers(),
-        deck=simulated_deck(),
-        max_payload_bytes=4096,
-        overlay_delay_s=delay,
-        clock=clock,
-    )
+    return hub_service(clock, overlay_delay_s=delay, live_equity=True)
 
 
 def test_public_feed_shows_board_cards_but_only_counts_hole_cards() -> None:

@@ -14,22 +14,15 @@ import pytest
 from feltwire.cards import card_index
 from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
-from hub.config import PlayerSettings, RulesSettings, default_readers
+from hub.config import PlayerSettings, RulesSettings
 from hub.feeds import Subscription
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
 from hub.service import HubService
 from hub.table_service import TableService
+from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Antennas:
@@ -68,15 +61,7 @@ class Antennas:
 
 def make(seats: tuple[int, ...] = (2, 5, 7)) -> tuple[HubService, TableService, Antennas]:
     clock = FakeClock()
-    hub = HubService(
-        table="t1",
-        readers=default_readers(),
-        deck=DECK,
-        max_payload_bytes=4096,
-        overlay_delay_s=0,
-        clock=clock,
-        live_equity=False,
-    )
+    hub = hub_service(clock)
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in seats]
     rules = TableService(hub, RulesSettings(players=players), game_code="NT")
     return hub, rules, Antennas(hub, clock)
@@ -283,15 +268,7 @@ def test_a_busted_player_buys_in_again_when_rebuy_is_on() -> None:
 
 def test_without_rules_the_lights_follow_presence() -> None:
     clock = FakeClock()
-    hub = HubService(
-        table="t1",
-        readers=default_readers(),
-        deck=DECK,
-        max_payload_bytes=4096,
-        overlay_delay_s=0,
-        clock=clock,
-        live_equity=False,
-    )
+    hub = hub_service(clock)
     table = Antennas(hub, clock)
     table.put("seat4", "As")
     assert hub.rules is None and hub.lights.current() == {4: LightPattern.IDLE}
