@@ -49,6 +49,14 @@ class WebSettings(ConfigModel):
         None,
         description="token the broadcast overlay needs; unset = a random one printed at start",
     )
+    token_secret: SecretStr | None = Field(
+        None,
+        description=(
+            "secret that signs the hub's access tokens (at least 16 characters); unset = "
+            "a random one per start (tokens issued before a restart stop working)"
+        ),
+        min_length=16,
+    )
     overlay_delay_minutes: float = Field(
         30, ge=0, le=24 * 60, description="how long the card-bearing overlay feed is held back"
     )

@@ -26,6 +26,7 @@ from hub.eventlog import EVENT_LOG_FILE, EventLog
 from hub.service import HubService, run_mqtt
 from hub.table_service import TableService
 from hub.web.app import create_app
+from hub.web.auth import Role, WebAuth
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class HubRuntime:
     broker: MqttUrl
     web_url: str
     producer_token: str
+    auth: WebAuth
     embedded: EmbeddedBroker | None
     _server: _Server
     rules: TableService | None = None
@@ -59,6 +61,10 @@ class HubRuntime:
     def overlay_url(self) -> str:
         """The producer's overlay page, token included."""
         return f"{self.web_url}/overlay?token={self.producer_token}"
+
+    def token(self, role: Role, name: str | None = None, *, seconds: float = 12 * 3600) -> str:
+        """An access token for ``role`` on this hub (see :mod:`hub.web.auth`)."""
+        return self.auth.issue(role, name or role.value, seconds=seconds)
 
     async def stop(self) -> None:
         """Stop the web server, the ingest and the embedded broker."""
@@ -127,7 +133,13 @@ async def start_hub(
         if config.web.producer_token
         else secrets.token_urlsafe(16)
     )
-    app = create_app(service, producer_token=token)
+    secret = config.web.token_secret
+    auth = WebAuth(
+        secret=secret.get_secret_value().encode() if secret is not None else None,
+        producer_token=token,
+        clock=clock,
+    )
+    app = create_app(service, auth=auth)
     server = _Server(
         uvicorn.Config(
             app,
@@ -163,6 +175,7 @@ async def start_hub(
         broker=broker,
         web_url=f"http://{host}:{port}",
         producer_token=token,
+        auth=auth,
         embedded=embedded,
         _server=server,
         _tasks=tasks,

@@ -135,8 +135,8 @@ async def test_public_websocket_counts_hole_cards_without_naming_them(rig: Rig) 
 
 async def test_overlay_and_page_need_the_producer_token(rig: Rig) -> None:
     async with httpx.AsyncClient(base_url=rig.hub.web_url) as http:
-        assert (await http.get("/overlay")).status_code == 403
-        assert (await http.get("/overlay", params={"token": "wrong"})).status_code == 403
+        assert (await http.get("/overlay")).status_code == 401
+        assert (await http.get("/overlay", params={"token": "wrong"})).status_code == 401
         ok = await http.get("/overlay", params={"token": rig.hub.producer_token})
         assert ok.status_code == 200 and "table.js" in ok.text
         page = await http.get("/")

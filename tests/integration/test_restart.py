@@ -27,11 +27,14 @@ from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
+from hub.web.auth import Role, TokenSigner
 from table_node.simulated import SimulatedTable
 from tests.conftest import MosquittoProcess, free_port
 
 DECK = simulated_deck()
 TOKEN = "restart-test-token"
+SECRET = "restart-test-secret-0123456789"
+DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
 READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
 WAIT = 20.0
 """Generous upper bound for the hub to reach a state (not a timing assertion)."""
@@ -52,6 +55,7 @@ url = "{broker_url}"
 [web]
 port = {web_port}
 producer_token = "{TOKEN}"
+token_secret = "{SECRET}"
 
 [rules]
 small_blind = 5
@@ -127,7 +131,7 @@ class HubProcess:
         response = httpx.post(
             f"{self.url}/api/console/action",
             json={"seat": seat, "act": act, "to": to},
-            headers={"X-Feltwire-Token": TOKEN},
+            headers={"Authorization": f"Bearer {DEALER}"},
             timeout=5,
         )
         assert response.status_code == 200, response.text

@@ -1,0 +1,63 @@
+"""What the hub's web routes share: the tables they serve and the WebSocket pump.
+
+Every page, feed and API names its table with ``?table=<id>``; without it the hub's
+first table is meant (a one-table hub needs no parameter).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Query, WebSocket, WebSocketException, status
+from starlette.requests import HTTPConnection
+
+from hub.feeds import Broadcaster, Event
+from hub.service import HubService
+
+
+def tables_of(conn: HTTPConnection) -> Mapping[str, HubService]:
+    """The tables this app serves, by id (in the order the config lists them)."""
+    tables: Mapping[str, HubService] = conn.app.state.tables
+    return tables
+
+
+def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> HubService:
+    """The table a request names (``?table=``), or the first table when it names none."""
+    tables = tables_of(conn)
+    if table is None:
+        return next(iter(tables.values()))
+    service = tables.get(table)
+    if service is None:
+        reason = f"no table {table!r} here; tables: {', '.join(tables)}"
+        if conn.scope["type"] == "websocket":
+            raise WebSocketException(code=status.WS_1008_POLICY_VIOLATION, reason=reason)
+        raise HTTPException(status_code=404, detail=reason)
+    return service
+
+
+async def pump(ws: WebSocket, feed: Broadcaster, snapshot: Event) -> None:
+    """Send ``snapshot``, then every event of ``feed`` until the client leaves (raises
+    WebSocketDisconnect then). Anything the client sends is read and ignored."""
+    with feed.subscribe() as sub:
+        await ws.send_json(snapshot)
+        receiver = asyncio.create_task(ws.receive_text())
+        try:
+            while True:
+                getter = asyncio.create_task(sub.get())
+                done, _ = await asyncio.wait(
+                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiver in done:
+                    getter.cancel()
+                    receiver.result()  # raises WebSocketDisconnect when the client left
+                    receiver = asyncio.create_task(ws.receive_text())
+                    continue
+                await ws.send_json(getter.result())
+        finally:
+            receiver.cancel()
+
+
+TableDep = Annotated[HubService, Depends(get_table)]
+"""A route parameter: the table the request names."""
