@@ -281,14 +281,14 @@ class HubService:
             | overlay_antenna(change.reader, change.cards)
             | {"arrived": list(change.arrived), "left": list(change.left)}
         )
-        self._to_overlay(overlay_event, now)
+        self.to_overlay(overlay_event, now)
         if self.live_equity and reader_kind(change.reader) is not ReaderKind.REGISTER:
             self._equity_due.set()
         if self.rules is not None:
             self.rules.on_read(read.reader, read.cards, read.unknown_uids, True, now)
         return change
 
-    def _to_overlay(self, event: Event, happened: float) -> None:
+    def to_overlay(self, event: Event, happened: float) -> None:
         """Send an overlay event now, or hold it until the delay has passed."""
         if self.overlay_delay_s == 0:
             self._release(event)
@@ -323,7 +323,7 @@ class HubService:
                 continue
             if event is not None:
                 self.equity_updates += 1
-                self._to_overlay(event | {"t": happened}, happened)
+                self.to_overlay(event | {"t": happened}, happened)
 
     def set_light(self, seat: int, pattern: LightPattern) -> None:
         """Command a seat light (sent once per change, retained; while replaying only

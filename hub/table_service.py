@@ -127,6 +127,18 @@ def _public_cards(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def overlay_event(event: HandEvent) -> dict[str, Any]:
+    """An event of the hand as an overlay frame: every card named (hole cards too).
+
+    Only the producer's overlay feed carries these, held back by its delay."""
+    data = event.as_dict()
+    name = data.pop("type")
+    out = {"type": "event", "event": name} | _public_cards(data)
+    if "cards" in out:
+        out["cards"] = [card_code(c) if c >= 0 else None for c in out["cards"]]
+    return out
+
+
 def public_event(event: HandEvent) -> dict[str, Any]:
     """A public event of the hand as a feed frame; a shown hand goes without its cards
     (the public feed never carries a hole card)."""
@@ -323,7 +335,8 @@ class TableService:
         started = self.table.current
         assert started is not None
         self._blinds = (started.small_blind, started.big_blind)
-        self.hub.public.publish(
+        self._both(
+            now,
             {
                 "type": "hand",
                 "hand": setup.number,
@@ -333,7 +346,8 @@ class TableService:
                 "small_blind": started.small_blind,
                 "big_blind": started.big_blind,
                 "stacks": [[s, c] for s, c in zip(setup.seats, setup.starting_stacks, strict=True)],
-            }
+                "names": [[s, self.table.players[s].name] for s in setup.seats],
+            },
         )
         log.info("hand %d: seats %s, button %d", setup.number, setup.seats, setup.button)
         self._show_hints(self.monitor.hints(), now)
@@ -347,6 +361,8 @@ class TableService:
             self._alert(number, alert, now)
         for event in step.public_events:
             self.hub.public.publish(public_event(event) | {"hand": number, "t": now})
+        for event in step.events:
+            self.hub.to_overlay(overlay_event(event) | {"hand": number, "t": now}, now)
         self._show_hints(step.hints, now)
         if monitor.void:
             self.table.misdeal()
@@ -363,7 +379,7 @@ class TableService:
         self.alerts_by_hand[number].append(alert)
         frame: Event = {"type": "alert", "hand": number, "t": now} | alert.as_dict()
         self.recent.append(frame)
-        self.hub.public.publish(frame)
+        self._both(now, frame)
         payload = {"v": 1, "table": self.hub.table} | frame
         del payload["type"]
         self.hub.send(alerts_topic(self.hub.table), json.dumps(payload).encode(), retain=False)
@@ -372,20 +388,28 @@ class TableService:
     def _end(self, now: float, *, voided: bool, awards: list[str]) -> None:
         self.in_hand = False
         self.last_awards = awards
-        self.hub.public.publish(
+        self._both(
+            now,
             {
                 "type": "hand_end",
                 "hand": self.hand_number,
                 "t": now,
                 "voided": voided,
                 "awards": awards,
-            }
+                "stacks": [[s, p.stack] for s, p in sorted(self.table.players.items())],
+            },
         )
         for reader in self.hub.readers:
             if reader_kind(reader) is ReaderKind.SEAT:
                 seat = seat_of(reader)
                 assert seat is not None
                 self.hub.set_light(seat, presence_pattern(len(self.hub.presence.cards_on(reader))))
+
+    def _both(self, now: float, frame: Event) -> None:
+        """A frame with no hole card in it: to the public feed now, and to the overlay
+        (with its delay), so the overlay's picture of the hand is complete."""
+        self.hub.public.publish(frame)
+        self.hub.to_overlay(frame, now)
 
     def _show_hints(self, hints: SeatHints, now: float) -> None:
         assert self.setup is not None
@@ -411,7 +435,8 @@ class TableService:
         turn = (hints.acting, hints.all_in, hints.folded)
         last = self._hints
         if last is None or turn != (last.acting, last.all_in, last.folded):
-            self.hub.public.publish(
+            self._both(
+                now,
                 {
                     "type": "turn",
                     "hand": self.hand_number,
@@ -419,7 +444,7 @@ class TableService:
                     "acting": hints.acting,
                     "all_in": list(hints.all_in),
                     "folded": list(hints.folded),
-                }
+                },
             )
         self._hints = hints
 
@@ -442,4 +467,41 @@ class TableService:
             "pot": self.monitor.hand.pot_total if self.monitor is not None and self.in_hand else 0,
             "alerts": list(self.recent),
             "awards": list(self.last_awards),
+            "players": self.players_view(),
+            "board": self.board_view(),
         }
+
+    def players_view(self) -> list[dict[str, Any]]:
+        """Every seated player as anyone may see them: seat, name, stack (behind, while a
+        hand runs), chips bet this round, in the hand / folded / all in / sitting out."""
+        hand = self.monitor.hand if self.monitor is not None and self.in_hand else None
+        setup = self.setup
+        out = []
+        for seat, player in sorted(self.table.players.items()):
+            view: dict[str, Any] = {
+                "seat": seat,
+                "name": player.name,
+                "stack": player.stack,
+                "bet": 0,
+                "in_hand": False,
+                "folded": False,
+                "all_in": False,
+                "sitting_out": player.sitting_out,
+            }
+            h = setup.hand_seat(seat) if hand is not None and setup is not None else None
+            if hand is not None and h is not None:
+                view |= {
+                    "stack": hand.stacks[h],
+                    "bet": hand.bets[h],
+                    "in_hand": True,
+                    "folded": hand.folded[h],
+                    "all_in": hand.stacks[h] == 0 and not hand.folded[h],
+                }
+            out.append(view)
+        return out
+
+    def board_view(self) -> list[str]:
+        """The board cards of the current hand (public: they lie face up)."""
+        if self.monitor is None or not self.in_hand:
+            return []
+        return [card_code(c) for c in self.monitor.hand.board if c >= 0]
