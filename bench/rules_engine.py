@@ -5,7 +5,11 @@ The hands are generated first, outside the timed region, by the differential dri
 lockstep, keeping only hands that reach a showdown and on which both agree. Each hand is
 then a list of inputs for each engine (cards, burns, actions, shows, all explicit). The
 timed region only builds a hand and applies its inputs, on ours and on PokerKit, for
-every hand; that is repeated and the median taken.
+every hand. The repeats interleave the engines (ours, PokerKit, ours, PokerKit …) so
+that a busy spell on a shared machine hits both; each engine's rate is the median of its
+repeats, and the ratio of each repeat pair is printed too. Wall-clock time is the
+measure; the CPU time of the process (which leaves out the time other processes had
+the core) is timed alongside, and its ratio is printed as a cross-check.
 
 Games: no-limit hold'em (NT), pot-limit Omaha (PO) and Omaha hi-lo. PokerKit's
 "fixed-limit" Omaha hi-lo is really pot limit without a cap (docs/rules-divergences.md
@@ -25,7 +29,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -140,13 +144,30 @@ def replay_pokerkit(code: str, hands: list[tuple[tuple[Any, ...], list[Op], list
         assert not state.status
 
 
-def _median_rate(fn: Callable[[], None], count: int, repeats: int) -> float:
-    times = []
+class Timing(NamedTuple):
+    """Seconds per repeat, wall clock and process CPU time."""
+
+    wall: list[float]
+    cpu: list[float]
+
+
+def _time(fn: Callable[[], None], into: Timing) -> None:
+    c0, t0 = time.process_time(), time.perf_counter()
+    fn()
+    t1, c1 = time.perf_counter(), time.process_time()
+    into.wall.append(t1 - t0)
+    into.cpu.append(c1 - c0)
+
+
+def interleaved(
+    ours: Callable[[], None], theirs: Callable[[], None], repeats: int
+) -> tuple[Timing, Timing]:
+    """Time ``ours`` and ``theirs`` alternately, ``repeats`` times each."""
+    a, b = Timing([], []), Timing([], [])
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return count / statistics.median(times)
+        _time(ours, a)
+        _time(theirs, b)
+    return a, b
 
 
 def main() -> None:
@@ -164,18 +185,34 @@ def main() -> None:
     )
     print(f"machine: nproc={os.cpu_count()} cpu={cpu!r} python={platform.python_version()}")
     print(f"our evaluator: {EVALUATOR_NOTE}")
-    print(f"{args.hands} six-max hands with showdown per game, median of {args.repeats}")
-    print(f"{'game':<6} {'ours hands/s':>14} {'PokerKit hands/s':>17} {'ratio':>8}")
+    print(
+        f"{args.hands} six-max hands with showdown per game; {args.repeats} repeats per engine,"
+        " interleaved; medians"
+    )
+    print("load average at start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print(
+        f"{'game':<6} {'ours hands/s':>14} {'PokerKit hands/s':>17} {'ratio':>8}"
+        f" {'CPU-time ratio':>15}  per-repeat ratios (wall)"
+    )
     warnings.simplefilter("ignore")  # replays only; the differential test checks warnings
     for code in ("NT", "PO", "PO/8"):
         hands = generate(code, args.hands)
         replay_ours(code, hands)  # warm up and check every script replays
         replay_pokerkit(code, hands)
-        ours = _median_rate(lambda h=hands, c=code: replay_ours(c, h), len(hands), args.repeats)
-        theirs = _median_rate(
-            lambda h=hands, c=code: replay_pokerkit(c, h), len(hands), args.repeats
+        a, b = interleaved(
+            lambda h=hands, c=code: replay_ours(c, h),
+            lambda h=hands, c=code: replay_pokerkit(c, h),
+            args.repeats,
         )
-        print(f"{code:<6} {ours:>14,.0f} {theirs:>17,.1f} {ours / theirs:>7.1f}x")
+        ours = len(hands) / statistics.median(a.wall)
+        theirs = len(hands) / statistics.median(b.wall)
+        cpu_ratio = statistics.median(b.cpu) / statistics.median(a.cpu)
+        pairs = " ".join(f"{t / o:.1f}" for o, t in zip(a.wall, b.wall, strict=True))
+        print(
+            f"{code:<6} {ours:>14,.0f} {theirs:>17,.1f} {ours / theirs:>7.1f}x"
+            f" {cpu_ratio:>14.1f}x  {pairs}"
+        )
+    print("load average at end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

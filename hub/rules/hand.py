@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import sub
 from typing import NamedTuple
 
 from hub.rules.betting import Action, ActionKind, LegalActions
@@ -60,8 +61,28 @@ from hub.rules.errors import (
     RulesError,
     ShowdownError,
 )
-from hub.rules.games import Family, Game, Opening, Options, Stakes, Street, Structure
-from hub.rules.pots import Half, Pot, PotAward, Share, build_pots, split
+from hub.rules.evaluator import evaluate_high
+from hub.rules.games import (
+    Evaluation,
+    Family,
+    Game,
+    Opening,
+    Options,
+    Stakes,
+    Street,
+    Structure,
+)
+from hub.rules.pots import (
+    Half,
+    Pot,
+    PotAward,
+    Share,
+    build_pots,
+    make_award,
+    make_share,
+    pot_parts,
+    split,
+)
 from hub.rules.showdown import bring_in_seat, hand_value, odd_chip_card_key, stud_opener
 
 __all__ = ["Hand", "HandResult", "Phase", "Post", "PostKind", "replay"]
@@ -99,6 +120,27 @@ class Post(NamedTuple):
     amount: int
 
 
+# Enum members tested on every input, as module constants: on Python 3.11 an attribute
+# of an enum class (``Phase.DEALING``) costs several times a global, because the enum
+# metaclass defines ``__getattr__``.
+_DEALING, _DRAWING, _BETTING = Phase.DEALING, Phase.DRAWING, Phase.BETTING
+_SHOWDOWN, _COMPLETE = Phase.SHOWDOWN, Phase.COMPLETE
+_ANTE, _BLIND, _DEAD_BLIND = PostKind.ANTE, PostKind.BLIND, PostKind.DEAD_BLIND
+_HOLE, _BURN, _BOARD = DealKind.HOLE, DealKind.BURN, DealKind.BOARD
+_FOLD, _CHECK, _CALL = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL
+_BET, _RAISE, _BRING_IN = ActionKind.BET, ActionKind.RAISE, ActionKind.BRING_IN
+_COMPLETION = ActionKind.COMPLETE
+_FIXED_LIMIT, _POT_LIMIT = Structure.FIXED_LIMIT, Structure.POT_LIMIT
+_STUD, _DRAW = Family.STUD, Family.DRAW
+_BLINDS, _POSITION = Opening.BLINDS, Opening.POSITION
+_WHOLE, _HIGH, _LOW = Half.WHOLE, Half.HIGH, Half.LOW
+_HIGH_HAND = Evaluation.HIGH
+
+_record = tuple.__new__
+"""``_record(Deal, (kind, card, …))`` is ``Deal(kind, card, …)`` without the Python-level
+``__new__`` of a ``NamedTuple`` (all fields given): the records made on every input."""
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """The end of a hand: each pot's award and the stacks afterwards."""
@@ -112,33 +154,35 @@ class HandResult:
 Record = Deal | Discard | Action | ShowOrMuck | Reshuffle
 
 _STUD_OPENINGS = (Opening.LOW_CARD, Opening.HIGH_CARD)
-_BURN_RULES = {Family.BOARD: "R-DEAL-2", Family.STUD: "R-DEAL-3", Family.DRAW: "R-DEAL-5"}
+_BURN_RULES = {Family.BOARD: "R-DEAL-2", _STUD: "R-DEAL-3", _DRAW: "R-DEAL-5"}
 
 
 def _check_setup(g: Game, st: Stakes, n: int) -> None:
     """Raise ConfigurationError unless ``n`` seats can play ``g`` at stakes ``st``."""
     if n < 2 or n > g.max_players:
-        rule = {Family.STUD: "R-DEAL-4", Family.DRAW: "R-DEAL-5"}.get(g.family, "R-DEAL-5")
+        rule = {_STUD: "R-DEAL-4", _DRAW: "R-DEAL-5"}.get(g.family, "R-DEAL-5")
         raise ConfigurationError(rule, f"{g.name} is for 2 to {g.max_players} players, not {n}")
     for name in ("antes", "blinds"):
         if len(getattr(st, name)) != n:
             raise ConfigurationError("R-BLIND-1", f"{name} must list {n} seats")
     if st.dead_blinds and len(st.dead_blinds) != n:
         raise ConfigurationError("R-BLIND-4", f"dead_blinds must list {n} seats")
-    if g.structure is Structure.FIXED_LIMIT and (st.small_bet <= 0 or st.big_bet <= 0):
+    if g.structure is _FIXED_LIMIT and (st.small_bet <= 0 or st.big_bet <= 0):
         raise ConfigurationError("R-BET-9", "fixed limit needs a small bet and a big bet")
-    if g.family is Family.STUD and any(st.blinds):
+    if g.family is _STUD and any(st.blinds):
         raise ConfigurationError("R-POS-5", "stud has no blinds")
     if st.big_blind_seat is not None:
-        if g.family is Family.STUD:
+        if g.family is _STUD:
             raise ConfigurationError("R-POS-5", "stud has no big blind")
         if not 0 <= st.big_blind_seat < n:
             raise ConfigurationError("R-POS-2", f"there is no seat {st.big_blind_seat}")
 
 
 _DEFAULT_OPTIONS = Options()
-_Plan = tuple[Game, Stakes, int, str, int]
+_Plan = tuple[Game, Stakes, int, str, int, int, tuple[tuple[int, ...], ...]]
 _SETUPS: dict[int, _Plan] = {}
+_CLOCKWISE: dict[int, tuple[tuple[int, ...], ...]] = {}
+"""For ``n`` seats: for each seat, the seats after it clockwise, ending with itself."""
 
 
 def _plan(g: Game, st: Stakes, n: int) -> _Plan:
@@ -148,11 +192,19 @@ def _plan(g: Game, st: Stakes, n: int) -> _Plan:
     if st.big_blind_seat is not None:
         opener = (st.big_blind_seat + 1) % n  # R-BET-8: left of the big blind, as told
     else:
-        top = max(range(n), key=lambda s: (blinds[s], -s))
         # left of the largest blind; a late live post equal to the big blind (R-BLIND-3/4)
         # is not the big blind, so equal blinds go to the first of them
+        top = 0
+        for s in range(1, n):
+            if blinds[s] > blinds[top]:
+                top = s
         opener = (top + 1) % n if blinds[top] else 0
-    plan = (g, st, n, _BURN_RULES[g.family], opener)
+    min_bet = st.min_bet or max(st.blinds) or st.small_bet or 1
+    clockwise = _CLOCKWISE.get(n)
+    if clockwise is None:
+        clockwise = tuple(tuple((s + k) % n for k in range(1, n + 1)) for s in range(n))
+        _CLOCKWISE[n] = clockwise
+    plan = (g, st, n, _BURN_RULES[g.family], opener, min_bet, clockwise)
     if len(_SETUPS) > 512:
         _SETUPS.clear()
     _SETUPS[id(st)] = plan
@@ -180,6 +232,7 @@ class Hand:
         "_bring_in_seat",
         "_burn_rule_id",
         "_burned",
+        "_clockwise",
         "_current",
         "_deals_left",
         "_dealt",
@@ -193,6 +246,7 @@ class Hand:
         "_inc",
         "_last_inc",
         "_lowest_rank",
+        "_min_bet",
         "_mucked",
         "_n_able",
         "_n_in",
@@ -247,6 +301,8 @@ class Hand:
             plan = _plan(game, stakes, n)
         self._burn_rule_id = plan[3]
         self._blind_opener = plan[4]
+        self._min_bet = plan[5]
+        self._clockwise = plan[6]
         self._deck_size = game.deck_size
         self._lowest_rank = game.lowest_rank
         self.starting_stacks = tuple(starting_stacks)
@@ -269,7 +325,7 @@ class Hand:
         self.awards: tuple[PotAward, ...] = ()
         self.actor: int | None = None
         """The seat to act in a betting round, else None."""
-        self.phase = Phase.DEALING
+        self.phase = _DEALING
         self._seen = bytearray(52)
         self._pile: list[tuple[int, int, int]] = []
         self._shown = [False] * n
@@ -325,7 +381,7 @@ class Hand:
                     stacks[s] -= a
                     total[s] += a
                     dead[s] += a
-                    posts.append(Post(s, PostKind.ANTE, a))
+                    posts.append(_record(Post, (s, _ANTE, a)))
         blinds = st.blinds
         if st.dead_blinds:
             for s in range(n):
@@ -336,7 +392,7 @@ class Hand:
                     stacks[s] -= a
                     total[s] += a
                     dead[s] += a
-                    posts.append(Post(s, PostKind.DEAD_BLIND, a))
+                    posts.append(_record(Post, (s, _DEAD_BLIND, a)))
         for s in range(n):
             b = blinds[s]
             if b:
@@ -345,7 +401,7 @@ class Hand:
                 stacks[s] -= b
                 total[s] += b
                 bets[s] = b
-                posts.append(Post(s, PostKind.BLIND, b))
+                posts.append(_record(Post, (s, _BLIND, b)))
         self._n_able = n - stacks.count(0)
 
     # --------------------------------------------------------------- queries
@@ -369,7 +425,7 @@ class Hand:
     def pot_total(self) -> int:
         """All chips in the middle, bets in front of the players included (0 once the pots
         are awarded)."""
-        return 0 if self.phase is Phase.COMPLETE else sum(self.total)
+        return 0 if self.phase is _COMPLETE else sum(self.total)
 
     @property
     def in_hand(self) -> tuple[int, ...]:
@@ -393,12 +449,12 @@ class Hand:
     @property
     def community_card(self) -> bool:
         """True when 7th street is one shared card because the deck ran short (R-DEAL-4)."""
-        return self.game.family is Family.STUD and bool(self.board)
+        return self.game.family is _STUD and bool(self.board)
 
     @property
     def drawer(self) -> int | None:
         """The seat to discard next in a draw, else None."""
-        if self.phase is not Phase.DRAWING:
+        if self.phase is not _DRAWING:
             return None
         for s in range(self.n):
             if not self.folded[s] and not self._drawn[s]:
@@ -408,7 +464,7 @@ class Hand:
     @property
     def shower(self) -> int | None:
         """The seat to show or muck next at showdown (R-SHOW-1/2), else None."""
-        if self.phase is not Phase.SHOWDOWN:
+        if self.phase is not _SHOWDOWN:
             return None
         shown, mucked = self._shown, self._mucked
         for s in self._show_queue:
@@ -421,14 +477,14 @@ class Hand:
         """The seat whose input comes next: the seat to bet, draw, show or muck, or to be
         dealt the next expected card; None when the next input is a burn or board card, or
         the hand is over. (The seat a console lights up.)"""
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             return self.actor
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _SHOWDOWN:
             return self.shower
-        if self.phase is Phase.DRAWING and self.drawer is not None:
+        if self.phase is _DRAWING and self.drawer is not None:
             return self.drawer
         for e in self.expected():
-            if e.kind is not DealKind.BURN:
+            if e.kind is not _BURN:
                 return e.seat
         return None
 
@@ -445,13 +501,10 @@ class Hand:
     @property
     def result(self) -> HandResult | None:
         """The awards and finishing stacks once the hand is complete."""
-        if self.phase is not Phase.COMPLETE:
+        if self.phase is not _COMPLETE:
             return None
-        return HandResult(
-            self.awards,
-            tuple(self.stacks),
-            tuple(b - a for a, b in zip(self.starting_stacks, self.stacks, strict=True)),
-        )
+        stacks = self.stacks  # as many as starting_stacks: the payoffs are their differences
+        return HandResult(self.awards, tuple(stacks), tuple(map(sub, stacks, self.starting_stacks)))
 
     def pots(self) -> list[Pot]:
         """Main pot and side pots now, bets in front of the players included (R-POT-1)."""
@@ -463,22 +516,22 @@ class Hand:
     def expected(self) -> tuple[Expected, ...]:
         """The cards the hand waits for now, in dealing order (empty when none are due)."""
         out: list[Expected] = []
-        if self.phase is Phase.DEALING:
+        if self.phase is _DEALING:
             if self._street_index > 0 and not self._burned and self._nothing_dealt():
-                out.append(Expected(DealKind.BURN))
+                out.append(Expected(_BURN))
             k = len(self._hole_up)
             for i in range(k):
                 for s in range(self.n):
                     if not self.folded[s] and self._dealt[s] <= i:
-                        out.append(Expected(DealKind.HOLE, s, self._hole_up[i]))
+                        out.append(Expected(_HOLE, s, self._hole_up[i]))
             for _ in range(self._board_n - self._board_dealt):
-                out.append(Expected(DealKind.BOARD, None, True))
-        elif self.phase is Phase.DRAWING:
+                out.append(Expected(_BOARD, None, True))
+        elif self.phase is _DRAWING:
             if not self._burned and any(self._owed):
-                out.append(Expected(DealKind.BURN))
+                out.append(Expected(_BURN))
             for s in range(self.n):
                 for _ in range(self._owed[s]):
-                    out.append(Expected(DealKind.HOLE, s, False))
+                    out.append(Expected(_HOLE, s, False))
         return tuple(out)
 
     def _nothing_dealt(self) -> bool:
@@ -493,7 +546,7 @@ class Hand:
         self._burned = False
         self._board_dealt = 0
         self._dealt = [0] * self.n
-        if self.game.family is Family.STUD and hole_up:
+        if self.game.family is _STUD and hole_up:
             stub = self.game.deck_size - self.cards_out
             if stub - (1 if index else 0) < self._n_in * len(hole_up):
                 hole_up, board_n = (), 1  # R-DEAL-4: one community card for all
@@ -503,11 +556,11 @@ class Hand:
         self._board_n = board_n
         self._deals_left = self._n_in * len(hole_up) + board_n
         if street.draw:
-            self.phase = Phase.DRAWING
+            self.phase = _DRAWING
             self._drawn = [False] * self.n
             self._owed = [0] * self.n
         elif hole_up or board_n:
-            self.phase = Phase.DEALING
+            self.phase = _DEALING
         else:
             self._start_betting()
 
@@ -532,13 +585,13 @@ class Hand:
         self._round_acted = False
         self._bring_in_seat = -1
         self._alt_inc = 0
-        if g.structure is Structure.FIXED_LIMIT:
+        if g.structure is _FIXED_LIMIT:
             self._inc = st.big_bet if street.big_bet else st.small_bet
             if street.open_pair_big_bet and self._open_pair_showing():
                 self._alt_inc = st.big_bet
         else:
             self._inc = 0
-        min_bet = st.min_bet or max(st.blinds) or st.small_bet or 1
+        min_bet = self._min_bet
         if self._current:
             self._full_level = self._current
             self._raise_count = 1
@@ -548,9 +601,9 @@ class Hand:
             self._raise_count = 0
             self._last_inc = min_bet
         opening = street.opening
-        if opening is Opening.BLINDS:
+        if opening is _BLINDS:
             opener = self._blind_opener
-        elif opening is Opening.POSITION:
+        elif opening is _POSITION:
             opener = 0
         elif opening in _STUD_OPENINGS:
             ups = {s: self._last_up(s) for s in range(n) if not self.folded[s]}
@@ -577,7 +630,7 @@ class Hand:
             self._end_betting()
         else:
             self.actor = first
-            self.phase = Phase.BETTING
+            self.phase = _BETTING
 
     def _last_up(self, seat: int) -> int:
         for c, u in zip(reversed(self.hole[seat]), reversed(self.hole_up[seat]), strict=True):
@@ -602,12 +655,10 @@ class Hand:
         return self._n_able > 1
 
     def _next_actor(self, seat: int) -> int:
-        n = self.n
         folded, stacks, bets, faced = self.folded, self.stacks, self.bets, self._faced
         current = self._current
         others = self._n_able > 1
-        for k in range(1, n + 1):
-            s = (seat + k) % n
+        for s in self._clockwise[seat]:
             if folded[s] or stacks[s] == 0:
                 continue
             if bets[s] < current:
@@ -634,7 +685,7 @@ class Hand:
         top = max(bets)
         if top:
             top_seat = bets.index(top)
-            second = max(b for s, b in enumerate(bets) if s != top_seat)
+            second = sorted(bets)[-2]  # the largest bet but one (``top`` again if tied)
             if top > second:  # R-POT-1: an uncalled bet goes back
                 excess = top - second
                 if self.stacks[top_seat] == 0 and not self.folded[top_seat]:
@@ -653,7 +704,10 @@ class Hand:
             self._start_showdown()
 
     def _verify_actor(self, seat: int | None) -> int:
-        if self.phase is not Phase.BETTING or self.actor is None:
+        actor = self.actor
+        if self.phase is _BETTING and actor is not None and (seat is None or seat == actor):
+            return actor
+        if self.phase is not _BETTING or self.actor is None:
             raise PhaseError(
                 "R-BET-7", f"no betting round is open (the hand is in {self.phase.value})"
             )
@@ -668,12 +722,16 @@ class Hand:
         stacks, bets = self.stacks, self.bets
         stack_to = bets[s] + stacks[s]
         current = self._current
-        fixed = self.game.structure is Structure.FIXED_LIMIT
+        fixed = self.game.structure is _FIXED_LIMIT
         if stack_to <= current:
             raise IllegalActionError(
                 "R-BET-1", f"seat {s} has {stacks[s]} left, not enough to raise; call or fold"
             )
-        if self._reach(s) <= current:
+        folded = self.folded
+        for o in self._clockwise[s]:  # _reach(s) > current: someone can cover more
+            if o != s and not folded[o] and bets[o] + stacks[o] > current:
+                break
+        else:
             raise IllegalActionError(
                 "R-BET-7",
                 "every other player is all in or cannot cover the bet; only a call or fold"
@@ -710,7 +768,7 @@ class Hand:
             return lo, min(hi, stack_to)
 
         lo = current + self._last_inc if current else self._last_inc
-        if self.game.structure is Structure.POT_LIMIT:
+        if self.game.structure is _POT_LIMIT:
             hi = current + self.pot_total + (current - bets[s])
             hi = min(hi, stack_to)
         else:
@@ -722,7 +780,7 @@ class Hand:
     def _reach(self, s: int) -> int:
         """The most any other live seat can have in this round (its bet plus stack)."""
         bets, stacks, folded = self.bets, self.stacks, self.folded
-        return max(bets[o] + stacks[o] for o in range(self.n) if o != s and not folded[o])
+        return max([bets[o] + stacks[o] for o in range(self.n) if o != s and not folded[o]])
 
     def legal_actions(self) -> LegalActions:
         """What the seat to act may do now (raises :class:`PhaseError` outside betting)."""
@@ -737,7 +795,7 @@ class Hand:
             lo = hi = 0
             can_raise = False
         completion = (
-            self.game.family is Family.STUD
+            self.game.family is _STUD
             and self._street_index == 0
             and self._raise_count == 0
             and self.stakes.bring_in > 0
@@ -783,7 +841,9 @@ class Hand:
             self._n_able -= 1
         self._faced[s] = self._current
         self._acted_seq[s] = self._full_seq
-        action = Action(s, ActionKind.FOLD, 0, self.bets[s], False, self._street_index, True)
+        action: Action = _record(
+            Action, (s, _FOLD, 0, self.bets[s], False, self._street_index, True)
+        )
         self.log.append(action)
         self._after_action(s)
         return action
@@ -817,7 +877,9 @@ class Hand:
     def _do_check(self, s: int) -> Action:
         self._faced[s] = self._current
         self._acted_seq[s] = self._full_seq
-        action = Action(s, ActionKind.CHECK, 0, self.bets[s], False, self._street_index, True)
+        action: Action = _record(
+            Action, (s, _CHECK, 0, self.bets[s], False, self._street_index, True)
+        )
         self.log.append(action)
         self._after_action(s)
         return action
@@ -845,18 +907,20 @@ class Hand:
         return self._do_call(s)
 
     def _do_call(self, s: int) -> Action:
-        amount = self._current - self.bets[s]
+        bets = self.bets
+        current = self._current
+        amount = current - bets[s]
         stack = self.stacks[s]
         all_in = amount >= stack
         if all_in:
             amount = stack
             self._n_able -= 1
         self.stacks[s] = stack - amount
-        self.bets[s] += amount
+        to = bets[s] = bets[s] + amount
         self.total[s] += amount
-        self._faced[s] = self._current
+        self._faced[s] = current
         self._acted_seq[s] = self._full_seq
-        action = Action(s, ActionKind.CALL, amount, self.bets[s], all_in, self._street_index, True)
+        action: Action = _record(Action, (s, _CALL, amount, to, all_in, self._street_index, True))
         self.log.append(action)
         self._after_action(s)
         return action
@@ -901,7 +965,9 @@ class Hand:
         self._faced[s] = self._current
         self._acted_seq[s] = self._full_seq
         self._aggressor = s
-        action = Action(s, ActionKind.BRING_IN, amount, self.bets[s], all_in, self._street_index)
+        action: Action = _record(
+            Action, (s, _BRING_IN, amount, self.bets[s], all_in, self._street_index, True)
+        )
         self.log.append(action)
         self._after_action(s)
         return action
@@ -920,7 +986,7 @@ class Hand:
         if to == stack_to and to < lo:
             return s
         structure = self.game.structure
-        if structure is Structure.FIXED_LIMIT:
+        if structure is _FIXED_LIMIT:
             reach = self._reach(s)
             if to != lo and to != hi and not (self._current < to == reach < lo):
                 sizes = f"{lo}" if lo == hi else f"{lo} or {hi}"
@@ -970,12 +1036,12 @@ class Hand:
         all_in = self.stacks[s] == 0
         if all_in:
             self._n_able -= 1
-        if self.game.structure is Structure.FIXED_LIMIT:
+        if self.game.structure is _FIXED_LIMIT:
             bring_in_open = s == self._bring_in_seat and not self._round_acted
             if self._full_level == 0 and self._raise_count == 0 and (current or bring_in_open):
-                kind = ActionKind.COMPLETE
+                kind = _COMPLETION
             else:
-                kind = ActionKind.RAISE if current else ActionKind.BET
+                kind = _RAISE if current else _BET
             target = self._full_level + self._inc
             full = to >= target or (to - self._full_level) * 2 >= self._inc
             if full:
@@ -985,7 +1051,7 @@ class Hand:
                 self._raise_count += 1
                 self._full_level = to
         else:
-            kind = ActionKind.RAISE if current else ActionKind.BET
+            kind = _RAISE if current else _BET
             increment = to - current
             full = increment >= self._last_inc
             if full:
@@ -996,7 +1062,7 @@ class Hand:
         self._faced[s] = to
         self._acted_seq[s] = self._full_seq
         self._aggressor = s
-        action = Action(s, kind, added, to, all_in, self._street_index, full)
+        action: Action = _record(Action, (s, kind, added, to, all_in, self._street_index, full))
         self.log.append(action)
         self._after_action(s)
         return action
@@ -1045,14 +1111,14 @@ class Hand:
         """True when the stub is empty and ``card`` lies in the discards and burns that the
         reshuffle for ``seat`` will turn into the new stub (R-DEAL-5)."""
         pending_burn = 0 if self._burned else 1
-        if self.phase is not Phase.DRAWING or self.cards_out + pending_burn < self.game.deck_size:
+        if self.phase is not _DRAWING or self.cards_out + pending_burn < self.game.deck_size:
             return False
         street = self._street_index
         return any(c == card and not (o == seat and st == street) for c, o, st in self._pile)
 
     def _take_from_stub(self, seat: int) -> None:
         if self.cards_out >= self.game.deck_size:
-            if self.game.family is Family.DRAW:
+            if self.game.family is _DRAW:
                 self._reshuffle(seat)
             if self.cards_out >= self.game.deck_size:
                 raise DealingError("R-DEAL-4", "the deck is empty; no card can be dealt")
@@ -1073,17 +1139,21 @@ class Hand:
             return
         if self.options.burn_required:
             raise DealingError(rule, "burn a card before dealing this street")
-        self._take_from_stub(-1)
+        if self.cards_out < self._deck_size:
+            self.cards_out += 1
+        else:
+            self._take_from_stub(-1)
+        street = self._street_index
         self.burns.append(UNKNOWN)
-        self._pile.append((UNKNOWN, -1, self._street_index))
+        self._pile.append((UNKNOWN, -1, street))
         self._burned = True
-        self.log.append(Deal(DealKind.BURN, UNKNOWN, None, False, self._street_index, True))
+        self.log.append(_record(Deal, (_BURN, UNKNOWN, None, False, street, True)))
 
     def verify_burn(self, card: int = UNKNOWN) -> None:
         """Raise unless a burn is due now: once per street after the first, before its
         first card (R-DEAL-2, R-DEAL-3, R-DEAL-5)."""
         rule = self._burn_rule_id
-        if self.phase not in (Phase.DEALING, Phase.DRAWING) or self._street_index == 0:
+        if self.phase not in (_DEALING, _DRAWING) or self._street_index == 0:
             raise PhaseError(rule, "no burn is due now")
         if self._burned:
             raise DealingError(rule, "this street's card is already burnt")
@@ -1101,14 +1171,28 @@ class Hand:
 
     def burn(self, card: int = UNKNOWN) -> Deal:
         """Burn a card (``UNKNOWN`` when its face was not read)."""
-        self.verify_burn(card)
-        self._take_from_stub(-1)
+        street = self._street_index
+        phase = self.phase
+        if not (  # the common case inline; anything else goes through verify_burn
+            (phase is _DEALING or phase is _DRAWING)
+            and street
+            and not self._burned
+            and not self._board_dealt
+            and -1 <= card < 52
+            and (card < 0 or (not self._seen[card] and card >> 2 >= self._lowest_rank))
+            and not any(self._dealt)
+        ):
+            self.verify_burn(card)
+        if self.cards_out < self._deck_size:
+            self.cards_out += 1
+        else:
+            self._take_from_stub(-1)
         if card >= 0:
             self._seen[card] = 1
         self.burns.append(card)
-        self._pile.append((card, -1, self._street_index))
+        self._pile.append((card, -1, street))
         self._burned = True
-        deal = Deal(DealKind.BURN, card, None, False, self._street_index, False)
+        deal: Deal = _record(Deal, (_BURN, card, None, False, street, False))
         self.log.append(deal)
         return deal
 
@@ -1117,11 +1201,11 @@ class Hand:
         self._check_card(card, seat)
         if not 0 <= seat < self.n:
             raise MisdealError("R-DEAL-6", f"there is no seat {seat}")
-        if self.phase is Phase.DRAWING:
+        if self.phase is _DRAWING:
             if self._owed[seat] <= 0:
                 raise MisdealError("R-DEAL-5", f"seat {seat} is owed no replacement card")
             expect_up = False
-        elif self.phase is Phase.DEALING and self._hole_up:
+        elif self.phase is _DEALING and self._hole_up:
             if self.folded[seat]:
                 raise MisdealError("R-DEAL-6", f"seat {seat} is not in the hand")
             k = self._dealt[seat]
@@ -1130,13 +1214,13 @@ class Hand:
                     "R-DEAL-6", f"seat {seat} already has its cards for the {self.street.name}"
                 )
             if self.options.strict_deal_order:
-                nxt = next(e.seat for e in self.expected() if e.kind is DealKind.HOLE)
+                nxt = next(e.seat for e in self.expected() if e.kind is _HOLE)
                 if nxt != seat:
                     raise MisdealError(
                         "R-DEAL-6", f"the card went to seat {seat}; seat {nxt} was next"
                     )
             expect_up = self._hole_up[k]
-        elif self.phase is Phase.BETTING:
+        elif self.phase is _BETTING:
             raise PhaseError("R-DEAL-7", "a card was dealt before the betting round ended")
         else:
             raise PhaseError("R-DEAL-6", f"no hole card is due (the hand is in {self.phase.value})")
@@ -1148,7 +1232,7 @@ class Hand:
 
     def _verify_stub(self) -> None:
         need = 1 if self._burned or not self._street_index else 2
-        if self.game.family is not Family.DRAW and self.cards_out + need > self.game.deck_size:
+        if self.game.family is not _DRAW and self.cards_out + need > self.game.deck_size:
             raise DealingError("R-DEAL-4", "the deck is empty; no card can be dealt")
 
     def can_deal_hole(self, seat: int, card: int, up: bool | None = None) -> bool:
@@ -1163,21 +1247,37 @@ class Hand:
         """Deal ``card`` (or ``UNKNOWN``) to ``seat``; ``up`` is checked when given."""
         hole_up = self._hole_up
         dealt = self._dealt
-        if (  # the common case, checked inline; anything else goes through verify_deal_hole
-            self.phase is Phase.DEALING
+        if (  # the common case, checked and done inline; anything else: below
+            self.phase is _DEALING
             and up is None
+            and self._fast_deal
             and 0 <= seat < self.n
             and dealt[seat] < len(hole_up)
             and not self.folded[seat]
             and -1 <= card < 52
             and (card < 0 or (not self._seen[card] and card >> 2 >= self._lowest_rank))
-            and self._fast_deal
             and self.cards_out + 2 <= self._deck_size
         ):
-            expect_up = hole_up[dealt[seat]]
-        else:
-            expect_up = self.verify_deal_hole(seat, card, up)
-        if not self._burned and self._street_index:
+            k = dealt[seat]
+            expect_up = hole_up[k]
+            street = self._street_index
+            if street and not self._burned:
+                self._implicit_burn(self._burn_rule_id)
+            self.cards_out += 1  # the stub has a card: checked above
+            if card >= 0:
+                self._seen[card] = 1
+            self.hole[seat].append(card)
+            self.hole_up[seat].append(expect_up)
+            deal: Deal = _record(Deal, (_HOLE, card, seat, expect_up, street, False))
+            self.log.append(deal)
+            dealt[seat] = k + 1
+            self._deals_left -= 1
+            if not self._deals_left:
+                self._start_betting()
+            return deal
+        expect_up = self.verify_deal_hole(seat, card, up)
+        street = self._street_index
+        if street and not self._burned:
             self._implicit_burn(self._burn_rule_id)
         if self.cards_out < self._deck_size:
             self.cards_out += 1
@@ -1187,15 +1287,14 @@ class Hand:
             self._seen[card] = 1
         self.hole[seat].append(card)
         self.hole_up[seat].append(expect_up)
-        deal = Deal(DealKind.HOLE, card, seat, expect_up, self._street_index, False)
+        deal = _record(Deal, (_HOLE, card, seat, expect_up, street, False))
         self.log.append(deal)
-        if self.phase is Phase.DRAWING:
+        dealt[seat] += 1
+        if self.phase is _DRAWING:
             self._owed[seat] -= 1
-            dealt[seat] += 1
             if self._draw_done():
                 self._start_betting()
         else:
-            dealt[seat] += 1
             self._deals_left -= 1
             if not self._deals_left:
                 self._start_betting()
@@ -1239,9 +1338,9 @@ class Hand:
     def verify_deal_board(self, card: int) -> None:
         """Raise unless a board card is due now."""
         self._check_card(card)
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             raise PhaseError("R-DEAL-7", "a board card was dealt before the betting round ended")
-        if self.phase is not Phase.DEALING or self._board_dealt >= self._board_n:
+        if self.phase is not _DEALING or self._board_dealt >= self._board_n:
             raise PhaseError("R-DEAL-7", "no board card is due now (premature card)")
         k = len(self._hole_up)
         if k and any(self._dealt[s] < k for s in range(self.n) if not self.folded[s]):
@@ -1259,7 +1358,7 @@ class Hand:
     def deal_board(self, card: int) -> Deal:
         """Deal a board card (or the stud community card, R-DEAL-4)."""
         if not (  # the common case inline; anything else goes through verify_deal_board
-            self.phase is Phase.DEALING
+            self.phase is _DEALING
             and not self._hole_up
             and self._board_dealt < self._board_n
             and -1 <= card < 52
@@ -1267,14 +1366,18 @@ class Hand:
             and self.cards_out + 2 <= self._deck_size
         ):
             self.verify_deal_board(card)
-        if not self._burned and self._street_index:
+        street = self._street_index
+        if street and not self._burned:
             self._implicit_burn(self._burn_rule_id)
-        self._take_from_stub(-1)
+        if self.cards_out < self._deck_size:
+            self.cards_out += 1
+        else:
+            self._take_from_stub(-1)
         if card >= 0:
             self._seen[card] = 1
         self.board.append(card)
         self._board_dealt += 1
-        deal = Deal(DealKind.BOARD, card, None, True, self._street_index, False)
+        deal: Deal = _record(Deal, (_BOARD, card, None, True, street, False))
         self.log.append(deal)
         self._deals_left -= 1
         if not self._deals_left:
@@ -1316,7 +1419,7 @@ class Hand:
 
     def verify_discard(self, seat: int, cards: Sequence[int]) -> None:
         """Raise unless ``seat`` may discard ``cards`` now (its turn to draw, R-DEAL-5)."""
-        if self.phase is not Phase.DRAWING:
+        if self.phase is not _DRAWING:
             raise PhaseError("R-DEAL-5", f"no draw is open (the hand is in {self.phase.value})")
         drawer = self.drawer
         if seat != drawer:
@@ -1359,7 +1462,7 @@ class Hand:
 
     def _betting_closed(self) -> bool:
         """True when no more betting can happen in this hand (all in, or one with chips)."""
-        if self.phase is Phase.BETTING:
+        if self.phase is _BETTING:
             return False
         return self._n_able <= 1 and self._n_in >= 2
 
@@ -1372,12 +1475,12 @@ class Hand:
         )
 
     def _show_order(self) -> list[int]:
-        n = self.n
         start = self._show_from if self._show_from >= 0 else 0
-        return [(start + k) % n for k in range(n) if not self.folded[(start + k) % n]]
+        folded = self.folded
+        return [s for s in self._clockwise[start - 1] if not folded[s]]  # from start on
 
     def _start_showdown(self) -> None:
-        self.phase = Phase.SHOWDOWN
+        self.phase = _SHOWDOWN
         self.actor = None
         self._show_queue = self._show_order()
         self._tabled = self._all_in_showdown()
@@ -1393,7 +1496,7 @@ class Hand:
         rule = "R-SHOW-2"
         if not 0 <= seat < self.n or self.folded[seat]:
             raise ShowdownError(rule, f"seat {seat} is not in the showdown")
-        if self.phase is Phase.COMPLETE:
+        if self.phase is _COMPLETE:
             if self._n_in == 1 and not self._shown[seat] and not self._mucked[seat]:
                 return  # R-SHOW-3: the uncalled winner may show or muck
             if showing and self._shown[seat]:
@@ -1405,7 +1508,7 @@ class Hand:
             if showing:
                 return  # showing again (e.g. with the last card after an all-in) is fine
             raise ShowdownError(rule, f"seat {seat} has shown; a shown hand stays shown")
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _SHOWDOWN:
             if self.options.showdown_order and not self._tabled:
                 nxt = self.shower
                 if nxt != seat:
@@ -1421,7 +1524,7 @@ class Hand:
                             rule, f"seat {seat} is the last claimant of a pot and cannot muck"
                         )
             return
-        if not self._betting_closed():
+        if self.phase is _BETTING or self._n_able > 1 or self._n_in < 2:  # _betting_closed()
             raise PhaseError("R-SHOW-1", "hands are shown after the last betting round")
 
     def verify_show(self, seat: int, cards: Sequence[int] | None = None) -> None:
@@ -1457,9 +1560,9 @@ class Hand:
         if cards is not None:
             self._match_cards(seat, cards, "R-SHOW-2")
         self._shown[seat] = True
-        record = ShowOrMuck(seat, True, tuple(self.hole[seat]))
+        record: ShowOrMuck = _record(ShowOrMuck, (seat, True, tuple(self.hole[seat])))
         self.log.append(record)
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _SHOWDOWN:
             self._check_showdown_done()
         return record
 
@@ -1478,21 +1581,28 @@ class Hand:
     def muck(self, seat: int) -> ShowOrMuck:
         """Muck the hand unshown: it has no claim on any pot (R-SHOW-2)."""
         self.verify_muck(seat)
-        if self.phase is not Phase.COMPLETE:
+        if self.phase is not _COMPLETE:
             self._mucked[seat] = True
-        record = ShowOrMuck(seat, False, ())
+        record: ShowOrMuck = _record(ShowOrMuck, (seat, False, ()))
         self.log.append(record)
-        if self.phase is Phase.SHOWDOWN:
+        if self.phase is _SHOWDOWN:
             self._check_showdown_done()
         return record
 
     # ------------------------------------------------------------------ award
 
     def _odd_chip_order(self, seats: Iterable[int]) -> list[int]:
-        if self.game.family is Family.STUD:
+        if self.game.family is _STUD:
             ups = self.up_cards
             return sorted(seats, key=lambda s: (-odd_chip_card_key(ups.get(s, [])), s))
         return sorted(seats)  # R-POT-3: clockwise from the left of the button
+
+    def _pot_parts(self) -> list[tuple[int, tuple[int, ...]]]:
+        """:meth:`pots` as ``(amount, eligible)`` pairs."""
+        if self.options.antes_by_level:
+            return pot_parts(self.total, [0] * self.n, self.folded)
+        live = [t - d for t, d in zip(self.total, self.dead, strict=True)]
+        return pot_parts(live, self.dead, self.folded)
 
     def _award(self) -> None:
         self.actor = None
@@ -1500,33 +1610,59 @@ class Hand:
             winner = self.folded.index(False)
             amount = sum(self.total)
             self.stacks[winner] += amount
-            share = Share(winner, amount, Half.WHOLE, False)
-            self.awards = (PotAward(0, amount, (winner,), (share,), True),)
-            self.phase = Phase.COMPLETE
+            share = make_share(winner, amount, _WHOLE, False)
+            self.awards = (make_award(0, amount, (winner,), (share,), True),)
+            self.phase = _COMPLETE
             return
-        pots = self.pots()
         evaluation = self.game.evaluation
+        hi_lo = evaluation.hi_lo
+        high_only = evaluation is _HIGH_HAND
         unit = self.stakes.chip_unit
+        mucked, hole, board = self._mucked, self.hole, self.board
         values: dict[int, tuple[int, int | None]] = {}
+        highs_of: dict[int, int] = {}  # high values alone, for the games without a low half
         awards: list[PotAward] = []
         won = [0] * self.n
-        for index, pot in enumerate(pots):
-            claimants = [s for s in pot.eligible if not self._mucked[s]]
-            if not claimants:
-                claimants = list(pot.eligible)
+        for index, (pot_amount, eligible) in enumerate(self._pot_parts()):
+            claimants = [s for s in eligible if not mucked[s]] or list(eligible)
             if len(claimants) == 1:
                 s = claimants[0]
-                won[s] += pot.amount
-                share = Share(s, pot.amount, Half.WHOLE, False)
-                awards.append(PotAward(index, pot.amount, pot.eligible, (share,), True))
+                won[s] += pot_amount
+                share = make_share(s, pot_amount, _WHOLE, False)
+                awards.append(make_award(index, pot_amount, eligible, (share,), True))
                 continue
-            for s in claimants:
-                if s not in values:
-                    values[s] = hand_value(evaluation, self.hole[s], self.board)
-            best = max(values[s][0] for s in claimants)
-            highs = [s for s in claimants if values[s][0] == best]
-            lows: list[int] = []
-            if evaluation.hi_lo:
+            if not hi_lo:
+                # the common case, checked first: one best hand takes the whole pot
+                for s in claimants:
+                    if s not in highs_of:
+                        if high_only:
+                            highs_of[s] = evaluate_high(hole[s] + board)
+                        else:
+                            highs_of[s] = hand_value(evaluation, hole[s], board)[0]
+                first = claimants[0]
+                best = highs_of[first]
+                highs = [first]
+                for s in claimants[1:]:
+                    v = highs_of[s]
+                    if v > best:
+                        best = v
+                        highs = [s]
+                    elif v == best:
+                        highs.append(s)
+                if len(highs) == 1:
+                    s = highs[0]
+                    won[s] += pot_amount
+                    share = make_share(s, pot_amount, _WHOLE, False)
+                    awards.append(make_award(index, pot_amount, eligible, (share,), False))
+                    continue
+                lows: list[int] = []
+            else:
+                for s in claimants:
+                    if s not in values:
+                        values[s] = hand_value(evaluation, hole[s], board)
+                best = max(values[s][0] for s in claimants)
+                highs = [s for s in claimants if values[s][0] == best]
+                lows = []
                 low_values = [values[s][1] for s in claimants if values[s][1] is not None]
                 if low_values:
                     best_low = max(v for v in low_values if v is not None)
@@ -1534,30 +1670,24 @@ class Hand:
             shares: list[Share] = []
             parts: tuple[tuple[Half, list[int], int], ...]
             if lows:
-                low_amount = (pot.amount // unit // 2) * unit  # R-POT-5: odd chip to high
-                parts = ((Half.HIGH, highs, pot.amount - low_amount), (Half.LOW, lows, low_amount))
+                low_amount = (pot_amount // unit // 2) * unit  # R-POT-5: odd chip to high
+                parts = ((_HIGH, highs, pot_amount - low_amount), (_LOW, lows, low_amount))
             else:
-                parts = ((Half.WHOLE, highs, pot.amount),)
+                parts = ((_WHOLE, highs, pot_amount),)
             for half, winners, amount in parts:
                 order, amounts = split(amount, self._odd_chip_order(winners), unit)
                 base = min(amounts)
                 for s, a in zip(order, amounts, strict=True):
                     won[s] += a
-                    shares.append(Share(s, a, half, a > base))
+                    shares.append(make_share(s, a, half, a > base))
             awards.append(
-                PotAward(
-                    index,
-                    pot.amount,
-                    pot.eligible,
-                    tuple(shares),
-                    False,
-                    no_low=evaluation.hi_lo and not lows,
-                )
+                make_award(index, pot_amount, eligible, tuple(shares), False, hi_lo and not lows)
             )
+        stacks = self.stacks
         for s in range(self.n):
-            self.stacks[s] += won[s]
+            stacks[s] += won[s]
         self.awards = tuple(awards)
-        self.phase = Phase.COMPLETE
+        self.phase = _COMPLETE
 
 
 def _codes(cards: Iterable[int]) -> str:
@@ -1580,10 +1710,10 @@ def replay(
     hand = Hand(game, stakes, starting_stacks, options)
     for r in records:
         if isinstance(r, Deal):
-            if r.kind is DealKind.HOLE:
+            if r.kind is _HOLE:
                 assert r.seat is not None
                 hand.deal_hole(r.seat, r.card)
-            elif r.kind is DealKind.BOARD:
+            elif r.kind is _BOARD:
                 hand.deal_board(r.card)
             elif not r.implicit:
                 hand.burn(r.card)
@@ -1591,13 +1721,13 @@ def replay(
             hand.discard(r.seat, r.cards)
         elif isinstance(r, Action):
             kind = r.kind
-            if kind is ActionKind.FOLD:
+            if kind is _FOLD:
                 hand.fold(r.seat)
-            elif kind is ActionKind.CHECK:
+            elif kind is _CHECK:
                 hand.check(r.seat)
-            elif kind is ActionKind.CALL:
+            elif kind is _CALL:
                 hand.call(r.seat)
-            elif kind is ActionKind.BRING_IN:
+            elif kind is _BRING_IN:
                 hand.bring_in(r.seat)
             else:
                 hand.bet_or_raise_to(r.to, r.seat)

@@ -38,6 +38,21 @@ __all__ = [
 ]
 
 
+# Evaluation members as module constants: an enum class attribute (``Evaluation.HIGH``)
+# is a slow lookup on Python 3.11 (the enum metaclass defines ``__getattr__``).
+_HIGH, _OMAHA_HIGH, _OMAHA_HIGH_LOW8 = (
+    Evaluation.HIGH,
+    Evaluation.OMAHA_HIGH,
+    Evaluation.OMAHA_HIGH_LOW8,
+)
+_HIGH_LOW8, _A5_LOW, _DEUCE_SEVEN_LOW = (
+    Evaluation.HIGH_LOW8,
+    Evaluation.A5_LOW,
+    Evaluation.DEUCE_SEVEN_LOW,
+)
+_BADUGI = Evaluation.BADUGI
+
+
 def hand_value(
     evaluation: Evaluation, hole: Sequence[int], board: Sequence[int]
 ) -> tuple[int, int | None]:
@@ -46,20 +61,20 @@ def hand_value(
     For low-only games (razz, deuce-to-seven, badugi) the first value is the low value
     (higher still means better); the second is only used by the hi-lo games.
     """
-    if evaluation is Evaluation.HIGH:
+    if evaluation is _HIGH:
         return evaluate_high([*hole, *board]), None
-    if evaluation is Evaluation.OMAHA_HIGH:
+    if evaluation is _OMAHA_HIGH:
         return evaluate_omaha_high(hole, board), None
-    if evaluation is Evaluation.OMAHA_HIGH_LOW8:
+    if evaluation is _OMAHA_HIGH_LOW8:
         return evaluate_omaha_high(hole, board), evaluate_omaha_low8(hole, board)
-    if evaluation is Evaluation.HIGH_LOW8:
+    if evaluation is _HIGH_LOW8:
         cards = [*hole, *board]
         return evaluate_high(cards), evaluate_low8(cards)
-    if evaluation is Evaluation.A5_LOW:
+    if evaluation is _A5_LOW:
         return evaluate_a5_low([*hole, *board]), None
-    if evaluation is Evaluation.DEUCE_SEVEN_LOW:
+    if evaluation is _DEUCE_SEVEN_LOW:
         return evaluate_27_low(hole), None
-    if evaluation is Evaluation.BADUGI:
+    if evaluation is _BADUGI:
         return badugi_value(hole), None
     return short_deck_value([*hole, *board]), None
 
