@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -9,11 +10,22 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 
 from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, parse_mqtt_url
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
+from hub.web_users import WebUser
 
 
 def default_readers() -> list[str]:
     """The antennas of a standard 10-seat table: seats, board, burn and muck."""
     return [f"seat{n}" for n in range(1, 11)] + ["board", "burn", "muck"]
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """The files an MQTT client of the hub verifies the broker with (``ca_file``; None =
+    the system CAs) and proves itself with under mutual TLS (``cert_file``, ``key_file``)."""
+
+    ca_file: Path | None = None
+    cert_file: Path | None = None
+    key_file: Path | None = None
 
 
 class HubMqttSettings(ConfigModel):
@@ -31,6 +43,14 @@ class HubMqttSettings(ConfigModel):
         description="port of the embedded broker (0 = any free port); not 1883 on purpose",
     )
     keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
+    ca_file: Path | None = Field(
+        None,
+        description="CA certificate that signed the broker's (mqtts://); unset = the system CAs",
+    )
+    cert_file: Path | None = Field(
+        None, description="the hub's client certificate, for a broker that requires mutual TLS"
+    )
+    key_file: Path | None = Field(None, description="the private key of cert_file")
 
     @field_validator("url")
     @classmethod
@@ -38,6 +58,21 @@ class HubMqttSettings(ConfigModel):
         if url is not None:
             parse_mqtt_url(url)
         return url
+
+    @model_validator(mode="after")
+    def _tls_files_consistent(self) -> HubMqttSettings:
+        if (self.cert_file is None) != (self.key_file is None):
+            raise ValueError("cert_file and key_file go together")
+        if (self.ca_file or self.cert_file) and (
+            self.url is None or not parse_mqtt_url(self.url).tls
+        ):
+            raise ValueError("ca_file, cert_file and key_file need an mqtts:// url")
+        return self
+
+    @property
+    def tls_files(self) -> TlsFiles:
+        """The CA and client certificate files the hub's MQTT clients use for TLS."""
+        return TlsFiles(ca_file=self.ca_file, cert_file=self.cert_file, key_file=self.key_file)
 
 
 class WebSettings(ConfigModel):
@@ -63,6 +98,37 @@ class WebSettings(ConfigModel):
     allow_live_hole_cards: bool = Field(
         False, description="must be true for overlay_delay_minutes = 0 (hole cards live)"
     )
+    users: list[WebUser] = Field(
+        default_factory=list,
+        description="who may sign in at /login: name, role, password_hash (feltwire web-user)",
+    )
+    users_file: Path | None = Field(
+        None,
+        description="a file of more users ([[users]] tables, `feltwire web-user add --file`); "
+        "re-read when it changes",
+    )
+    session_hours: float = Field(
+        12, gt=0, le=24 * 7, description="a sign-in session ends this long after sign-in"
+    )
+    session_idle_minutes: float = Field(
+        120, gt=0, le=24 * 60, description="a session unused this long ends earlier"
+    )
+    secure_cookies: bool | Literal["auto"] = Field(
+        "auto",
+        description=(
+            "the session cookie's Secure flag: auto = set unless the hub is served on "
+            "loopback over http; false lets sessions work over plain http on a LAN "
+            "(the cookie can then be sniffed)"
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _users_valid(self) -> WebSettings:
+        from hub.web_users import read_users_file, unique_users
+
+        file_users = read_users_file(self.users_file) if self.users_file is not None else []
+        unique_users([*self.users, *file_users], "[web] users and users_file")
+        return self
 
     @model_validator(mode="after")
     def _live_needs_consent(self) -> WebSettings:
@@ -122,10 +188,125 @@ class RulesSettings(ConfigModel):
         return players
 
 
-class HubConfig(ConfigModel):
-    """Everything ``feltwire hub`` needs."""
+class LevelSettings(ConfigModel):
+    """One blind level of a tournament (R-BLIND-1, R-BLIND-9)."""
 
-    table: str = Field("table1", pattern=r"^[A-Za-z0-9_-]{1,32}$", description="table id")
+    small_blind: int = Field(gt=0, description="small blind of this level")
+    big_blind: int = Field(gt=0, description="big blind of this level")
+    ante: int = Field(0, ge=0, description="ante per player of this level (0 = none)")
+    minutes: float = Field(gt=0, le=24 * 60, description="how long the level lasts")
+
+
+class TournamentSettings(ConfigModel):
+    """A tournament at the table: blinds that rise on a clock, everyone starts with the
+    same stack, no rebuys (a freezeout).
+
+    The clock starts when the table opens; each hand takes the blinds and ante of the
+    level running when it starts. The dealer pauses and resumes the clock at the console
+    (``POST /api/clock/pause``, ``/api/clock/resume``); the last level runs on once the
+    schedule ends.
+    """
+
+    starting_stack: int = Field(gt=0, description="chips every player starts with")
+    levels: list[LevelSettings] = Field(
+        min_length=1, max_length=500, description="the blind levels, in order"
+    )
+
+    @model_validator(mode="after")
+    def _schedule_valid(self) -> TournamentSettings:
+        from hub.rules.errors import RulesError
+        from hub.tournament_clock import tournament_of
+
+        try:
+            tournament_of(self)
+        except RulesError as err:
+            raise ValueError(str(err)) from None
+        return self
+
+
+TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+"""What a table id may be (it is part of every topic and names the table's log directory)."""
+
+MAX_TABLES = 1000
+"""The most tables one hub serves (``[[tables]]`` entries)."""
+
+
+def _known_readers(readers: list[str]) -> list[str]:
+    unknown = [r for r in readers if r not in KNOWN_READER_IDS]
+    if unknown:
+        raise ValueError(f"unknown reader ids {unknown}; see docs/protocol.md")
+    return readers
+
+
+class TableSettings(ConfigModel):
+    """One table of a hub that serves several: a ``[[tables]]`` entry of ``hub.toml``.
+
+    A key an entry leaves out takes the hub's top-level value, so what the tables share is
+    written once (a table's own ``[tables.rules]`` replaces the top-level ``[rules]``)::
+
+        game = "NT"
+        [rules]
+        big_blind = 10
+
+        [[tables]]
+        table = "t1"
+
+        [[tables]]
+        table = "t2"
+        game = "PO"
+    """
+
+    table: str = Field(pattern=TABLE_ID_PATTERN, description="table id, part of every topic")
+    readers: list[str] | None = Field(
+        None, description="the antennas this table has (unset = the top-level readers)"
+    )
+    game: str | None = Field(None, description="the game played here (unset = the top-level game)")
+    deck: Path | None = Field(
+        None, description="this table's deck file (unset = the top-level deck)"
+    )
+    live_equity: bool | None = Field(
+        None, description="equity on this table's overlay (unset = the top-level live_equity)"
+    )
+    rules: RulesSettings | None = Field(
+        None, description="this table's rules (unset = the top-level [rules], if any)"
+    )
+
+    @field_validator("readers")
+    @classmethod
+    def _readers_known(cls, readers: list[str] | None) -> list[str] | None:
+        return None if readers is None else _known_readers(readers)
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """One table as the hub runs it: its ``[[tables]]`` entry over the top-level values."""
+
+    table: str
+    readers: list[str]
+    game: str
+    deck: Path | None
+    live_equity: bool
+    rules: RulesSettings | None
+
+
+class HubConfig(ConfigModel):
+    """Everything ``feltwire hub`` needs.
+
+    One table is described by the top-level keys (``table``, ``readers``, ``game``,
+    ``deck``, ``live_equity``, ``[rules]``); several by ``[[tables]]`` entries, for which
+    the top-level keys are defaults (:meth:`table_configs` resolves them).
+
+    >>> cfg = HubConfig(game="PO", tables=[TableSettings(table="a"), TableSettings(table="b",
+    ...                 game="NT")])
+    >>> [(t.table, t.game) for t in cfg.table_configs()]
+    [('a', 'PO'), ('b', 'NT')]
+    """
+
+    table: str = Field(
+        "table1",
+        pattern=TABLE_ID_PATTERN,
+        description="table id (a one-table hub; with [[tables]] each entry names its table)",
+    )
     deck: Path | None = Field(
         None, description="deck file (uid = card); unset = the simulator's built-in deck"
     )
@@ -142,6 +323,9 @@ class HubConfig(ConfigModel):
     rules: RulesSettings | None = Field(
         None, description="enforce the rules of the game (unset = show presence only)"
     )
+    tournament: TournamentSettings | None = Field(
+        None, description="a tournament: blinds rise on a clock (needs [rules]); unset = cash game"
+    )
     state_dir: Path | None = Field(
         None,
         description=(
@@ -157,6 +341,66 @@ class HubConfig(ConfigModel):
             "is applied (survives a power cut); normal = survives a crash of the hub only"
         ),
     )
+    tables: list[TableSettings] = Field(
+        default_factory=list,
+        max_length=MAX_TABLES,
+        description=(
+            "several tables in one hub, one entry each (keys left out take the top-level "
+            "value); empty = the one table the top-level keys describe"
+        ),
+    )
+
+    def table_configs(self) -> list[TableConfig]:
+        """The tables this hub serves, in order: the ``[[tables]]`` entries with the
+        top-level values filled in, or the one top-level table."""
+        if not self.tables:
+            return [
+                TableConfig(
+                    table=self.table,
+                    readers=list(self.readers),
+                    game=self.game,
+                    deck=self.deck,
+                    live_equity=self.live_equity,
+                    rules=self.rules,
+                )
+            ]
+        return [
+            TableConfig(
+                table=t.table,
+                readers=list(t.readers if t.readers is not None else self.readers),
+                game=t.game if t.game is not None else self.game,
+                deck=t.deck if t.deck is not None else self.deck,
+                live_equity=t.live_equity if t.live_equity is not None else self.live_equity,
+                rules=t.rules if t.rules is not None else self.rules,
+            )
+            for t in self.tables
+        ]
+
+    @model_validator(mode="after")
+    def _tables_valid(self) -> HubConfig:
+        if not self.tables:
+            return self
+        if "table" in self.model_fields_set:
+            raise ValueError(
+                f"table = {self.table!r} and [[tables]] together: with [[tables]] every "
+                "table is named in its own entry; remove the top-level table key"
+            )
+        seen: set[str] = set()
+        for t in self.tables:
+            if t.table in seen:
+                raise ValueError(f"[[tables]]: table {t.table!r} is listed twice")
+            seen.add(t.table)
+        from hub.rules.errors import RulesError
+        from hub.table_service import table_config
+
+        for resolved in self.table_configs():
+            if resolved.rules is None:
+                continue
+            try:
+                table_config(resolved.rules, resolved.game)
+            except RulesError as err:
+                raise ValueError(f"[[tables]] {resolved.table!r}: [rules]: {err}") from None
+        return self
 
     @model_validator(mode="after")
     def _rules_valid(self) -> HubConfig:
@@ -170,10 +414,33 @@ class HubConfig(ConfigModel):
                 raise ValueError(f"[rules]: {err}") from None
         return self
 
+    @model_validator(mode="after")
+    def _tournament_valid(self) -> HubConfig:
+        t = self.tournament
+        if t is None:
+            return self
+        if self.tables:
+            raise ValueError("[tournament] runs the clock of a one-table hub, not of [[tables]]")
+        if self.rules is None:
+            raise ValueError("[tournament] needs a [rules] section (the players, the timing)")
+        from hub.rules.games import Structure, game
+
+        g = game(self.game)  # known: [rules] checked it
+        if not g.uses_blinds or g.structure is Structure.FIXED_LIMIT:
+            raise ValueError(
+                f"[tournament]: blind levels need a no- or pot-limit blind game, not {g.name}"
+            )
+        if self.rules.rebuy:
+            raise ValueError("[tournament] is a freezeout: set [rules] rebuy = false")
+        for p in self.rules.players:
+            if p.buy_in != t.starting_stack:
+                raise ValueError(
+                    f"[tournament]: seat {p.seat} buys in for {p.buy_in}; a tournament seat "
+                    f"comes with the starting stack ({t.starting_stack})"
+                )
+        return self
+
     @field_validator("readers")
     @classmethod
     def _readers_known(cls, readers: list[str]) -> list[str]:
-        unknown = [r for r in readers if r not in KNOWN_READER_IDS]
-        if unknown:
-            raise ValueError(f"unknown reader ids {unknown}; see docs/protocol.md")
-        return readers
+        return _known_readers(readers)

@@ -8,6 +8,11 @@ validates a deck file; with ``--scan`` it names each card laid on the register p
 
 The procedure itself is :class:`Registration`, a pure state machine fed with the register
 antenna's inventories, so it is tested without a broker.
+
+The tool reads the register pad's reader topic, which only a hub's credential may read
+(docs/security.md): give it the hub's config (``--config hub.toml``: the broker URL with
+the hub's credential, ``ca_file`` and, for mutual TLS, ``cert_file``/``key_file``), or
+``--mqtt mqtts://table1-hub:…@host:8883 --ca-file ca.crt``.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import argparse
 import enum
 import json
 import queue
+import ssl
 import sys
 import time
 from dataclasses import dataclass
@@ -25,10 +31,11 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.cards import FULL_DECK, RANK_NAMES, SUIT_NAMES
-from feltwire.config import EMBEDDED_BROKER_PORT, parse_mqtt_url
+from feltwire.config import EMBEDDED_BROKER_PORT, load_config, parse_mqtt_url
 from feltwire.deck import Deck, dump_deck, load_deck
-from feltwire.errors import DeckError, ProtocolError
+from feltwire.errors import ConfigError, DeckError, ProtocolError
 from feltwire.protocol import decode_inventory, reader_tags_topic
+from hub.config import HubConfig, TlsFiles
 
 REGISTER_ORDER: tuple[str, ...] = tuple(r + s for s in "shdc" for r in reversed("23456789TJQKA"))
 """New-deck order: spades, hearts, diamonds, clubs, each ace down to deuce."""
@@ -122,15 +129,26 @@ def check_deck(deck: Deck) -> list[str]:
     return [f"missing {len(missing)} cards: {' '.join(missing)}"] if missing else []
 
 
-def _listen(url: str, table: str, inbox: queue.Queue[frozenset[str]]) -> paho.Client:
-    """A client that puts every inventory of the register pad into ``inbox``."""
+def listen(
+    url: str, table: str, inbox: queue.Queue[frozenset[str]], tls: TlsFiles | None = None
+) -> paho.Client:
+    """A client that puts every inventory of the register pad into ``inbox`` (started;
+    ``loop_stop()`` and ``disconnect()`` it when done). Over ``mqtts://`` it checks the
+    broker against ``tls.ca_file`` (unset: the system CAs) and presents
+    ``tls.cert_file``/``key_file`` when given (mutual TLS)."""
     addr = parse_mqtt_url(url)
     topic = reader_tags_topic(table, "register")
     client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
     if addr.username:
         client.username_pw_set(addr.username, addr.password)
     if addr.tls:
-        client.tls_set()
+        files = tls if tls is not None else TlsFiles()
+        client.tls_set(
+            ca_certs=str(files.ca_file) if files.ca_file is not None else None,
+            certfile=str(files.cert_file) if files.cert_file is not None else None,
+            keyfile=str(files.key_file) if files.key_file is not None else None,
+            cert_reqs=ssl.CERT_REQUIRED,
+        )
 
     def on_message(c: paho.Client, u: object, msg: paho.MQTTMessage) -> None:
         try:
@@ -148,7 +166,7 @@ def _listen(url: str, table: str, inbox: queue.Queue[frozenset[str]]) -> paho.Cl
 def _register(args: argparse.Namespace) -> int:
     reg = Registration()
     inbox: queue.Queue[frozenset[str]] = queue.Queue()
-    client = _listen(args.mqtt, args.table, inbox)
+    client = listen(args.mqtt, args.table, inbox, args.tls)
     print(reg.prompt().text, flush=True)
     try:
         while reg.step is not Step.DONE:
@@ -191,7 +209,7 @@ def _check(args: argparse.Namespace) -> int:
     )
     if args.scan:
         inbox: queue.Queue[frozenset[str]] = queue.Queue()
-        client = _listen(args.mqtt, args.table, inbox)
+        client = listen(args.mqtt, args.table, inbox, args.tls)
         print("lay cards on the register pad one at a time (Ctrl-C ends)")
         deadline = time.monotonic() + args.timeout
         try:
@@ -224,8 +242,46 @@ def main(argv: list[str]) -> int:
     chk.add_argument("--json", action="store_true", help="print the result as one JSON line")
     chk.add_argument("--scan", action="store_true", help="name each card laid on the pad")
     for p in (reg, chk):
-        p.add_argument("--mqtt", default=default_url, help=f"broker URL (default {default_url})")
-        p.add_argument("--table", default="table1", help="table id (default table1)")
+        p.add_argument(
+            "--config",
+            type=Path,
+            help="the hub's config: its broker URL, TLS files and (first) table are the defaults",
+        )
+        p.add_argument("--mqtt", help=f"broker URL (default {default_url})")
+        p.add_argument("--table", help="table id (default table1)")
+        p.add_argument("--ca-file", type=Path, help="CA that signed the broker's certificate")
+        p.add_argument("--cert-file", type=Path, help="client certificate (mutual TLS)")
+        p.add_argument("--key-file", type=Path, help="the private key of --cert-file")
         p.add_argument("--timeout", type=float, default=300, help="seconds to wait for reads")
     args = parser.parse_args(argv)
-    return _register(args) if args.command == "register" else _check(args)
+    try:
+        _connection_options(args, default_url)
+    except (ConfigError, ValueError) as exc:
+        print(f"feltwire deck {args.command}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _register(args) if args.command == "register" else _check(args)
+    except OSError as exc:  # the broker is unreachable or its certificate does not verify
+        print(f"feltwire deck {args.command}: cannot reach the broker: {exc}", file=sys.stderr)
+        return 1
+
+
+def _connection_options(args: argparse.Namespace, default_url: str) -> None:
+    """Fill ``args.mqtt``, ``args.table`` and ``args.tls``: the options given, else the
+    hub config's (``--config``), else the embedded broker on this machine."""
+    hub = load_config(HubConfig, args.config) if args.config is not None else None
+    files = hub.mqtt.tls_files if hub is not None else TlsFiles()
+    if hub is not None and args.mqtt is None:
+        args.mqtt = hub.mqtt.url or f"mqtt://127.0.0.1:{hub.mqtt.embedded_port}"
+    args.mqtt = args.mqtt or default_url
+    if args.table is None:
+        args.table = hub.table_configs()[0].table if hub is not None else "table1"
+    if (args.cert_file is None) != (args.key_file is None):
+        raise ValueError("--cert-file and --key-file go together")
+    args.tls = TlsFiles(
+        ca_file=args.ca_file or files.ca_file,
+        cert_file=args.cert_file or files.cert_file,
+        key_file=args.key_file or files.key_file,
+    )
+    if (args.tls.ca_file or args.tls.cert_file) and not parse_mqtt_url(args.mqtt).tls:
+        raise ValueError("--ca-file, --cert-file and --key-file need an mqtts:// broker URL")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,9 +34,10 @@ class Subscription:
 class Broadcaster:
     """Fan-out of events to every current subscriber."""
 
-    def __init__(self, maxsize: int = 1000) -> None:
+    def __init__(self, maxsize: int = 1000, *, tap: Callable[[Event], None] | None = None) -> None:
         self._subs: set[Subscription] = set()
         self._maxsize = maxsize
+        self._tap = tap
         self.sent = 0
 
     @contextmanager
@@ -50,7 +51,10 @@ class Broadcaster:
             self._subs.discard(sub)
 
     def publish(self, event: Event) -> None:
-        """Queue ``event`` for every subscriber; drop subscribers that are full."""
+        """Queue ``event`` for every subscriber (and hand it to the tap, if any); drop
+        subscribers that are full."""
+        if self._tap is not None:
+            self._tap(event)
         for sub in list(self._subs):
             try:
                 sub.queue.put_nowait(event)

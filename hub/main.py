@@ -10,7 +10,7 @@ from pathlib import Path
 from feltwire.config import config_for_command
 from feltwire.errors import DeckError
 from hub.config import HubConfig
-from hub.eventlog import EVENT_LOG_FILE, EventLogError
+from hub.eventlog import EventLogError
 from hub.runtime import start_hub
 
 DEFAULT_STATE_DIR = Path("feltwire-state")
@@ -26,13 +26,17 @@ def default_state_dir() -> Path:
 
 async def _serve(config: HubConfig) -> None:
     runtime = await start_hub(config)
-    print(f"feltwire hub: table {config.table}")
-    print(f"  public view : {runtime.web_url}/")
-    print(f"  overlay     : {runtime.overlay_url}")
-    print(f"  broker      : mqtt://{runtime.broker.host}:{runtime.broker.port}")
-    if config.state_dir is not None:
-        replayed = runtime.service.replayed
-        print(f"  event log   : {config.state_dir / EVENT_LOG_FILE} ({replayed} inputs replayed)")
+    several = len(runtime.services) > 1
+    for table, service in runtime.services.items():
+        query = f"?table={table}" if several else ""
+        print(f"feltwire hub: table {table}")
+        print(f"  public view : {runtime.web_url}/{query}")
+        print(f"  overlay     : {runtime.overlay_url}{query.replace('?', '&')}")
+        event_log = runtime.logs.get(table)
+        if event_log is not None:
+            print(f"  event log   : {event_log.path} ({service.replayed} inputs replayed)")
+    scheme = "mqtts" if runtime.broker.tls else "mqtt"
+    print(f"broker        : {scheme}://{runtime.broker.host}:{runtime.broker.port}")
     print(end="", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -1,9 +1,16 @@
 """The hub's composition root: one validated config in, a running hub out.
 
-:func:`start_hub` builds the deck, the service, the embedded broker (when no broker URL
-is configured), the MQTT ingest task and the web server, and returns a
-:class:`HubRuntime` to stop them again. ``feltwire hub``, the demo and the integration
+:func:`start_hub` builds, for every table of the config, the deck, the event log, the
+service and the table's rules; then the embedded broker (when no broker URL is
+configured), ONE MQTT connection that serves every table (:func:`hub.service.run_mqtt`),
+each table's timed tasks and the web server (every table behind ``?table=``); it returns
+a :class:`HubRuntime` to stop them again. ``feltwire hub``, the demo and the integration
 tests all start the hub this way.
+
+Event logs: a one-table hub keeps its log at ``state_dir/events.sqlite`` (as it always
+did); a hub with ``[[tables]]`` keeps each table's at ``state_dir/<table>/events.sqlite``
+— except a table whose log already lies at ``state_dir/events.sqlite`` (the hub served
+only that table before), which keeps it there (:func:`event_log_path`).
 """
 
 from __future__ import annotations
@@ -12,17 +19,19 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import uvicorn
 
 from feltwire.config import MqttUrl, parse_mqtt_url
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.broker import EmbeddedBroker
-from hub.config import HubConfig
-from hub.eventlog import EVENT_LOG_FILE, EventLog
+from hub.config import HubConfig, TableConfig
+from hub.eventlog import EVENT_LOG_FILE, EventLog, EventLogError
 from hub.service import HubService, run_mqtt
 from hub.table_service import TableService
 from hub.web.app import create_app
@@ -39,9 +48,50 @@ class _Server(uvicorn.Server):
         yield
 
 
+def _logged_table(path: Path) -> str | None:
+    """The table whose inputs the event log at ``path`` holds (None: no input yet)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT table_id FROM events LIMIT 1").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise EventLogError(f"event log {path}: {exc}") from exc
+    return None if row is None else str(row[0])
+
+
+def event_log_path(state_dir: Path, table: str, *, several: bool) -> Path:
+    """Where ``table``'s event log lies in ``state_dir``.
+
+    A one-table hub (``several`` false) uses ``state_dir/events.sqlite`` unless only
+    ``state_dir/<table>/events.sqlite`` exists; a hub of several tables uses
+    ``state_dir/<table>/events.sqlite`` unless ``state_dir/events.sqlite`` holds this
+    table's inputs (the log of the one-table hub it was before).
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> event_log_path(d, "t1", several=False).relative_to(d).as_posix()
+    'events.sqlite'
+    >>> event_log_path(d, "t1", several=True).relative_to(d).as_posix()
+    't1/events.sqlite'
+    """
+    shared = state_dir / EVENT_LOG_FILE
+    own = state_dir / table / EVENT_LOG_FILE
+    if not several:
+        return own if own.exists() and not shared.exists() else shared
+    if not own.exists() and shared.exists() and _logged_table(shared) == table:
+        return shared
+    return own
+
+
 @dataclass
 class HubRuntime:
-    """A running hub: its service, where it listens, and how to stop it."""
+    """A running hub: its tables' services, where it listens, and how to stop it.
+
+    ``service``, ``rules`` and ``log`` are the first table's (what a one-table hub has);
+    ``services`` holds every table's service by table id, in the config's order.
+    """
 
     config: HubConfig
     service: HubService
@@ -55,7 +105,17 @@ class HubRuntime:
     """The table's rules (when the config has a ``[rules]`` section)."""
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     log: EventLog | None = None
-    """The event log (when the config has a ``state_dir``)."""
+    """The first table's event log (when the config has a ``state_dir``)."""
+    services: dict[str, HubService] = field(default_factory=dict)
+    """Every table's service, by table id (the first is :attr:`service`)."""
+    logs: dict[str, EventLog] = field(default_factory=dict)
+    """Every table's event log, by table id (when the config has a ``state_dir``)."""
+
+    def __post_init__(self) -> None:
+        if not self.services:
+            self.services = {self.service.table: self.service}
+        if not self.logs and self.log is not None:
+            self.logs = {self.service.table: self.log}
 
     @property
     def overlay_url(self) -> str:
@@ -76,8 +136,9 @@ class HubRuntime:
                 await task
         if self.embedded is not None:
             await self.embedded.stop()
-        if self.log is not None:
-            self.log.close()
+        for event_log in self.logs.values():
+            event_log.close()
+        self.auth.close()
 
 
 async def start_hub(
@@ -86,40 +147,53 @@ async def start_hub(
     deck: Deck | None = None,
     clock: Callable[[], float] = time.time,
 ) -> HubRuntime:
-    """Start every part of the hub described by ``config``.
+    """Start every part of the hub described by ``config`` (every table it lists).
 
-    With a ``state_dir`` the event log there is replayed first (the table, the hand, the
-    lights and the feeds' snapshots are as they were), then the hub goes live.
+    With a ``state_dir`` each table's event log there is replayed first (the table, the
+    hand, the lights and the feeds' snapshots are as they were), then the hub goes live.
+    ``deck``, when given, is every table's deck (the demo and tests).
     """
-    if deck is None:
-        deck = load_deck(config.deck) if config.deck else simulated_deck()
-    event_log = (
-        EventLog(config.state_dir / EVENT_LOG_FILE, config.table, sync=config.event_log_sync)
+    tables = config.table_configs()
+    log_paths = (
+        {
+            t.table: event_log_path(config.state_dir, t.table, several=bool(config.tables))
+            for t in tables
+        }
         if config.state_dir is not None
-        else None
+        else {}
     )
-    service = HubService(
-        table=config.table,
-        readers=list(config.readers),
-        deck=deck,
-        max_payload_bytes=config.max_payload_bytes,
-        overlay_delay_s=config.web.overlay_delay_minutes * 60,
-        clock=clock,
-        game=config.game,
-        live_equity=config.live_equity,
-        log=event_log,
-    )
+    decks: dict[Path | None, Deck] = {}
+    services: dict[str, HubService] = {}
+    logs: dict[str, EventLog] = {}
+    all_rules: dict[str, TableService] = {}
     try:
-        rules = (
-            TableService(service, config.rules, game_code=config.game)
-            if config.rules is not None
-            else None
-        )
-        service.replay()
+        for table in tables:
+            if deck is not None:
+                table_deck = deck
+            elif table.deck not in decks:
+                table_deck = decks[table.deck] = (
+                    load_deck(table.deck) if table.deck else simulated_deck()
+                )
+            else:
+                table_deck = decks[table.deck]
+            if table.table in log_paths:
+                logs[table.table] = EventLog(
+                    log_paths[table.table], table.table, sync=config.event_log_sync
+                )
+            service = _table_service(config, table, table_deck, clock, logs.get(table.table))
+            services[table.table] = service
+            if table.rules is not None:
+                all_rules[table.table] = TableService(
+                    service, table.rules, game_code=table.game, tournament=config.tournament
+                )
+            service.replay()
     except BaseException:
-        if event_log is not None:
-            event_log.close()
+        for opened in logs.values():
+            opened.close()
         raise
+    service = next(iter(services.values()))
+    rules = all_rules.get(service.table)
+    event_log = logs.get(service.table)
     embedded: EmbeddedBroker | None = None
     if config.mqtt.url is None:
         embedded = EmbeddedBroker(config.mqtt.embedded_host, config.mqtt.embedded_port)
@@ -133,13 +207,10 @@ async def start_hub(
         if config.web.producer_token
         else secrets.token_urlsafe(16)
     )
-    secret = config.web.token_secret
-    auth = WebAuth(
-        secret=secret.get_secret_value().encode() if secret is not None else None,
-        producer_token=token,
-        clock=clock,
+    auth = WebAuth.from_settings(
+        config.web, producer_token=token, state_dir=config.state_dir, clock=clock
     )
-    app = create_app(service, auth=auth)
+    app = create_app(services, auth=auth)
     server = _Server(
         uvicorn.Config(
             app,
@@ -153,15 +224,30 @@ async def start_hub(
     tasks: list[asyncio.Task[None]] = [
         asyncio.create_task(server.serve(), name="web"),
         asyncio.create_task(
-            run_mqtt(service, broker, keepalive=config.mqtt.keepalive), name="mqtt"
+            run_mqtt(
+                services,
+                broker,
+                keepalive=config.mqtt.keepalive,
+                tls=config.mqtt.tls_files,
+            ),
+            name="mqtt",
         ),
-        asyncio.create_task(service.run_release(), name="overlay-release"),
-        asyncio.create_task(service.run_equity(), name="equity"),
     ]
-    if rules is not None and config.rules is not None and config.rules.tick_seconds > 0:
-        tasks.append(
-            asyncio.create_task(rules.run_ticks(config.rules.tick_seconds), name="rules-tick")
-        )
+    for table in tables:
+        table_service = services[table.table]
+        name = table.table
+        tasks += [
+            asyncio.create_task(table_service.run_release(), name=f"overlay-release-{name}"),
+            asyncio.create_task(table_service.run_equity(), name=f"equity-{name}"),
+            asyncio.create_task(table_service.run_security(), name=f"security-{name}"),
+        ]
+        table_rules = all_rules.get(name)
+        if table_rules is not None and table.rules is not None and table.rules.tick_seconds > 0:
+            tasks.append(
+                asyncio.create_task(
+                    table_rules.run_ticks(table.rules.tick_seconds), name=f"rules-tick-{name}"
+                )
+            )
     while not server.started:
         if tasks[0].done():
             tasks[0].result()
@@ -181,14 +267,41 @@ async def start_hub(
         _tasks=tasks,
         rules=rules,
         log=event_log,
+        services=services,
+        logs=logs,
     )
-    log.info(
-        "hub for table %s: page %s, broker %s:%d, event log %s (%d inputs replayed)",
-        config.table,
-        runtime.web_url,
-        broker.host,
-        broker.port,
-        event_log.path if event_log is not None else "none",
-        service.replayed,
-    )
+    for name, table_service in services.items():
+        table_log = logs.get(name)
+        log.info(
+            "hub for table %s: page %s/?table=%s, broker %s:%d, event log %s (%d inputs replayed)",
+            name,
+            runtime.web_url,
+            name,
+            broker.host,
+            broker.port,
+            table_log.path if table_log is not None else "none",
+            table_service.replayed,
+        )
     return runtime
+
+
+def _table_service(
+    config: HubConfig,
+    table: TableConfig,
+    deck: Deck,
+    clock: Callable[[], float],
+    event_log: EventLog | None,
+) -> HubService:
+    """One table's service (not replayed yet)."""
+    return HubService(
+        table=table.table,
+        readers=list(table.readers),
+        deck=deck,
+        max_payload_bytes=config.max_payload_bytes,
+        overlay_delay_s=config.web.overlay_delay_minutes * 60,
+        clock=clock,
+        game=table.game,
+        live_equity=table.live_equity,
+        log=event_log,
+        doubled_after_s=table.rules.debounce_seconds if table.rules is not None else 0.5,
+    )

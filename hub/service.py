@@ -7,7 +7,9 @@
 * the **overlay** feed for the producer, with every card, held back by the configured
   delay (live only when the config explicitly allows live hole cards).
 
-:func:`run_mqtt` feeds the service from a broker and reconnects when the broker goes away.
+:func:`run_mqtt` feeds the services of all the hub's tables from one broker connection and
+reconnects when the broker goes away. A card read on two antennas at once for longer than
+a moment raises the ``uid_on_two_antennas`` security alert (a copied or spoofed tag).
 
 Every input the service accepts (after the ingest's checks: refused messages are not
 inputs) goes through :meth:`HubService.record`: appended to the :class:`~hub.eventlog.
@@ -20,10 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import ssl
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import aiomqtt
@@ -38,19 +44,31 @@ from feltwire.protocol import (
     LightPattern,
     ReaderKind,
     TopicKind,
+    alerts_topic,
     encode,
     light_set_topic,
     parse_topic,
+    public_topic,
     reader_kind,
     reader_tags_filter,
     seat_of,
 )
-from hub.equity import EquityError, equity
+from hub.config import TlsFiles
+from hub.equity import EquityError
 from hub.eventlog import EventLog, EventLogError, InputKind, LogRecord, decode_read, encode_read
 from hub.feeds import Broadcaster, DelayedRelease, Event
 from hub.ingest import Ingest, InventoryRead
 from hub.lights import LightBoard, presence_pattern
-from hub.live_equity import equity_event, holdem_family_spot
+from hub.live_equity import (
+    LiveSpot,
+    equity_event,
+    final_equity,
+    hand_spot,
+    no_equity,
+    presence_spot,
+    quick_equity,
+)
+from hub.overlay_state import OverlayFrameError, OverlayState
 from hub.presence import AntennaChange, TablePresence
 
 if TYPE_CHECKING:
@@ -60,6 +78,12 @@ log = logging.getLogger(__name__)
 
 PUBLIC_KINDS = frozenset({ReaderKind.BOARD, ReaderKind.UP})
 """Antennas whose cards lie face up: the only ones the public feed names."""
+
+DOUBLED_UID_ALERT = "uid_on_two_antennas"
+"""The security alert's code: one registered tag read on two antennas at the same time."""
+
+_Unapplied = tuple[Future[LogRecord], InputKind, dict[str, Any], float]
+"""A read whose log write has started (or finished) but that is not applied yet."""
 
 
 def public_antenna(reader: str, cards: tuple[str, ...]) -> dict[str, Any]:
@@ -96,6 +120,7 @@ class HubService:
         game: str = "NT",
         live_equity: bool = True,
         log: EventLog | None = None,
+        doubled_after_s: float = 0.5,
     ) -> None:
         self.table = table
         self.readers = readers
@@ -103,9 +128,11 @@ class HubService:
             table=table, readers=readers, deck=deck, max_payload_bytes=max_payload_bytes
         )
         self.presence = TablePresence()
-        self.public = Broadcaster()
+        self.public = Broadcaster(tap=self._to_public_topic)
         self.overlay = Broadcaster()
         self.overlay_presence = TablePresence()
+        self.overlay_state = OverlayState()
+        """The overlay's picture of the table, from the released frames only."""
         self.overlay_delay_s = overlay_delay_s
         self._held = DelayedRelease(overlay_delay_s)
         self._held_changed = asyncio.Event()
@@ -132,6 +159,18 @@ class HubService:
         """True while :meth:`replay` runs: nothing goes to the broker then."""
         self.replayed = 0
         """Inputs replayed from the log at start."""
+        self.doubled_after_s = doubled_after_s
+        """How long one card (one registered uid) must lie on two antennas at once before
+        the ``uid_on_two_antennas`` security alert (a card moved between antennas is read
+        on both for a moment)."""
+        self._where: dict[str, set[str]] = {}
+        self._doubled: dict[str, tuple[float, bool]] = {}
+        self._doubled_changed = asyncio.Event()
+        self.security_alerts: deque[Event] = deque(maxlen=20)
+        """The latest security alerts raised (newest last)."""
+        self._unapplied: deque[_Unapplied] = deque()
+        self.inbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        """MQTT messages for this table, taken in order by :func:`run_mqtt`'s worker."""
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -141,6 +180,12 @@ class HubService:
     def attach_rules(self, rules: TableService) -> None:
         """Let ``rules`` watch every read (called by the table service itself)."""
         self.rules = rules
+
+    def _to_public_topic(self, frame: Event) -> None:
+        """Every frame of the public feed also goes to the table's public MQTT topic
+        (``feltwire/v1/<table>/public``, not retained) for scoreboards and bots: the
+        same frames as ``/ws/public``, so never a hole card."""
+        self.send(public_topic(self.table), json.dumps(frame).encode(), retain=False)
 
     def send(self, topic: str, payload: bytes, *, retain: bool) -> None:
         """Queue a message for the broker (not while replaying: that went out before)."""
@@ -155,6 +200,7 @@ class HubService:
     def record(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
         """Take one accepted input: append it to the log (when there is one), then apply
         it; returns what applying it returned."""
+        self._apply_logged()  # reads still on their way to the log come first
         if self.log is not None and not self.replaying:
             self.log.append(kind, payload, now)
         return self._dispatch(kind, payload, now)
@@ -247,6 +293,41 @@ class HubService:
                 self.handled += 1
                 self._handled_cv.notify_all()
 
+    async def take_message(self, topic: str, payload: bytes, disk: Executor) -> None:
+        """Take one MQTT message like :meth:`handle_message`, with the event log's write
+        of a read (an fsync with ``event_log_sync = "full"``) done on ``disk``, off the
+        event loop, so the other tables' reads and the web go on meanwhile.
+
+        The read is still on disk before it is applied, and inputs are applied in the
+        order they are logged: an input recorded meanwhile (a console action, a tick)
+        first applies the reads already on their way to the log (:meth:`record`). One
+        table's messages must be taken one after another (:func:`run_mqtt` does).
+        """
+        try:
+            if self.log is None or topic.endswith("/button"):
+                self._handle(topic, payload)
+                return
+            read = self.ingest.handle(topic, payload)
+            if read is None:
+                return
+            kind, data, now = InputKind.INVENTORY, encode_read(read), self._clock()
+            written = disk.submit(self.log.append, kind, data, now)
+            self._unapplied.append((written, kind, data, now))
+            await asyncio.wrap_future(written)
+            self._apply_logged()
+        finally:
+            with self._handled_cv:
+                self.handled += 1
+                self._handled_cv.notify_all()
+
+    def _apply_logged(self) -> None:
+        """Apply, in order, the reads whose log write :meth:`take_message` started
+        (waiting for a write still going on)."""
+        while self._unapplied:
+            written, kind, data, now = self._unapplied.popleft()
+            written.result()
+            self._dispatch(kind, data, now)
+
     def _handle(self, topic: str, payload: bytes) -> AntennaChange | None:
         if topic.endswith("/button"):
             self.handle_button(topic, payload)
@@ -267,6 +348,7 @@ class HubService:
                 self.rules.on_read(read.reader, read.cards, read.unknown_uids, False, now)
             return None
         self.changes += 1
+        self._track_places(change, now)
         if self.rules is None and reader_kind(change.reader) is ReaderKind.SEAT:
             # with rules, the table service sets the seat lights
             seat = seat_of(change.reader)
@@ -286,7 +368,82 @@ class HubService:
             self._equity_due.set()
         if self.rules is not None:
             self.rules.on_read(read.reader, read.cards, read.unknown_uids, True, now)
+        self.check_doubled(now)
         return change
+
+    def _track_places(self, change: AntennaChange, now: float) -> None:
+        """Keep where each card lies; a card now on two antennas starts a doubled spell."""
+        for card in change.left:
+            places = self._where.get(card)
+            if places is not None:
+                places.discard(change.reader)
+                if len(places) < 2:
+                    self._doubled.pop(card, None)
+        for card in change.arrived:
+            places = self._where.setdefault(card, set())
+            places.add(change.reader)
+            if len(places) >= 2 and card not in self._doubled:
+                self._doubled[card] = (now, False)
+                self._doubled_changed.set()
+
+    def check_doubled(self, now: float) -> int:
+        """Raise the ``uid_on_two_antennas`` alert for every card that has lain on two
+        antennas at once for ``doubled_after_s``; returns how many were raised."""
+        raised = 0
+        for card, (since, told) in list(self._doubled.items()):
+            if not told and now - since >= self.doubled_after_s:
+                self._doubled[card] = (since, True)
+                self._doubled_alert(card, sorted(self._where[card]), now)
+                raised += 1
+        return raised
+
+    def _doubled_alert(self, card: str, readers: list[str], now: float) -> None:
+        """The spoofing alert: one registered tag read on several antennas at once (a
+        cloned or replayed tag). The card is named only when every antenna is face up."""
+        public = all(reader_kind(r) in PUBLIC_KINDS for r in readers)
+        where = " and ".join(readers)
+        seat = next((s for s in map(seat_of, readers) if s is not None), None)
+        frame: Event = {
+            "type": "alert",
+            "t": now,
+            "code": DOUBLED_UID_ALERT,
+            "severity": "warning",
+            "seat": seat,
+            "rule": "security",
+            "message": (
+                f"the {card} is read on {where} at once"
+                if public
+                else f"one registered tag is read on {where} at once"
+            )
+            + ": a copied (cloned or spoofed) tag, or a card left between two antennas",
+            "remedy": "check those places; take a copied card out of play and call the floor",
+            "readers": readers,
+        }
+        if self.rules is not None and self.rules.in_hand:
+            frame["hand"] = self.rules.hand_number
+        if self.replaying:
+            return  # raised when it happened; the log only rebuilds where the cards lie
+        self.ingest.counters[f"security.{DOUBLED_UID_ALERT}"] += 1
+        log.warning("table %s security alert %s on %s", self.table, DOUBLED_UID_ALERT, where)
+        self.public.publish(frame)
+        self.to_overlay(frame, now)
+        self.security_alerts.append(frame)
+        payload = {"v": 1, "table": self.table} | frame
+        del payload["type"]
+        self.send(alerts_topic(self.table), json.dumps(payload).encode(), retain=False)
+
+    async def run_security(self) -> None:
+        """Raise the doubled-tag alert on time, forever (a task of the running hub)."""
+        while True:
+            now = self._clock()
+            self.check_doubled(now)
+            due = [
+                since + self.doubled_after_s for since, told in self._doubled.values() if not told
+            ]
+            self._doubled_changed.clear()
+            timeout = None if not due else max(0.01, min(due) - now)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._doubled_changed.wait(), timeout)
 
     def to_overlay(self, event: Event, happened: float) -> None:
         """Send an overlay event now, or hold it until the delay has passed."""
@@ -296,34 +453,93 @@ class HubService:
             self._held.push(event, happened)
             self._held_changed.set()
 
-    def equity_now(self) -> Event | None:
-        """The overlay's equity event for the cards on the table now (None: nothing to say)."""
-        found = holdem_family_spot(self.presence.snapshot(), self.game[1:])
-        if found is None:
+    def equity_spot(self) -> LiveSpot | None:
+        """The spot of the cards on the table now: the rules' hand when the hub runs the
+        rules (seats in the hand, folded seats out), the antennas otherwise; None when
+        there is nothing to compute (see :mod:`hub.live_equity`)."""
+        snap = self.presence.snapshot()
+        rules = self.rules
+        if rules is None:
+            return presence_spot(snap, self.game[1:])
+        if not rules.in_hand or rules.monitor is None or rules.setup is None:
             return None
-        seats, spot = found
-        return equity_event(seats, equity(spot, rng=self.equity_updates))
+        hand = rules.monitor.hand
+        return hand_spot(
+            self.game[1:],
+            hand=rules.hand_number,
+            seats=rules.setup.seats,
+            hole=hand.hole,
+            folded=hand.folded,
+            board=hand.board,
+            burns=hand.burns,
+            snapshot=snap,
+        )
 
-    async def run_equity(self, settle_s: float = 0.05) -> None:
+    def equity_now(self) -> Event | None:
+        """The overlay's final equity event for the cards on the table now (None: nothing
+        to say); blocks while it computes."""
+        live = self.equity_spot()
+        if live is None:
+            return None
+        return equity_event(live, final_equity(live, self.equity_updates))
+
+    def _equity_key(self) -> tuple[object, ...] | None:
+        try:
+            live = self.equity_spot()
+        except EquityError:
+            return None
+        return None if live is None else live.key
+
+    async def run_equity(self, settle_s: float = 0.05, poll_s: float = 0.25) -> None:
         """Recompute each seat's equity when the cards change (a task of the running hub).
 
-        Changes that come in a burst are taken together; the computation runs in a
-        worker thread so reads keep flowing, and its result goes out with the delay of
-        the cards it was computed from.
+        Changes that come in a burst are taken together. A quick estimate goes out at
+        once, then the exact figure (or a finer estimate, see
+        :func:`hub.live_equity.final_equity`), unless the cards changed meanwhile. Both
+        are computed in a worker thread so reads keep flowing, and go out with the delay
+        of the cards they were computed from. With the rules running, the hand is also
+        looked at every ``poll_s`` seconds (a fold entered at the console moves no card).
         """
+        last: tuple[object, ...] | None = None
         while True:
-            await self._equity_due.wait()
-            await asyncio.sleep(settle_s)
-            self._equity_due.clear()
+            if self.rules is None or not self.live_equity:
+                await self._equity_due.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._equity_due.wait(), poll_s)
+            if self._equity_due.is_set():
+                await asyncio.sleep(settle_s)
+                self._equity_due.clear()
+            if not self.live_equity:
+                continue
             happened = self._clock()
             try:
-                event = await asyncio.to_thread(self.equity_now)
+                live = self.equity_spot()
             except EquityError as exc:
                 log.warning("no equity for the cards on the table: %s", exc)
                 continue
-            if event is not None:
+            key = None if live is None else live.key
+            if key == last:
+                continue
+            last = key
+            if live is None:
+                if self.rules is None:  # with rules, the next hand clears the figures
+                    self.to_overlay(no_equity() | {"t": happened}, happened)
+                continue
+            try:
+                quick = await asyncio.to_thread(quick_equity, live, self.equity_updates)
                 self.equity_updates += 1
-                self.to_overlay(event | {"t": happened}, happened)
+                self.to_overlay(equity_event(live, quick) | {"t": happened}, happened)
+                if quick.exact:
+                    continue
+                final = await asyncio.to_thread(final_equity, live, self.equity_updates)
+            except EquityError as exc:
+                log.warning("no equity for the cards on the table: %s", exc)
+                continue
+            if self._equity_key() != key:
+                continue  # the cards changed meanwhile: the next pass computes those
+            self.equity_updates += 1
+            self.to_overlay(equity_event(live, final) | {"t": happened}, happened)
 
     def set_light(self, seat: int, pattern: LightPattern) -> None:
         """Command a seat light (sent once per change, retained; while replaying only
@@ -343,9 +559,20 @@ class HubService:
         return [self._light_message(s, p) for s, p in sorted(self.lights.current().items())]
 
     def _release(self, event: Event) -> None:
+        """Send one overlay event whose time has come, then the overlay's picture of the
+        table with it folded in (a ``state`` frame) when that changed."""
         if event["type"] == "antenna":
             self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
         self.overlay.publish(event)
+        try:
+            changed = self.overlay_state.apply(event)
+        except OverlayFrameError as exc:
+            self.ingest.counters["overlay_unreadable"] += 1
+            log.warning("the overlay picture skipped a frame: %s", exc)
+            return
+        if changed:
+            picture = self.overlay_state.picture()
+            self.overlay.publish({"type": "state", "t": event.get("t"), "state": picture})
 
     def release_due(self) -> int:
         """Release every held overlay event whose delay has passed; returns how many."""
@@ -384,12 +611,84 @@ class HubService:
             "table": self.table,
             "delay_s": self.overlay_delay_s,
             "antennas": [overlay_antenna(r, snap.get(r, ())) for r in self.readers],
+            "state": self.overlay_state.picture(),
         }
 
 
-async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15) -> None:
-    """Subscribe to the table's reader topics and feed the service; reconnects forever."""
-    tls = aiomqtt.TLSParameters() if broker.tls else None
+async def run_mqtt(
+    services: HubService | Mapping[str, HubService],
+    broker: MqttUrl,
+    *,
+    keepalive: int = 15,
+    tls: TlsFiles | None = None,
+) -> None:
+    """Feed every table of the hub from one broker connection; reconnects forever.
+
+    The connection subscribes to each table's reader and button topics, hands each
+    message to the table its topic names (a topic of no table served here goes to the
+    first table, whose ingest refuses it as ``bad_topic``), and sends every table's
+    outgoing messages. Each table takes its messages in order in a worker of its own
+    (:meth:`HubService.take_message`), the tables side by side. Over ``mqtts://`` the
+    broker's certificate is checked against ``tls.ca_file`` (unset: the system CAs),
+    and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS.
+    """
+    tables = {services.table: services} if isinstance(services, HubService) else dict(services)
+    if not tables:
+        raise ValueError("run_mqtt needs at least one table")
+    files = tls if tls is not None else TlsFiles()
+    tls_params = (
+        aiomqtt.TLSParameters(
+            ca_certs=str(files.ca_file) if files.ca_file is not None else None,
+            certfile=str(files.cert_file) if files.cert_file is not None else None,
+            keyfile=str(files.key_file) if files.key_file is not None else None,
+            cert_reqs=ssl.CERT_REQUIRED,
+        )
+        if broker.tls
+        else None
+    )
+    filters = [
+        (topic_filter, 1)
+        for table in tables
+        for topic_filter in (reader_tags_filter(table), f"{TOPIC_PREFIX}/{table}/node/+/button")
+    ]
+    # the tables' event-log writes run side by side (each table's in order): fsyncs of
+    # several files overlap, so the disk does not limit how many tables one hub carries
+    disk = ThreadPoolExecutor(min(32, len(tables)), thread_name_prefix="event-log")
+    workers = [
+        asyncio.create_task(_take_messages(service, disk), name=f"ingest-{service.table}")
+        for service in tables.values()
+    ]
+    try:
+        await _serve_broker(tables, broker, keepalive, tls_params, filters)
+    finally:
+        for worker in workers:
+            worker.cancel()
+        disk.shutdown(wait=False)
+
+
+async def _take_messages(service: HubService, disk: Executor) -> None:
+    """One table's worker: its messages, one after another, as they come. A message
+    whose handling fails (the event log cannot be written) is counted, logged and
+    dropped; the table goes on with the next."""
+    while True:
+        topic, payload = await service.inbox.get()
+        try:
+            await service.take_message(topic, payload, disk)
+        except Exception:
+            service.ingest.counters["failed"] += 1
+            log.exception("table %s: a message on %s could not be taken", service.table, topic)
+
+
+async def _serve_broker(
+    tables: dict[str, HubService],
+    broker: MqttUrl,
+    keepalive: int,
+    tls_params: aiomqtt.TLSParameters | None,
+    filters: list[tuple[str, int]],
+) -> None:
+    """Connect, subscribe, route each message to its table's inbox, send the tables'
+    messages; reconnect forever."""
+    first = next(iter(tables.values()))
     delay = 0.5
     while True:
         try:
@@ -398,33 +697,64 @@ async def run_mqtt(service: HubService, broker: MqttUrl, *, keepalive: int = 15)
                 broker.port,
                 username=broker.username,
                 password=broker.password,
-                identifier=f"feltwire-hub-{service.table}",
+                identifier=f"feltwire-hub-{first.table}",
                 # a persistent session: the broker queues reads for the hub while it is away
                 clean_session=False,
                 keepalive=keepalive,
-                tls_params=tls,
+                tls_params=tls_params,
                 protocol=aiomqtt.ProtocolVersion.V311,
                 max_queued_incoming_messages=100_000,
             ) as client:
-                await client.subscribe(reader_tags_filter(service.table), qos=1)
-                await client.subscribe(f"{TOPIC_PREFIX}/{service.table}/node/+/button", qos=1)
-                log.info("hub subscribed at %s:%d", broker.host, broker.port)
-                service.subscribed.set()
+                for i in range(0, len(filters), _FILTERS_PER_SUBSCRIBE):
+                    chunk = filters[i : i + _FILTERS_PER_SUBSCRIBE]
+                    granted = await client.subscribe(chunk)
+                    _check_granted(chunk, granted)
+                log.info(
+                    "hub subscribed at %s:%d for %d table(s)", broker.host, broker.port, len(tables)
+                )
+                for service in tables.values():
+                    service.subscribed.set()
                 delay = 0.5
-                sender = asyncio.create_task(_send_outgoing(service, client))
+                senders = [
+                    asyncio.create_task(_send_outgoing(service, client))
+                    for service in tables.values()
+                ]
                 try:
                     async for message in client.messages:
                         payload = message.payload
                         if not isinstance(payload, bytes | bytearray):
                             payload = str(payload).encode()
-                        service.handle_message(str(message.topic), bytes(payload))
+                        topic = str(message.topic)
+                        parts = topic.split("/", 3)
+                        service = tables.get(parts[2], first) if len(parts) > 2 else first
+                        service.inbox.put_nowait((topic, bytes(payload)))
                 finally:
-                    sender.cancel()
+                    for sender in senders:
+                        sender.cancel()
         except aiomqtt.MqttError as exc:
-            service.subscribed.clear()
+            for service in tables.values():
+                service.subscribed.clear()
             log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
+
+
+_FILTERS_PER_SUBSCRIBE = 64
+"""Topic filters per SUBSCRIBE packet (a hub of many tables subscribes in a few packets)."""
+
+
+def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:
+    """Log each subscription the broker refused (its ACL gives the hub's credential no
+    read right there: a table missing from the credential)."""
+    codes = list(granted) if isinstance(granted, tuple | list) else []
+    for (topic_filter, _), code in zip(chunk, codes, strict=False):
+        value = getattr(code, "value", code)
+        if isinstance(value, int) and value >= 0x80:
+            log.error(
+                "the broker refused the hub's subscription to %s: does the hub's credential "
+                "cover this table?",
+                topic_filter,
+            )
 
 
 async def _send_outgoing(service: HubService, client: aiomqtt.Client) -> None:

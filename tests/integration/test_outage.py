@@ -74,6 +74,8 @@ async def test_broker_outage_and_node_restart_lose_nothing(tmp_path: Path) -> No
     async def collect(sub: Any) -> None:
         while True:
             ev = await sub.get()
+            if ev.get("type") != "antenna":
+                continue
             uids = tuple(sorted(DECK.uid_for(c) for c in ev["cards"]))
             seen.append((ev["reader"], uids))
             caught_up.set()
