@@ -62,6 +62,53 @@ ConsoleInput = ConsoleAction | ShowHand | MuckHand | ManualCard | DeclareMisdeal
 """What the dealer console may enter (actions and dealer commands)."""
 
 
+class SeatOp(enum.StrEnum):
+    """What the dealer does for a seat at the console (the table's rules decide whether
+    it is allowed: :class:`hub.rules.table.Table`'s ``verify_…`` methods)."""
+
+    SIT = "sit"
+    """A player sits down in an empty seat with a buy-in."""
+    TOP_UP = "top_up"
+    """The player adds chips (from the next hand when the seat is in a hand)."""
+    SIT_OUT = "sit_out"
+    """The player sits out from the next hand."""
+    COME_BACK = "come_back"
+    """The player sitting out is back from the next hand."""
+    LEAVE = "leave"
+    """The player leaves the table with their chips."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCommand:
+    """A seat command entered at the console, logged as a :attr:`InputKind.TABLE` input.
+
+    ``name`` and ``amount`` (the buy-in) belong to :attr:`SeatOp.SIT`, ``amount`` also to
+    :attr:`SeatOp.TOP_UP`; ``wait`` (sit down or come back) waits for the big blind
+    instead of posting at once (R-BLIND-3, R-BLIND-5).
+
+    >>> cmd = SeatCommand(SeatOp.SIT, 4, name="Bo", amount=800)
+    >>> decode_table(encode_table(cmd)) == cmd
+    True
+    """
+
+    op: SeatOp
+    seat: int
+    name: str = ""
+    amount: int = 0
+    wait: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AckAlert:
+    """The dealer acknowledged alert ``alert`` (the id the console shows)."""
+
+    alert: int
+
+
+TableCommand = SeatCommand | AckAlert
+"""A table command besides the opening of the table (which the table service logs)."""
+
+
 class EventLogError(Exception):
     """The log cannot be used: wrong table, unknown schema, or it contradicts the config."""
 
@@ -80,7 +127,9 @@ class InputKind(enum.StrEnum):
     TICK = "tick"
     """Time passed without a read while a hand ran."""
     TABLE = "table"
-    """A table command (the table opened with its seated players and buy-ins)."""
+    """A table command: the table opened with its seated players and buy-ins, a seat
+    command entered at the console (:class:`SeatCommand`), an alert acknowledged
+    (:class:`AckAlert`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,3 +346,36 @@ def decode_console(payload: Mapping[str, Any], now: float) -> ConsoleInput:
     if kind == "UndoAction":
         return UndoAction(now)
     raise EventLogError(f"unknown console input {kind!r} in the event log")
+
+
+def encode_table(cmd: TableCommand) -> dict[str, Any]:
+    """A seat command or an acknowledged alert as a table-command log payload."""
+    if isinstance(cmd, AckAlert):
+        return {"command": "ack_alert", "alert": cmd.alert}
+    out: dict[str, Any] = {"command": cmd.op.value, "seat": cmd.seat}
+    if cmd.op is SeatOp.SIT:
+        out |= {"name": cmd.name, "amount": cmd.amount, "wait": cmd.wait}
+    elif cmd.op is SeatOp.TOP_UP:
+        out["amount"] = cmd.amount
+    elif cmd.op is SeatOp.COME_BACK:
+        out["wait"] = cmd.wait
+    return out
+
+
+def decode_table(payload: Mapping[str, Any]) -> TableCommand:
+    """The seat command or acknowledged alert a table-command payload records
+    (EventLogError for a command this hub does not know; ``open`` is not decoded here)."""
+    command = payload.get("command")
+    if command == "ack_alert":
+        return AckAlert(int(payload["alert"]))
+    try:
+        op = SeatOp(str(command))
+    except ValueError:
+        raise EventLogError(f"unknown table command {command!r} in the event log") from None
+    return SeatCommand(
+        op,
+        int(payload["seat"]),
+        name=str(payload.get("name", "")),
+        amount=int(payload.get("amount", 0)),
+        wait=bool(payload.get("wait", False)),
+    )

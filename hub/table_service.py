@@ -20,9 +20,12 @@ periodic task feeds :class:`~hub.rules.procedure.Tick` when no read comes. Each
 When the hand is complete (or void after a misdeal) the table takes the result; the
 next hand starts as soon as the table is clear (no card on any antenna).
 
-Every input — the table opening with its players, each console input, each tick while a
-hand runs — goes through :meth:`HubService.record` (the event log, then
+Every input — the table opening with its players, each console input, each seat command
+and alert acknowledgement (:meth:`TableService.table_command`), each tick while a hand
+runs — goes through :meth:`HubService.record` (the event log, then
 :meth:`TableService.apply_input`), so a restarted hub replays the hand to where it was.
+:meth:`TableService.console_state` is the dealer console's view (never a hole card
+before showdown).
 
 >>> from feltwire.deck import simulated_deck
 >>> from hub.config import PlayerSettings, RulesSettings, default_readers
@@ -47,21 +50,29 @@ from typing import Any
 
 from feltwire.cards import card_code, card_index
 from feltwire.protocol import LightPattern, ReaderKind, alerts_topic, reader_kind, seat_of
-from hub.config import RulesSettings
+from hub.config import RulesSettings, TournamentSettings
 from hub.eventlog import (
+    AckAlert,
     ConsoleInput,
     EventLogError,
     InputKind,
+    SeatCommand,
+    SeatOp,
+    TableCommand,
     console_kind,
     decode_console,
+    decode_table,
     encode_console,
+    encode_table,
 )
 from hub.feeds import Event
 from hub.lights import presence_pattern
 from hub.rules.alerts import Alert
+from hub.rules.betting import Action
+from hub.rules.dealing import UNKNOWN, ShowOrMuck
 from hub.rules.errors import RulesError
-from hub.rules.games import game
-from hub.rules.hand import Phase
+from hub.rules.games import Family, Structure, game
+from hub.rules.hand import Hand, Phase
 from hub.rules.procedure import (
     DealingMonitor,
     HandShown,
@@ -75,8 +86,9 @@ from hub.rules.procedure import (
 )
 from hub.rules.procedure import Event as HandEvent
 from hub.rules.setup import HandSetup, TableProfile
-from hub.rules.table import Table, TableConfig
-from hub.service import HubService
+from hub.rules.table import BuyInLimits, Entry, Table, TableConfig
+from hub.service import HubService, public_antenna
+from hub.tournament_clock import CLOCK_COMMAND, TournamentClock
 
 log = logging.getLogger(__name__)
 
@@ -159,12 +171,20 @@ class TableService:
         *,
         game_code: str,
         profile: TableProfile | None = None,
+        tournament: TournamentSettings | None = None,
     ) -> None:
         self.hub = hub
         self.settings = settings
         self.profile = profile if profile is not None else profile_for(hub.readers)
         self.game_code = game_code
-        self.table = Table(table_config(settings, game_code), self.profile)
+        clock = TournamentClock(tournament, hub.public.publish) if tournament else None
+        self.tournament_clock = clock
+        """The tournament clock (a table with ``[tournament]``), or None (a cash game)."""
+        self.table = Table(
+            table_config(settings, game_code),
+            self.profile,
+            tournament=clock.tournament if clock is not None else None,
+        )
         self._buy_in: dict[int, int] = {}
         self.opened = False
         """True once the table opened (its players seated): live, or replayed from the log."""
@@ -178,6 +198,11 @@ class TableService:
         """Every alert raised, by hand number."""
         self.recent: deque[Event] = deque(maxlen=RECENT_ALERTS)
         self.last_awards: list[str] = []
+        self.last_pots: list[dict[str, Any]] = []
+        """The last hand's pot awards in full (text and payouts), for the console."""
+        self.acknowledged: set[int] = set()
+        """Ids of the alerts the dealer acknowledged at the console."""
+        self._alert_seq = 0
         self._hints: SeatHints | None = None
         self._blinds: tuple[int | None, int | None] = (None, None)
         self._unknown: dict[str, frozenset[str]] = {}
@@ -190,6 +215,7 @@ class TableService:
 
     def _stakes(self) -> dict[str, Any]:
         s = self.settings
+        clock = self.tournament_clock
         return {
             "game": self.game_code,
             "small_blind": s.small_blind,
@@ -198,7 +224,7 @@ class TableService:
             "small_bet": s.small_bet,
             "big_bet": s.big_bet,
             "debounce_seconds": s.debounce_seconds,
-        }
+        } | ({"tournament": clock.stakes()} if clock is not None else {})
 
     def ensure_open(self, now: float) -> None:
         """Open the table (seat the configured players) unless it is open already."""
@@ -223,8 +249,12 @@ class TableService:
 
     def _table_command(self, payload: dict[str, Any], now: float) -> None:
         command = payload.get("command")
+        if command == CLOCK_COMMAND and self.tournament_clock is not None:
+            self.tournament_clock.apply(payload, now)
+            return
         if command != "open":
-            raise EventLogError(f"unknown table command {command!r} in the event log")
+            self._console_table_command(decode_table(payload), now)
+            return
         if payload["stakes"] != self._stakes():
             raise EventLogError(
                 f"the event log's table opened with {payload['stakes']}, the config says "
@@ -244,6 +274,34 @@ class TableService:
             self.table.join(seat, name, buy_in, now)
             self._buy_in[seat] = buy_in
         self.opened = True
+        if self.tournament_clock is not None:
+            self.tournament_clock.start(now)
+        self._maybe_start(now)
+
+    def _console_table_command(self, cmd: TableCommand, now: float) -> None:
+        """Apply a logged seat command or alert acknowledgement (RulesError if the table's
+        rules refuse it: on replay the hub counts that and goes on)."""
+        if isinstance(cmd, AckAlert):
+            self.acknowledged.add(cmd.alert)
+            self.hub.public.publish({"type": "alert_ack", "id": cmd.alert, "t": now})
+            return
+        table, seat = self.table, cmd.seat
+        entry = Entry.WAIT_FOR_BIG_BLIND if cmd.wait else Entry.POST
+        if cmd.op is SeatOp.SIT:
+            table.join(seat, cmd.name, cmd.amount, now, entry)
+            self._buy_in[seat] = cmd.amount
+        elif cmd.op is SeatOp.TOP_UP:
+            table.add_chips(seat, cmd.amount, now)
+        elif cmd.op is SeatOp.SIT_OUT:
+            table.sit_out(seat)
+        elif cmd.op is SeatOp.COME_BACK:
+            table.come_back(seat, entry)
+        else:
+            table.leave(seat, now)
+            self._buy_in.pop(seat, None)
+        log.info("seat %d: %s", seat, cmd.op.value)
+        frame = {"type": "seats", "hand": self.hand_number, "t": now, "op": cmd.op.value}
+        self._both(now, frame | {"seat": seat, "players": self.players_view()})
         self._maybe_start(now)
 
     def on_read(
@@ -281,13 +339,54 @@ class TableService:
         assert step is None or isinstance(step, Step)
         return step
 
+    def table_command(self, cmd: TableCommand) -> None:
+        """Enter a seat command or an alert acknowledgement at the console (stamped with
+        the hub's clock now). The table's rules check a seat command before it is logged:
+        a refusal raises :class:`~hub.rules.errors.RulesError` naming the rule; an alert
+        id never raised is a LookupError; acknowledging an alert twice changes nothing."""
+        now = self.hub.clock()
+        if isinstance(cmd, AckAlert):
+            if not 1 <= cmd.alert <= self._alert_seq:
+                raise LookupError(f"there is no alert {cmd.alert}")
+            if cmd.alert in self.acknowledged:
+                return
+        else:
+            self._verify_seat_command(cmd, now)
+        self.hub.record(InputKind.TABLE, encode_table(cmd), now)
+
+    def _verify_seat_command(self, cmd: SeatCommand, now: float) -> None:
+        table, seat = self.table, cmd.seat
+        if cmd.op is SeatOp.SIT:
+            table.verify_join(seat, cmd.name, cmd.amount, now)
+        elif cmd.op is SeatOp.TOP_UP:
+            table.verify_add_chips(seat, cmd.amount, now)
+        elif cmd.op is SeatOp.SIT_OUT:
+            table.verify_sit_out(seat)
+        elif cmd.op is SeatOp.COME_BACK:
+            table.verify_come_back(seat)
+        else:
+            table.verify_leave(seat)
+
     def tick(self) -> Step | None:
-        """Time passes without a read (pending departures may become certain)."""
+        """Time passes without a read (pending departures may become certain; the
+        tournament clock may reach a new level)."""
+        if self.tournament_clock is not None:
+            self.tournament_clock.poll(self.hub.clock())
         if not self.in_hand:
             return None
         step = self.hub.record(InputKind.TICK, {}, self.hub.clock())
         assert step is None or isinstance(step, Step)
         return step
+
+    def clock_command(self, action: str) -> Event:
+        """Pause or resume the tournament clock at the console (stamped with the hub's
+        clock now, checked, then logged); the clock's state after it. LookupError when the
+        table runs no clock, RulesError when the clock refuses (not running, not paused)."""
+        if self.tournament_clock is None:
+            raise LookupError("this table runs no tournament clock (no [tournament] section)")
+        now = self.hub.clock()
+        self.hub.record(InputKind.TABLE, self.tournament_clock.command(action, now), now)
+        return self.tournament_clock.state(now)
 
     async def run_ticks(self, interval: float) -> None:
         """Tick every ``interval`` seconds, forever (a task of the running hub)."""
@@ -325,6 +424,8 @@ class TableService:
                 log.warning("no hand can start: fewer than two players can be dealt in")
             return
         self._stuck = False
+        if self.tournament_clock is not None:
+            self.tournament_clock.poll(now)  # the level whose blinds this hand takes
         setup = self.table.start_hand(now)
         self.setup = setup
         self.monitor = DealingMonitor(
@@ -347,6 +448,9 @@ class TableService:
                 "big_blind": started.big_blind,
                 "stacks": [[s, c] for s, c in zip(setup.seats, setup.starting_stacks, strict=True)],
                 "names": [[s, self.table.players[s].name] for s in setup.seats],
+                "posts": [
+                    [setup.seats[p.seat], p.kind.value, p.amount] for p in self.monitor.hand.posts
+                ],
             },
         )
         log.info("hand %d: seats %s, button %d", setup.number, setup.seats, setup.button)
@@ -367,17 +471,22 @@ class TableService:
         if monitor.void:
             self.table.misdeal()
             self.hands_voided += 1
+            self.last_pots = []
             self._end(now, voided=True, awards=[])
         elif monitor.hand.phase is Phase.COMPLETE:
             self.table.finish_hand(monitor.hand, now)
             self.hands_finished += 1
-            awards = [e.text for e in step.events if isinstance(e, PotAwarded)]
+            pots = [e for e in step.events if isinstance(e, PotAwarded)]
+            self.last_pots = [e.as_dict() for e in pots]
+            awards = [e.text for e in pots]
             self._end(now, voided=False, awards=awards)
         return step
 
     def _alert(self, number: int, alert: Alert, now: float) -> None:
         self.alerts_by_hand[number].append(alert)
-        frame: Event = {"type": "alert", "hand": number, "t": now} | alert.as_dict()
+        self._alert_seq += 1
+        frame: Event = {"type": "alert", "id": self._alert_seq, "hand": number, "t": now}
+        frame |= alert.as_dict()
         self.recent.append(frame)
         self._both(now, frame)
         payload = {"v": 1, "table": self.hub.table} | frame
@@ -454,6 +563,7 @@ class TableService:
         """The hand as the public may see it (for the snapshot of a page that opens)."""
         hints = self._hints
         setup = self.setup
+        clock = self.tournament_clock
         return {
             "hand": self.hand_number,
             "in_hand": self.in_hand,
@@ -469,6 +579,7 @@ class TableService:
             "awards": list(self.last_awards),
             "players": self.players_view(),
             "board": self.board_view(),
+            "clock": clock.state(self.hub.clock()) if clock is not None else None,
         }
 
     def players_view(self) -> list[dict[str, Any]]:
@@ -505,3 +616,154 @@ class TableService:
         if self.monitor is None or not self.in_hand:
             return []
         return [card_code(c) for c in self.monitor.hand.board if c >= 0]
+
+    # ------------------------------------------------------------------ the console
+
+    def console_state(self) -> Event:
+        """The dealer console's view of the table (``{"type": "console", …}``).
+
+        The hand (number, game, phase, street, button, blinds, pot, board), every player
+        (:meth:`players_view` plus what the seat commands allow), whose turn it is, the
+        legal actions of the seat to act with their amounts straight from the engine, the
+        show/muck choices at showdown, the last hand's pot awards, the recent alerts with
+        their ids and whether they were acknowledged, the seat-management limits, and
+        ``live_hole_cards`` (the overlay shows hole cards without delay). Never a hole
+        card before showdown: only hands shown at the showdown name their cards.
+        """
+        now = self.hub.clock()
+        monitor, setup, hints = self.monitor, self.setup, self._hints
+        hand = monitor.hand if monitor is not None else None
+        live = hand if hand is not None and self.in_hand else None
+        config = self.table.config
+        snap = self.hub.presence.snapshot()
+        players = self.table.players
+        last = None
+        if not self.in_hand and monitor is not None:
+            last = {"hand": self.hand_number, "voided": monitor.void, "awards": self.last_pots}
+        return {
+            "type": "console",
+            "table": self.hub.table,
+            "hand": self.hand_number,
+            "in_hand": self.in_hand,
+            "game": self.game_code,
+            "game_name": config.game.name,
+            "structure": config.game.structure.name.lower().replace("_", " "),
+            "stakes": self._stakes(),
+            "phase": live.phase.value if live is not None else None,
+            "street": live.street.name if live is not None else None,
+            "button": setup.button if setup is not None else None,
+            "small_blind": self._blinds[0] if setup is not None else None,
+            "big_blind": self._blinds[1] if setup is not None else None,
+            "pot": live.pot_total if live is not None else 0,
+            "current_bet": live.current_bet if live is not None else 0,
+            "board": [card_code(c) for c in hand.board if c >= 0] if hand is not None else [],
+            "players": [self._console_player(v, now) for v in self.players_view()],
+            "acting": hints.acting if hints is not None and live is not None else None,
+            "legal": self._legal(live) if live is not None else None,
+            "showdown": self._showdown(live) if live is not None else None,
+            "shown": self._shown(hand) if hand is not None else [],
+            "can_undo": live is not None and any(isinstance(r, Action) for r in live.log),
+            "can_misdeal": live is not None and self.table.can_misdeal(),
+            "last_hand": last,
+            "alerts": [f | {"acknowledged": f["id"] in self.acknowledged} for f in self.recent],
+            "seating": {
+                "seats": self.profile.seats,
+                "empty": [s for s in range(1, self.profile.seats + 1) if s not in players],
+                "full": len(players) >= config.game.max_players,
+                "buy_in": _limits(self.table.buy_in_limits("", now)),
+            },
+            "live_hole_cards": self.hub.overlay_delay_s == 0,
+            "antennas": [public_antenna(r, snap.get(r, ())) for r in self.hub.readers],
+        }
+
+    def _console_player(self, view: dict[str, Any], now: float) -> dict[str, Any]:
+        """A player as the console shows them: the public view, what they owe, and which
+        seat commands the table's rules allow now."""
+        table, seat = self.table, view["seat"]
+        player = table.players[seat]
+        top_up = table.limits_for_top_up(seat, now)
+        out = view | {
+            "pending": player.pending,
+            "owes": player.owes.value,
+            "waiting": player.entry is Entry.WAIT_FOR_BIG_BLIND,
+            "can_leave": table.can_leave(seat),
+            "can_sit_out": table.can_sit_out(seat),
+            "can_come_back": table.can_come_back(seat),
+            "can_top_up": table.can_add_chips(seat, top_up.minimum, now),
+            "top_up": _limits(top_up),
+            "up": [],
+        }
+        hand = self.monitor.hand if self.monitor is not None else None
+        h = self.setup.hand_seat(seat) if self.setup is not None and self.in_hand else None
+        if hand is not None and h is not None and hand.game.family is Family.STUD:
+            out["up"] = [card_code(c) for c in hand.up_cards.get(h, []) if c >= 0]
+        return out
+
+    def _legal(self, hand: Hand) -> dict[str, Any] | None:
+        """What the seat to act may do, from the engine (None outside a betting round)."""
+        if hand.phase is not Phase.BETTING or hand.actor is None or self.setup is None:
+            return None
+        la = hand.legal_actions()
+        h = la.seat
+        bet: dict[str, Any] | None = None
+        if la.can_bet_or_raise:
+            fixed = hand.game.structure is Structure.FIXED_LIMIT
+            act = "complete" if la.is_completion else "raise" if la.bet_is_raise else "bet"
+            bet = {"act": act, "min_to": la.min_to, "max_to": la.max_to, "fixed": fixed}
+            if fixed:  # fixed limit: the one size (or the two of an open pair, R-BET-9)
+                bet["amounts"] = sorted({la.min_to, la.max_to})
+        return {
+            "seat": self.setup.seats[h],
+            "fold": hand.can_fold(h),
+            "check": hand.can_check(h),
+            "call": la.call_amount if hand.can_call(h) else None,
+            "bring_in": la.bring_in_amount if hand.can_bring_in(h) else None,
+            "bet": bet,
+            "all_in": (
+                {"to": hand.bets[h] + hand.stacks[h], "amount": hand.stacks[h]}
+                if hand.can_all_in(h)
+                else None
+            ),
+            "bet_now": hand.bets[h],
+            "stack": hand.stacks[h],
+        }
+
+    def _showdown(self, hand: Hand) -> dict[str, Any] | None:
+        """Who shows or mucks next at showdown and which seats may do which."""
+        if hand.phase is not Phase.SHOWDOWN or self.setup is None:
+            return None
+        seats = self.setup.seats
+        done = set(hand.shown) | set(hand.mucked)
+        open_ = [h for h in hand.in_hand if h not in done]
+        return {
+            "next": seats[hand.shower] if hand.shower is not None else None,
+            "show": [seats[h] for h in open_ if _may_show(hand, h)],
+            "muck": [seats[h] for h in open_ if hand.can_muck(h)],
+        }
+
+    def _shown(self, hand: Hand) -> list[dict[str, Any]]:
+        """Hands shown at the showdown (their cards are public then); nothing before."""
+        if hand.phase not in (Phase.SHOWDOWN, Phase.COMPLETE) or self.setup is None:
+            return []
+        seats = self.setup.seats
+        return [
+            {"seat": seats[r.seat], "cards": [card_code(c) for c in r.cards if c >= 0]}
+            for r in hand.log
+            if isinstance(r, ShowOrMuck) and r.shown
+        ]
+
+
+def _limits(limits: BuyInLimits) -> dict[str, Any]:
+    """Buy-in or top-up limits as the console shows them."""
+    return {"min": limits.minimum, "max": limits.maximum, "rule": limits.rule}
+
+
+def _may_show(hand: Hand, h: int) -> bool:
+    """True when it is in order for hand seat ``h`` to show now. Cards that were never
+    read are named by the dealing monitor when the hand is shown (or it says to lay them
+    on the antenna), so the check here is of the order and the phase only: a placeholder
+    of the right length stands in for unread cards."""
+    hole = hand.hole[h]
+    if UNKNOWN not in hole:
+        return hand.can_show(h)
+    return hand.can_show(h, [0] * len(hole))

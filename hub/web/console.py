@@ -1,53 +1,321 @@
 """The dealer console: the hand, whose turn, legal actions, and the inputs a dealer enters.
 
-Its routes need the dealer role. Nothing here carries a hole card before showdown.
+Every route needs the dealer role (admin passes too):
+
+* ``GET /console`` — the page (``static/console.html``; open it as ``/console?token=…``);
+* ``GET /api/console/state`` — :meth:`~hub.table_service.TableService.console_state`;
+* ``WS /ws/console`` — that state first, then every public-feed frame, each burst of
+  frames followed by a fresh state (never the overlay feed);
+* ``POST /api/console/action`` — a betting action (``{"seat", "act", "to"}``); a refused
+  action answers 200 with ``accepted: false`` and the reason (it was logged, and may have
+  raised an alert);
+* ``POST /api/console/undo``, ``/misdeal``, ``/card``, ``/show``, ``/muck`` — dealer
+  commands and showdown inputs;
+* ``POST /api/console/seat`` — sit down with a buy-in, top up, sit out, come back, leave;
+* ``POST /api/console/alerts/{id}/ack`` — acknowledge an alert.
+
+Bodies are strict (unknown fields are 422). A refusal by the rules is 409 with the
+engine's message, which names the rule id; 404 when the hub runs no rules. Nothing here
+carries a hole card before showdown.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import (
+    Body,
+    Depends,
+    FastAPI,
+    HTTPException,
+    WebSocket,
+    WebSocketDisconnect,
+    WebSocketException,
+    status,
+)
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from hub.rules.procedure import Act, ConsoleAction
-from hub.table_service import public_event
+from feltwire.cards import card_index, normalize_card
+from hub.eventlog import AckAlert, ConsoleInput, SeatCommand, SeatOp
+from hub.feeds import Event
+from hub.rules.errors import RulesError
+from hub.rules.procedure import (
+    Act,
+    ConsoleAction,
+    DeclareMisdeal,
+    ManualCard,
+    MuckHand,
+    ShowHand,
+    Step,
+    UndoAction,
+)
+from hub.service import HubService
+from hub.table_service import TableService, public_event
 from hub.web.auth import Principal, Role, allow
 from hub.web.common import TableDep
 
+log = logging.getLogger(__name__)
+
 DEALER = allow(Role.DEALER)
 
+DealerDep = Annotated[Principal, Depends(DEALER)]
 
-class ConsoleActionBody(BaseModel):
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ConsoleActionBody(_Strict):
     """A betting action entered at the console: ``to`` is the total of a bet or raise."""
 
-    model_config = ConfigDict(extra="forbid")
     seat: int = Field(ge=1, le=10)
     act: Act
     to: int = Field(0, ge=0)
 
 
+class NoBody(_Strict):
+    """A command that takes no arguments (an empty JSON object, or no body at all)."""
+
+
+class SeatBody(_Strict):
+    """A showdown input for a table seat (show or muck)."""
+
+    seat: int = Field(ge=1, le=10)
+
+
+class CardBody(_Strict):
+    """A card whose tag will not read: the antenna it lies on (``reader``, or ``seat``
+    for ``seat<n>``) and its code; no code for a face-down card nobody may look at."""
+
+    reader: str | None = Field(None, min_length=1, max_length=16)
+    seat: int | None = Field(None, ge=1, le=10)
+    card: str | None = None
+
+    @field_validator("card")
+    @classmethod
+    def _card_code(cls, card: str | None) -> str | None:
+        return None if card is None or not card.strip() else normalize_card(card.strip())
+
+    @model_validator(mode="after")
+    def _one_place(self) -> CardBody:
+        if (self.reader is None) == (self.seat is None):
+            raise ValueError("name the antenna: either reader or seat")
+        return self
+
+    @property
+    def antenna(self) -> str:
+        """The reader id the card lies on."""
+        return self.reader if self.reader is not None else f"seat{self.seat}"
+
+
+class SeatCommandBody(_Strict):
+    """Seat management: ``sit`` (``name`` and ``amount``, the buy-in), ``top_up``
+    (``amount``), ``sit_out``, ``come_back``, ``leave``; ``wait`` (sit or come back):
+    wait for the big blind instead of posting at once."""
+
+    op: SeatOp
+    seat: int = Field(ge=1, le=10)
+    name: str | None = Field(None, min_length=1, max_length=40)
+    amount: int | None = Field(None, gt=0)
+    wait: bool = False
+
+    @model_validator(mode="after")
+    def _fields_fit(self) -> SeatCommandBody:
+        op = self.op
+        if op is SeatOp.SIT and (self.name is None or self.amount is None):
+            raise ValueError("sit needs the player's name and the buy-in amount")
+        if op is SeatOp.TOP_UP and self.amount is None:
+            raise ValueError("top_up needs the amount")
+        if op is not SeatOp.SIT and self.name is not None:
+            raise ValueError(f"{op.value} takes no name")
+        if op not in (SeatOp.SIT, SeatOp.TOP_UP) and self.amount is not None:
+            raise ValueError(f"{op.value} takes no amount")
+        if op not in (SeatOp.SIT, SeatOp.COME_BACK) and self.wait:
+            raise ValueError(f"{op.value} takes no wait")
+        return self
+
+    def command(self) -> SeatCommand:
+        """The seat command this body asks for."""
+        return SeatCommand(
+            self.op, self.seat, name=self.name or "", amount=self.amount or 0, wait=self.wait
+        )
+
+
+def rules_of(service: HubService) -> TableService:
+    """The table's rules (404 when this hub enforces none)."""
+    if service.rules is None:
+        raise HTTPException(status_code=404, detail="this hub enforces no rules")
+    return service.rules
+
+
+def _refuse(service: HubService, detail: str, code: int = status.HTTP_409_CONFLICT) -> Exception:
+    service.ingest.counters["console_refused"] += 1
+    log.info("console input refused on table %s: %s", service.table, detail)
+    return HTTPException(status_code=code, detail=detail)
+
+
+def _enter(service: HubService, inp: ConsoleInput) -> tuple[TableService, Step]:
+    """Enter a console input; 409 when no hand runs."""
+    rules = rules_of(service)
+    step = rules.console(inp)
+    if step is None:
+        raise _refuse(service, "no hand is running")
+    return rules, step
+
+
+def _answer(rules: TableService, step: Step) -> dict[str, Any]:
+    return {
+        "hand": rules.hand_number,
+        "accepted": step.refused is None,
+        "refused": step.refused,
+        "alerts": [a.as_dict() for a in step.alerts],
+        "events": [public_event(e) for e in step.public_events],
+        "in_hand": rules.in_hand,
+        "state": rules.console_state(),
+    }
+
+
+def _command(service: HubService, inp: ConsoleInput) -> dict[str, Any]:
+    """Enter a dealer command; 409 with the reason when it was refused."""
+    rules, step = _enter(service, inp)
+    if step.refused is not None:
+        raise _refuse(service, step.refused)
+    return _answer(rules, step)
+
+
+async def console_feed(ws: WebSocket, service: HubService, rules: TableService) -> None:
+    """Send the console state, then every public-feed frame, each burst of frames
+    followed by a fresh console state, until the client leaves (WebSocketDisconnect)."""
+    with service.public.subscribe() as sub:
+        await ws.send_json(rules.console_state())
+        receiver = asyncio.create_task(ws.receive_text())
+        getter: asyncio.Task[Event] | None = None
+        try:
+            while True:
+                getter = asyncio.create_task(sub.get())
+                done, _ = await asyncio.wait(
+                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if receiver in done:
+                    getter.cancel()
+                    receiver.result()  # raises WebSocketDisconnect when the client left
+                    receiver = asyncio.create_task(ws.receive_text())
+                    continue
+                frames = [getter.result()]
+                while not sub.queue.empty():
+                    frames.append(sub.queue.get_nowait())
+                for frame in frames:
+                    await ws.send_json(frame)
+                await ws.send_json(rules.console_state())
+                if sub.overflowed:  # fell too far behind: the page reconnects and resyncs
+                    await ws.close(code=status.WS_1013_TRY_AGAIN_LATER)
+                    return
+        finally:
+            receiver.cancel()
+            if getter is not None:
+                getter.cancel()
+
+
 def register(app: FastAPI) -> None:
     """Add the console's routes to ``app``."""
+    from hub.web.app import page
+
+    @app.get("/console", response_class=HTMLResponse)
+    async def console_page(service: TableDep, _: DealerDep) -> str:
+        """The dealer console (needs the dealer role)."""
+        return page("console.html", TITLE=f"feltwire console — {service.table}")
+
+    @app.get("/api/console/state")
+    async def console_state(service: TableDep, _: DealerDep) -> Event:
+        """The console's view of the table: the hand, the legal actions, seats, alerts."""
+        return rules_of(service).console_state()
+
+    @app.websocket("/ws/console")
+    async def ws_console(ws: WebSocket, service: TableDep, _: DealerDep) -> None:
+        """The console state, then the public feed with a fresh state after each change."""
+        if service.rules is None:
+            raise WebSocketException(
+                code=status.WS_1008_POLICY_VIOLATION, reason="this hub enforces no rules"
+            )
+        await ws.accept()
+        with contextlib.suppress(WebSocketDisconnect):
+            await console_feed(ws, service, service.rules)
 
     @app.post("/api/console/action")
     async def console_action(
-        body: ConsoleActionBody,
-        service: TableDep,
-        _: Annotated[Principal, Depends(DEALER)],
+        body: ConsoleActionBody, service: TableDep, _: DealerDep
     ) -> dict[str, Any]:
-        """Enter a betting action for a seat; the step's refusal, alerts and public events."""
-        rules = service.rules
-        if rules is None:
-            raise HTTPException(status_code=404, detail="this hub enforces no rules")
-        step = rules.console(ConsoleAction(body.seat, body.act, 0.0, body.to))
-        if step is None:
-            raise HTTPException(status_code=409, detail="no hand is running")
-        return {
-            "hand": rules.hand_number,
-            "accepted": step.refused is None,
-            "refused": step.refused,
-            "alerts": [a.as_dict() for a in step.alerts],
-            "events": [public_event(e) for e in step.public_events],
-            "in_hand": rules.in_hand,
-        }
+        """Enter a betting action for a seat; the step's refusal, alerts and public events
+        (a refused action is 200 with ``accepted: false``: it was logged and may alert)."""
+        rules, step = _enter(service, ConsoleAction(body.seat, body.act, 0.0, body.to))
+        if step.refused is not None:
+            service.ingest.counters["console_refused"] += 1
+        return _answer(rules, step)
+
+    @app.post("/api/console/undo")
+    async def console_undo(
+        service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
+    ) -> dict[str, Any]:
+        """Take back the last betting action (409 when there is none it can take back)."""
+        return _command(service, UndoAction(0.0))
+
+    @app.post("/api/console/misdeal")
+    async def console_misdeal(
+        service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
+    ) -> dict[str, Any]:
+        """Declare a misdeal: the hand is void and every chip goes back (R-DEAL-6)."""
+        return _command(service, DeclareMisdeal(0.0))
+
+    @app.post("/api/console/card")
+    async def console_card(body: CardBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+        """A card whose tag will not read, entered by hand (face down: no code)."""
+        if body.antenna not in service.readers:
+            raise _refuse(
+                service,
+                f"table {service.table} has no antenna {body.antenna!r}",
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+            )
+        card = None if body.card is None else card_index(body.card)
+        return _command(service, ManualCard(body.antenna, card, 0.0))
+
+    @app.post("/api/console/show")
+    async def console_show(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+        """A seat shows its hand at showdown."""
+        return _command(service, ShowHand(body.seat, 0.0))
+
+    @app.post("/api/console/muck")
+    async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+        """A seat mucks its hand at showdown, unshown."""
+        return _command(service, MuckHand(body.seat, 0.0))
+
+    @app.post("/api/console/seat")
+    async def console_seat(
+        body: SeatCommandBody, service: TableDep, _: DealerDep
+    ) -> dict[str, Any]:
+        """Sit down with a buy-in, top up, sit out, come back or leave (the table's rules
+        decide; a refusal names the rule)."""
+        rules = rules_of(service)
+        try:
+            rules.table_command(body.command())
+        except RulesError as err:
+            raise _refuse(service, str(err)) from None
+        return {"accepted": True, "state": rules.console_state()}
+
+    @app.post("/api/console/alerts/{alert_id}/ack")
+    async def console_ack(
+        alert_id: int,
+        service: TableDep,
+        _: DealerDep,
+        body: Annotated[NoBody | None, Body()] = None,
+    ) -> dict[str, Any]:
+        """Acknowledge an alert (logged; acknowledging it again changes nothing)."""
+        rules = rules_of(service)
+        try:
+            rules.table_command(AckAlert(alert_id))
+        except LookupError as err:
+            raise _refuse(service, str(err), status.HTTP_404_NOT_FOUND) from None
+        return {"accepted": True, "state": rules.console_state()}
