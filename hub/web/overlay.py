@@ -1,7 +1,12 @@
 """The producer's broadcast overlay: every card, held back by the configured delay.
 
-``/overlay`` the page (an OBS browser source), ``/ws/overlay`` its feed; both need the
-producer role (a token in the URL: ``?token=…``).
+``/overlay`` the page (an OBS browser source: transparent, designed at 1920x1080 and
+scaled to the window), ``/ws/overlay`` its feed; both need the producer role (a token in
+the URL: ``?token=…``). The feed sends a snapshot (with the overlay's picture of the table,
+``state``), then every released frame, each followed by a ``state`` frame with the new
+picture (:mod:`hub.overlay_state`). The page takes ``?offset_ms=N`` (board-sync offset:
+every frame is drawn N ms after it came), ``?lang=`` and ``?setup=1`` (the producer's
+settings; the S key toggles them).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from fastapi.responses import HTMLResponse
 from hub.web.auth import Principal, Role, allow
 from hub.web.common import TableDep, pump
 
-PRODUCER = allow(Role.PRODUCER)
+PRODUCER = allow(Role.PRODUCER, audit="overlay")
 
 
 def register(app: FastAPI) -> None:
@@ -25,7 +30,7 @@ def register(app: FastAPI) -> None:
     @app.get("/overlay", response_class=HTMLResponse)
     async def overlay_page(service: TableDep, _: Annotated[Principal, Depends(PRODUCER)]) -> str:
         """The producer's overlay with every card (needs the producer role)."""
-        return page("table.html", FEED="overlay", TITLE=f"feltwire overlay — {service.table}")
+        return page("overlay.html", TITLE=f"feltwire overlay — {service.table}")
 
     @app.websocket("/ws/overlay")
     async def ws_overlay(
