@@ -52,8 +52,8 @@ async def test_public_page_shows_the_acting_seat_an_alert_and_the_pot_award(brow
         assert await asyncio.to_thread(transport.wait_connected, 10)
         await asyncio.wait_for(hub.service.subscribed.wait(), 10)
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
-        await page.goto(hub.web_url + "/")
-        await page.wait_for_selector("#status:text('live')")
+        await page.goto(hub.web_url + "/?lang=en")
+        await page.wait_for_selector("#status[data-state=live]")
         sb, bb, button = hub.rules.setup.seats
         held: dict[int, list[str]] = {s: [] for s in (sb, bb, button)}
         cards = iter(HOLE)
@@ -63,8 +63,8 @@ async def test_public_page_shows_the_acting_seat_an_alert_and_the_pot_award(brow
                 held[seat].append(card)
                 table.reader(f"seat{seat}").place(DECK.uid_for(card))
                 await sweep()
-        await page.wait_for_selector(f"#ant-seat{button}.acting")
-        assert await page.locator(".antenna.acting").count() == 1
+        await page.wait_for_selector(f"#seats .seat[data-seat='{button}'].acting")
+        assert await page.locator("#seats .seat.acting").count() == 1
         # the small blind's call entered out of turn: refused, and the page says why
         step = hub.rules.console(ConsoleAction(sb, Act.CALL, 0.0))
         assert step is not None and step.refused
