@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "equity": ("hub.equity_cli", "win, tie and equity shares of a spot, for any game"),
     "certs": ("hub.certs", "a CA and TLS certificates for the table's MQTT broker"),
     "credentials": ("hub.credentials", "MQTT credentials and ACL rules for nodes and hubs"),
+    "web-user": ("hub.web_users", "web sign-in users (dealer, producer, admin) for the hub"),
+    "web-token": ("hub.web_tokens", "an access token for the hub's web pages (e.g. the overlay)"),
 }
 
 

@@ -33,7 +33,7 @@ def test_hub_and_node_examples_validate(tmp_path: Path) -> None:
 
 
 def test_every_command_in_the_usage_table_exists() -> None:
-    used = set(re.findall(r"^\| `feltwire (\w+)", README, re.M))
+    used = set(re.findall(r"^\| `feltwire ([\w-]+)", README, re.M))
     assert used and used <= set(COMMANDS), used - set(COMMANDS)
 
 

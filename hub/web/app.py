@@ -8,13 +8,16 @@ roles allowed to use it (:func:`hub.web.auth.allow`).
 Public (no sign-in): ``/`` the public table view, ``/ws/public`` its feed,
 ``/api/public`` its snapshot, ``/api/tables``, ``/api/stats``, ``/healthz``,
 ``/openapi.json``. The dealer console's routes are in :mod:`hub.web.console`, the
-producer's overlay in :mod:`hub.web.overlay`.
+tournament clock's (pause, resume) in :mod:`hub.web.clock`, the producer's overlay in
+:mod:`hub.web.overlay`, signing in and out (``/login``, ``/api/session``) in
+:mod:`hub.web.session`, the admin's audit trail in :mod:`hub.web.admin`.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
+from html import escape
 from importlib.resources import files
 from typing import Annotated, Any
 
@@ -24,8 +27,8 @@ from fastapi.staticfiles import StaticFiles
 
 from hub.feeds import Event
 from hub.service import HubService
-from hub.web import console, overlay
-from hub.web.auth import EVERYONE, Principal, WebAuth, allow
+from hub.web import admin, clock, console, overlay, session
+from hub.web.auth import EVERYONE, Principal, WebAuth, allow, current_principal
 from hub.web.common import TableDep, pump
 
 STATIC = files("hub.web") / "static"
@@ -34,10 +37,16 @@ PUBLIC = allow(*EVERYONE)
 
 
 def page(name: str, **values: str) -> str:
-    """A page of ``static/`` with its ``{{KEY}}`` placeholders filled in."""
+    """A page of ``static/`` with its ``{{KEY}}`` placeholders filled in; served to a
+    signed-in user (a session), it carries the session's CSRF token in
+    ``<meta name="csrf-token">`` for the page's scripts to send back."""
     html = (STATIC / name).read_text(encoding="utf-8")
     for key, value in values.items():
         html = html.replace("{{" + key + "}}", value)
+    who = current_principal.get()
+    if who is not None and who.csrf:
+        meta = f'<meta name="csrf-token" content="{escape(who.csrf)}">\n'
+        html = html.replace("</head>", meta + "</head>", 1)
     return html
 
 
@@ -65,8 +74,9 @@ def create_app(tables: Mapping[str, HubService] | HubService, *, auth: WebAuth) 
 
     @app.get("/", response_class=HTMLResponse)
     async def public_page(service: TableDep, _: Annotated[Principal, Depends(PUBLIC)]) -> str:
-        """The public table view: board cards, how many cards each seat holds."""
-        return page("table.html", FEED="public", TITLE=f"feltwire — {service.table}")
+        """The public table view (a TV in the room): board, pot, stacks, whose turn it is,
+        the tournament clock, the last pot award and the dealer's alerts — no hole card."""
+        return page("public.html", TABLE=service.table, TITLE=f"feltwire — {service.table}")
 
     @app.get("/api/tables")
     async def api_tables(_: Annotated[Principal, Depends(PUBLIC)]) -> list[dict[str, Any]]:
@@ -104,6 +114,9 @@ def create_app(tables: Mapping[str, HubService] | HubService, *, auth: WebAuth) 
         with contextlib.suppress(WebSocketDisconnect):
             await pump(ws, service.public, service.public_snapshot())
 
+    clock.register(app)
     console.register(app)
+    session.register(app)
+    admin.register(app)
     overlay.register(app)
     return app

@@ -12,6 +12,8 @@ Every route of the app declares who may use it with a dependency made by :func:`
 (``Depends(allow(Role.DEALER, Role.ADMIN))``); the access test walks the app's route
 table and fails on a route without one. A request proves its role with
 
+* a **session** — a user signed in at ``/login`` (:mod:`hub.web.session`) and the
+  browser sends the ``feltwire_session`` cookie (``HttpOnly``, ``SameSite=Strict``);
 * an **issued token** — ``fwt1.<claims>.<mac>``, HMAC-SHA256 over the claims (role,
   name, expiry) with the hub's secret — as ``Authorization: Bearer …``, the
   ``X-Feltwire-Token`` header or ``?token=`` (an OBS browser source can only carry a URL);
@@ -19,7 +21,17 @@ table and fails on a route without one. A request proves its role with
 * or nothing: the ``public`` role.
 
 A token that is forged, expired or garbled is refused outright (401), never downgraded to
-public, so a client learns its credential is bad.
+public, so a client learns its credential is bad. A session cookie that no longer names a
+live session (expired, signed out, the hub restarted) counts as no credential: the browser
+sends it everywhere unasked, and the public view and the sign-in page must keep working;
+a route that needs a role then answers 401 "sign in again".
+
+The rule also guards what a cookie cannot: a state-changing request (POST, PUT, PATCH,
+DELETE) authenticated by the session cookie must carry ``X-CSRF-Token`` equal to the
+session's token (403 otherwise), and a WebSocket opened with the cookie must come from the
+hub's own origin. Requests carrying a token are exempt — a token is never sent by the
+browser on its own. A rule made with ``audit="…"`` (the routes that carry hole cards)
+appends every open and every refusal to the audit trail (:mod:`hub.audit`).
 """
 
 from __future__ import annotations
@@ -27,18 +39,39 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import ipaddress
 import json
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlsplit
 
 from fastapi import HTTPException, WebSocketException, status
 from starlette.requests import HTTPConnection
 
+from hub.audit import AUDIT_FILE, AuditLog, Outcome
+from hub.security.limits import SignInLimiter
+from hub.security.sessions import Session, SessionStore
+from hub.web_users import UserDirectory
+
+if TYPE_CHECKING:
+    from hub.config import WebSettings
+
 TOKEN_PREFIX = "fwt1"
+SESSION_COOKIE = "feltwire_session"
+"""The cookie that carries a signed-in browser's session id."""
+CSRF_HEADER = "X-CSRF-Token"
+"""The header a session-authenticated state-changing request must carry."""
+ACCESS_HEADER = "X-Feltwire-Access"
+"""Set to ``refused`` on a response refused by an access rule (not by the route itself),
+so a client can tell "sign in" from, say, a wrong password at ``POST /api/session``."""
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""Methods that change state: CSRF-checked when the session cookie authenticates them."""
 
 
 class Role(StrEnum):
@@ -58,6 +91,18 @@ class AuthError(Exception):
     """A credential that proves nothing: forged, expired or garbled."""
 
 
+class SignInRefused(AuthError):
+    """A sign-in refused: wrong name or password (the message never says which)."""
+
+
+class TooManySignIns(AuthError):
+    """Sign-in refused without checking the password: too many recent failures."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(f"too many failed sign-ins; try again in {retry_after:.0f} s")
+        self.retry_after = retry_after
+
+
 @dataclass(frozen=True)
 class Principal:
     """Who is asking: a name, a role, how they proved it, and from where."""
@@ -66,6 +111,20 @@ class Principal:
     role: Role
     via: Literal["anonymous", "token", "session"]
     source: str = ""
+    csrf: str = field(default="", repr=False)
+    """The session's CSRF token (sessions only)."""
+    expires_at: float | None = None
+    """When the session or token ends (None: anonymous)."""
+    note: str = ""
+    """Why an anonymous request is anonymous, when it sent a stale session cookie."""
+
+
+current_principal: ContextVar[Principal | None] = ContextVar("current_principal", default=None)
+"""The principal of the request being handled (set by every access rule), so a page
+helper can put the CSRF token into a page served to a signed-in user."""
+
+ANONYMOUS = "anonymous"
+STALE_SESSION = "your session has ended (expired or signed out): sign in again"
 
 
 def _b64(data: bytes) -> str:
@@ -99,8 +158,8 @@ class TokenSigner:
         )
         return f"{TOKEN_PREFIX}.{claims}.{self._mac(claims)}"
 
-    def check(self, token: str) -> tuple[Role, str]:
-        """The role and name a token proves (AuthError when it proves nothing)."""
+    def check(self, token: str) -> tuple[Role, str, float]:
+        """The role, name and expiry a token proves (AuthError when it proves nothing)."""
         parts = token.split(".")
         if len(parts) != 3 or parts[0] != TOKEN_PREFIX:
             raise AuthError("not a feltwire token")
@@ -116,11 +175,22 @@ class TokenSigner:
             raise AuthError(f"token claims unreadable: {err}") from None
         if expires <= self._clock():
             raise AuthError("token expired")
-        return role, name
+        return role, name, expires
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 class WebAuth:
-    """The hub's credentials: the token signer and the configured producer token."""
+    """The hub's credentials and what guards them: the token signer, the producer token,
+    the users and their sessions, the sign-in rate limit, and the audit trail."""
 
     def __init__(
         self,
@@ -128,74 +198,242 @@ class WebAuth:
         secret: bytes | None = None,
         producer_token: str | None = None,
         clock: Callable[[], float] = time.time,
+        users: UserDirectory | None = None,
+        session_seconds: float = 12 * 3600,
+        idle_seconds: float = 2 * 3600,
+        secure_cookies: bool | Literal["auto"] = "auto",
+        served_on_loopback: bool = True,
+        audit: AuditLog | None = None,
+        limiter: SignInLimiter | None = None,
     ) -> None:
         self.clock = clock
         self.signer = TokenSigner(secret or secrets.token_bytes(32), clock=clock)
         self.producer_token = producer_token
+        self.users = users if users is not None else UserDirectory()
+        self.sessions = SessionStore(clock=clock, absolute=session_seconds, idle=idle_seconds)
+        self.secure_cookies = secure_cookies
+        self.served_on_loopback = served_on_loopback
+        self.audit = audit if audit is not None else AuditLog.memory(clock=clock)
+        self.limiter = limiter if limiter is not None else SignInLimiter()
+
+    @classmethod
+    def from_settings(
+        cls,
+        web: WebSettings,
+        *,
+        producer_token: str | None,
+        state_dir: Path | None,
+        clock: Callable[[], float] = time.time,
+    ) -> WebAuth:
+        """The hub's credentials as ``[web]`` configures them; the audit trail in
+        ``state_dir`` (in memory when there is none)."""
+        secret = web.token_secret
+        return cls(
+            secret=secret.get_secret_value().encode() if secret is not None else None,
+            producer_token=producer_token,
+            clock=clock,
+            users=UserDirectory(web.users, web.users_file),
+            session_seconds=web.session_hours * 3600,
+            idle_seconds=web.session_idle_minutes * 60,
+            secure_cookies=web.secure_cookies,
+            served_on_loopback=is_loopback(web.host),
+            audit=(
+                AuditLog(state_dir / AUDIT_FILE, clock=clock)
+                if state_dir is not None
+                else AuditLog.memory(clock=clock)
+            ),
+        )
+
+    def close(self) -> None:
+        """Close the audit trail."""
+        self.audit.close()
 
     def issue(self, role: Role, name: str, *, seconds: float = 12 * 3600) -> str:
         """A token for ``name`` in ``role`` (default: good for twelve hours)."""
         return self.signer.issue(role, name, seconds=seconds)
 
+    # ---------------------------------------------------------------- sign-in
+
+    def sign_in(self, name: str, password: str, source: str) -> tuple[str, Session]:
+        """A new session for ``name`` when ``password`` is theirs: the session id (for the
+        cookie) and the session. TooManySignIns (before any check) when this name or
+        address failed too often recently, SignInRefused for a wrong name or password."""
+        now = self.clock()
+        wait = self.limiter.retry_after(name, source, now)
+        if wait > 0:
+            raise TooManySignIns(wait)
+        user = self.users.verify(name, password)
+        if user is None:
+            self.limiter.failed(name, source, now)
+            raise SignInRefused("wrong name or password")
+        self.limiter.succeeded(name)
+        return self.sessions.create(user.name, user.role, source=source)
+
+    def sign_out(self, conn: HTTPConnection) -> bool:
+        """End the session of this request's cookie; False when it had none."""
+        session_id = conn.cookies.get(SESSION_COOKIE)
+        return self.sessions.revoke(session_id) if session_id else False
+
+    def cookie_secure(self, conn: HTTPConnection) -> bool:
+        """Whether the session cookie gets ``Secure``: as configured, or (``auto``)
+        always, except for a hub served on loopback over plain http."""
+        if isinstance(self.secure_cookies, bool):
+            return self.secure_cookies
+        return conn.url.scheme in ("https", "wss") or not self.served_on_loopback
+
+    # ---------------------------------------------------------------- identify
+
     def _token_of(self, conn: HTTPConnection) -> str | None:
         header = conn.headers.get("authorization")
         if header is not None:
             scheme, _, value = header.partition(" ")
-            if scheme.lower() == "bearer" and value:
+            if scheme.lower() == "bearer" and value.strip():
                 return value.strip()
-        return conn.headers.get("x-feltwire-token") or conn.query_params.get("token")
+        return conn.headers.get("x-feltwire-token") or conn.query_params.get("token") or None
 
     def identify(self, conn: HTTPConnection) -> Principal:
-        """Who sent this request (AuthError when its credential proves nothing)."""
+        """Who sent this request (AuthError when its token proves nothing)."""
         source = conn.client.host if conn.client is not None else ""
         token = self._token_of(conn)
-        if token is None:
-            return Principal("anonymous", Role.PUBLIC, "anonymous", source)
-        if self.producer_token is not None and hmac.compare_digest(
-            token.encode(), self.producer_token.encode()
-        ):
-            return Principal("producer-token", Role.PRODUCER, "token", source)
-        role, name = self.signer.check(token)
-        return Principal(name, role, "token", source)
+        if token is not None:
+            if self.producer_token is not None and hmac.compare_digest(
+                token.encode(), self.producer_token.encode()
+            ):
+                return Principal("producer-token", Role.PRODUCER, "token", source)
+            role, name, expires = self.signer.check(token)
+            return Principal(name, role, "token", source, expires_at=expires)
+        session_id = conn.cookies.get(SESSION_COOKIE)
+        if not session_id:
+            return Principal(ANONYMOUS, Role.PUBLIC, "anonymous", source)
+        session = self.sessions.get(session_id)
+        if session is not None:
+            user = self.users.lookup(session.name)
+            if user is None or user.role != session.role:  # removed or moved since
+                self.sessions.revoke_user(session.name)
+                session = None
+        if session is None:
+            return Principal(ANONYMOUS, Role.PUBLIC, "anonymous", source, note=STALE_SESSION)
+        return Principal(
+            session.name,
+            Role(session.role),
+            "session",
+            source,
+            csrf=session.csrf,
+            expires_at=self.sessions.expires_at(session),
+        )
+
+
+def same_origin(conn: HTTPConnection) -> bool:
+    """True unless the request names an ``Origin`` other than the host it was sent to."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc.lower() == conn.headers.get("host", "").lower()
+
+
+class AccessRefused(HTTPException):
+    """An HTTP request refused by an access rule (see :data:`ACCESS_HEADER`)."""
 
 
 class Access:
     """The access rule of one route: the roles allowed (a FastAPI dependency).
 
     Over HTTP a refusal is 401 (no or a bad credential) or 403 (a good one, the wrong
-    role); a WebSocket is closed with 1008 (policy violation) before it is accepted.
+    role, or a missing CSRF token); a WebSocket is closed with 1008 (policy violation)
+    before it is accepted. ``audit`` names the feed of a route that carries hole cards:
+    every open and every refusal of it goes to the audit trail.
     """
 
-    def __init__(self, roles: Iterable[Role]) -> None:
+    def __init__(self, roles: Iterable[Role], *, audit: str | None = None) -> None:
         self.roles = frozenset(roles)
+        self.audit = audit
         if not self.roles:
             raise ValueError("a route must allow at least one role")
 
     def __repr__(self) -> str:
-        return f"allow({', '.join(sorted(r.value for r in self.roles))})"
+        names = ", ".join(sorted(r.value for r in self.roles))
+        return f"allow({names}{f', audit={self.audit!r}' if self.audit else ''})"
+
+    def allows(self, role: Role) -> bool:
+        """Whether ``role`` gets through (admin always does)."""
+        return role is Role.ADMIN or role in self.roles
 
     def _refuse(self, conn: HTTPConnection, code: int, reason: str) -> Exception:
         if conn.scope["type"] == "websocket":
             return WebSocketException(code=status.WS_1008_POLICY_VIOLATION, reason=reason)
-        headers = {"WWW-Authenticate": "Bearer"} if code == 401 else None
-        return HTTPException(status_code=code, detail=reason, headers=headers)
+        headers = {ACCESS_HEADER: "refused"}
+        if code == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+        return AccessRefused(status_code=code, detail=reason, headers=headers)
+
+    def _record(
+        self,
+        conn: HTTPConnection,
+        auth: WebAuth,
+        who: Principal | None,
+        outcome: Outcome,
+        detail: str = "",
+    ) -> None:
+        if self.audit is None:
+            return
+        table = conn.query_params.get("table")
+        if table is None:
+            tables = getattr(conn.app.state, "tables", None) or {}
+            table = next(iter(tables), "")
+        auth.audit.record(
+            outcome=outcome,
+            feed=self.audit,
+            route=conn.url.path,
+            table=table,
+            name=who.name if who is not None else "?",
+            role=who.role.value if who is not None else "?",
+            via=who.via if who is not None else "token",
+            address=conn.client.host if conn.client is not None else "",
+            user_agent=conn.headers.get("user-agent", ""),
+            detail=detail,
+        )
+
+    def _session_problem(self, conn: HTTPConnection, who: Principal) -> str | None:
+        """Why a request authenticated by the session cookie may not pass, or None."""
+        if conn.scope["type"] == "websocket":
+            return None if same_origin(conn) else "a WebSocket from another origin"
+        if conn.scope["method"] not in UNSAFE_METHODS:
+            return None
+        sent = conn.headers.get(CSRF_HEADER, "")
+        if not sent or not hmac.compare_digest(sent.encode(), who.csrf.encode()):
+            return f"missing or wrong {CSRF_HEADER} header (reload the page)"
+        return None
 
     async def __call__(self, conn: HTTPConnection) -> Principal:
         auth: WebAuth = conn.app.state.auth
+        current_principal.set(None)
         try:
             who = auth.identify(conn)
         except AuthError as err:
+            self._record(conn, auth, None, "refused", str(err))
             raise self._refuse(conn, 401, str(err)) from None
-        if who.role is Role.ADMIN or who.role in self.roles:
-            return who
-        if who.role is Role.PUBLIC:
-            raise self._refuse(conn, 401, f"sign in as {self._names()}")
-        raise self._refuse(conn, 403, f"the {who.role.value} role may not; needs {self._names()}")
+        if not self.allows(who.role):
+            if who.role is Role.PUBLIC:
+                code, reason = 401, who.note or f"sign in as {self._names()}"
+            else:
+                code = 403
+                reason = f"the {who.role.value} role may not; needs {self._names()}"
+            self._record(conn, auth, who, "refused", reason)
+            raise self._refuse(conn, code, reason)
+        if who.via == "session":
+            problem = self._session_problem(conn, who)
+            if problem is not None:
+                self._record(conn, auth, who, "refused", problem)
+                raise self._refuse(conn, 403, problem)
+        current_principal.set(who)
+        self._record(conn, auth, who, "open")
+        return who
 
     def _names(self) -> str:
         return " or ".join(sorted(r.value for r in self.roles))
 
 
-def allow(*roles: Role) -> Access:
-    """The access rule allowing ``roles`` (admin is always allowed too)."""
-    return Access(roles)
+def allow(*roles: Role, audit: str | None = None) -> Access:
+    """The access rule allowing ``roles`` (admin is always allowed too); ``audit`` names
+    the feed when the route carries hole cards (every open and refusal is audited)."""
+    return Access(roles, audit=audit)

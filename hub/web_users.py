@@ -1,0 +1,267 @@
+"""The hub's web users (name, role, password hash) and ``feltwire web-user``.
+
+A user signs in at ``/login`` with a name and a password and gets a session
+(:mod:`hub.web.session`). Users come from ``[web] users`` in ``hub.toml`` and from the
+file ``[web] users_file`` names (re-read when it changes, so a user added while the hub
+runs can sign in at once). Only a PBKDF2-SHA512 hash of each password is kept — the
+``$7$`` format of :mod:`hub.security.passwords`.
+
+    feltwire web-user add --role dealer NAME [--file web-users.toml]
+    feltwire web-user remove NAME --file web-users.toml
+
+``add`` asks for the password twice on a terminal, or reads one line from standard input
+(``echo "$PW" | feltwire web-user add …``), and either prints the entry to paste into
+``[web] users`` or writes it to the users file (TOML, mode 0600)::
+
+    [[users]]
+    name = "ann"
+    role = "dealer"
+    password_hash = "$7$10000$…"
+
+>>> from hub.security.passwords import hash_password
+>>> user = WebUser(name="ann", role="dealer", password_hash=hash_password("pw", iterations=1))
+>>> users = UserDirectory([user])
+>>> users.verify("ann", "pw") == user, users.verify("ann", "guess"), users.verify("bo", "pw")
+(True, None, None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import getpass
+import json
+import logging
+import sys
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, field_validator
+
+from feltwire.config import ConfigModel
+from hub.security.passwords import hash_password, verify_password, write_private_text
+
+log = logging.getLogger(__name__)
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$"
+"""A user name: letters, digits and ``_ . @ -``, up to 64 characters."""
+
+MIN_PASSWORD = 10
+"""Shortest password ``feltwire web-user add`` accepts."""
+
+UserRole = Literal["dealer", "producer", "admin"]
+"""The roles a user can have (``public`` needs no account)."""
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Checked for an unknown name, so a wrong name costs the same time as a wrong password."""
+    return hash_password("feltwire: no such user")
+
+
+class WebUser(ConfigModel):
+    """One person who may sign in: a name, a role and the hash of their password."""
+
+    name: str = Field(pattern=NAME_PATTERN, description="the name typed at sign-in")
+    role: UserRole = Field(description="dealer, producer or admin")
+    password_hash: str = Field(
+        repr=False,
+        description="PBKDF2-SHA512 hash ($7$…) from `feltwire web-user add`; never the password",
+    )
+
+    @field_validator("password_hash")
+    @classmethod
+    def _is_a_hash(cls, value: str) -> str:
+        if not value.startswith("$7$") or value.count("$") != 4:
+            raise ValueError("not a $7$ password hash: make one with `feltwire web-user add`")
+        return value
+
+
+def unique_users(users: Iterable[WebUser], source: str) -> dict[str, WebUser]:
+    """``{name: user}``; ValueError naming ``source`` when a name comes twice."""
+    out: dict[str, WebUser] = {}
+    for user in users:
+        if user.name in out:
+            raise ValueError(f"{source}: user {user.name!r} appears twice")
+        out[user.name] = user
+    return out
+
+
+def read_users_file(path: Path) -> list[WebUser]:
+    """The users of a users file (``[[users]]`` tables); ValueError names what is wrong."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such users file") from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read the users file: {exc}") from None
+    unknown = set(data) - {"users"}
+    if unknown:
+        raise ValueError(f"{path}: unknown keys {sorted(unknown)} (expected [[users]] tables)")
+    entries = data.get("users", [])
+    if not isinstance(entries, list):
+        raise ValueError(f"{path}: 'users' must be a list of [[users]] tables")
+    users = []
+    for n, entry in enumerate(entries, start=1):
+        try:
+            users.append(WebUser.model_validate(entry))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'entry'}: {e['msg']}" for e in exc.errors()
+            )
+            raise ValueError(f"{path}: user #{n}: {problems}") from None
+    unique_users(users, str(path))
+    return users
+
+
+def toml_entry(user: WebUser) -> str:
+    """``user`` as a ``[[users]]`` table of a users file."""
+    return (
+        "[[users]]\n"
+        f"name = {json.dumps(user.name)}\n"
+        f"role = {json.dumps(user.role)}\n"
+        f"password_hash = {json.dumps(user.password_hash)}\n"
+    )
+
+
+def inline_entry(user: WebUser) -> str:
+    """``user`` as one element of ``[web] users = [ … ]`` in ``hub.toml``."""
+    return (
+        f"{{ name = {json.dumps(user.name)}, role = {json.dumps(user.role)}, "
+        f"password_hash = {json.dumps(user.password_hash)} }}"
+    )
+
+
+def write_users_file(path: Path, users: Iterable[WebUser]) -> None:
+    """Replace ``path`` with ``users`` (created 0600; an existing file keeps its mode)."""
+    header = "# feltwire web users — written by `feltwire web-user`; hashes only, no passwords\n"
+    write_private_text(path, header + "".join("\n" + toml_entry(u) for u in users))
+
+
+class UserDirectory:
+    """Who may sign in: the config's users and those of the users file.
+
+    The file is read again when its modification time changes; a file that has become
+    unreadable is logged and the users read before stay in force.
+    """
+
+    def __init__(self, users: Iterable[WebUser] = (), users_file: Path | None = None) -> None:
+        self._inline = unique_users(users, "[web] users")
+        self.users_file = users_file
+        self._from_file: dict[str, WebUser] = {}
+        self._stamp: tuple[int, int] | None = None
+        self._refresh()
+
+    def _refresh(self) -> None:
+        if self.users_file is None:
+            return
+        try:
+            st = self.users_file.stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+            if stamp == self._stamp:
+                return
+            self._from_file = unique_users(read_users_file(self.users_file), str(self.users_file))
+            self._stamp = stamp
+        except (OSError, ValueError) as exc:
+            log.error("web users file not (re)read, the users read before stay: %s", exc)
+
+    def lookup(self, name: str) -> WebUser | None:
+        """The user called ``name`` (the config wins over the file), or None."""
+        self._refresh()
+        return self._inline.get(name) or self._from_file.get(name)
+
+    def verify(self, name: str, password: str) -> WebUser | None:
+        """The user when ``password`` is theirs, else None (same cost for unknown names)."""
+        user = self.lookup(name)
+        ok = verify_password(password, user.password_hash if user else _dummy_hash())
+        return user if ok and user is not None else None
+
+    def __len__(self) -> int:
+        self._refresh()
+        return len(set(self._inline) | set(self._from_file))
+
+
+# ------------------------------------------------------------------ feltwire web-user
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="feltwire web-user",
+        description="Web users of the hub (dealer console, producer overlay, admin).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    add = sub.add_parser("add", help="add (or replace) a user; asks for the password")
+    add.add_argument("name", help="the name typed at sign-in")
+    add.add_argument("--role", choices=["dealer", "producer", "admin"], required=True)
+    add.add_argument(
+        "--file", type=Path, help="users file to write (default: print the entry for hub.toml)"
+    )
+    rm = sub.add_parser("remove", help="remove a user from a users file")
+    rm.add_argument("name")
+    rm.add_argument("--file", type=Path, required=True, help="the users file")
+    return parser
+
+
+def read_new_password() -> str:
+    """The new password: asked twice on a terminal, else one line of standard input."""
+    if sys.stdin.isatty():
+        first = getpass.getpass("password: ")
+        if getpass.getpass("again: ") != first:
+            raise ValueError("the two passwords differ")
+    else:
+        first = sys.stdin.readline().rstrip("\r\n")
+    if len(first) < MIN_PASSWORD:
+        raise ValueError(f"the password needs at least {MIN_PASSWORD} characters")
+    return first
+
+
+def _add(args: argparse.Namespace) -> int:
+    user = WebUser(name=args.name, role=args.role, password_hash=hash_password(read_new_password()))
+    if args.file is None:
+        print("# add to the users list of [web] in hub.toml:")
+        print(inline_entry(user))
+        return 0
+    users = read_users_file(args.file) if args.file.exists() else []
+    replaced = any(u.name == user.name for u in users)
+    users = [u for u in users if u.name != user.name] + [user]
+    write_users_file(args.file, users)
+    print(f"{'replaced' if replaced else 'added'} {user.role} {user.name!r} in {args.file}")
+    return 0
+
+
+def _remove(args: argparse.Namespace) -> int:
+    users = read_users_file(args.file)
+    kept = [u for u in users if u.name != args.name]
+    if len(kept) == len(users):
+        print(f"feltwire web-user: no user {args.name!r} in {args.file}", file=sys.stderr)
+        return 1
+    write_users_file(args.file, kept)
+    print(f"removed {args.name!r} from {args.file} (their open sessions end with it)")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of ``feltwire web-user``; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return _add(args) if args.command == "add" else _remove(args)
+    except (ValueError, OSError, EOFError) as exc:
+        print(f"feltwire web-user {args.command}: {exc}", file=sys.stderr)
+        return 1
+
+
+__all__ = [
+    "NAME_PATTERN",
+    "UserDirectory",
+    "UserRole",
+    "WebUser",
+    "inline_entry",
+    "read_users_file",
+    "toml_entry",
+    "write_users_file",
+]
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
