@@ -9,13 +9,24 @@ table can see: out of order, wrong count, a card to an empty seat, missing or ex
 burn, premature board card, duplicate card, unknown tag, cards leaving a seat, fold or
 action out of turn, a folded card coming back, a winning hand mucked).
 
-With no options it deals at a steady pace, prints the page URLs and runs until Ctrl-C;
-the public page shows the alerts. ``--hands N`` plays N hands as fast as the pipeline
-allows and prints one JSON summary line: the pipeline's counters, and ``mistakes``
-(injected), ``alerts`` (raised), ``missed`` (injected but not caught: the expected alert
-did not come in that hand) and ``false_alerts`` (raised in a hand without a mistake, or
-of another kind than the mistake's). The exit status is 1 when the pipeline lost a read
-or the alerts did not match the mistakes.
+The players act through the hub's dealer console API, as a dealer's console page does:
+each betting action is ``POST /api/console/action`` with a dealer token (one keep-alive
+HTTP connection); the dealer's own inputs (show at showdown, a misdeal) go to their
+console routes the same way (:class:`HttpConsole`). A refused action (an action out of
+turn is one of the mistakes) is answered, and alerted, by the hub; the dealer carries on.
+
+With no options it deals at a steady pace, prints the three pages' URLs — the public
+view, the dealer console (with a dealer token) and the producer's overlay (with the
+producer token) — and runs until Ctrl-C. The demo's own hub config shows hole cards live
+(``overlay_delay_minutes = 0`` with ``allow_live_hole_cards = true``): the overlay shows
+them at once and the console warns of it; a real table delays them. ``--hands N`` plays N
+hands as fast as the pipeline allows and prints one JSON summary line: the pipeline's
+counters, ``console_api`` / ``console_refused`` / ``console_in_process`` (console inputs
+sent to the API, refused by the hub, entered in-process), and ``mistakes`` (injected),
+``alerts`` (raised), ``missed`` (injected but not caught: the expected alert did not come
+in that hand) and ``false_alerts`` (raised in a hand without a mistake, or of another
+kind than the mistake's). The exit status is 1 when the pipeline lost a read or the
+alerts did not match the mistakes.
 
 Time in the demo: the hub's clock is a :class:`~hub.simulation.MotionClock` that moves
 one second per motion of the dealer, so the rules' debounce (0.5 s) sees a real dealer's
@@ -38,12 +49,23 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
+import httpx
+
+from feltwire.cards import card_code
 from feltwire.config import MqttClientSettings
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
-from hub.rules.procedure import DeclareMisdeal
+from hub.rules.procedure import (
+    ConsoleAction,
+    DeclareMisdeal,
+    ManualCard,
+    MuckHand,
+    ShowHand,
+    UndoAction,
+)
 from hub.runtime import HubRuntime, start_hub
 from hub.simulation import (
     EXPECTED,
@@ -55,7 +77,8 @@ from hub.simulation import (
     choose_mistake,
     wait_event,
 )
-from hub.table_service import TableService
+from hub.table_service import ConsoleInput, TableService
+from hub.web.auth import Role
 from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
@@ -64,6 +87,10 @@ log = logging.getLogger("feltwire.demo")
 TABLE = "demo"
 BUY_IN = 1000
 BLINDS = (5, 10)
+TOKEN_SECONDS = 10 * 365 * 24 * 3600
+"""Lifetime of the demo's dealer tokens. The demo's hub clock runs ahead of the wall
+clock (a second per dealer motion), and a token dies with the demo anyway: its signing
+secret is drawn anew at each start."""
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -109,6 +136,104 @@ class Tally:
                 self.false_kinds[code] += 1
 
 
+class ConsoleApiError(RuntimeError):
+    """The hub's console API failed (not a refusal: a bad credential, a server error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleAnswer:
+    """What the console API answered to one input: accepted, or the hub's refusal."""
+
+    accepted: bool
+    refused: str | None = None
+
+
+def _detail(response: httpx.Response) -> str:
+    try:
+        body: Any = response.json()
+    except ValueError:
+        return response.text[:200]
+    detail = body.get("detail") if isinstance(body, dict) else None
+    return str(detail if detail is not None else body)[:200]
+
+
+class HttpConsole:
+    """The hub's dealer console API, as the demo's simulated players and dealer use it.
+
+    Every console input goes to its route — betting actions to ``POST
+    /api/console/action`` (``{"seat", "act", "to"}``), show and muck to
+    ``/api/console/show`` and ``/api/console/muck`` (``{"seat"}``), a misdeal to
+    ``/api/console/misdeal``, undo to ``/api/console/undo``, a card entered by hand to
+    ``/api/console/card`` — with ``Authorization: Bearer <dealer token>``, over one
+    keep-alive connection, as the dealer's console page sends them. The hub answers once
+    it has applied the input; a refusal — ``"accepted": false``, or HTTP 409 with the
+    hub's reason — is counted and returned, and the dealer carries on as at a real table
+    (the hub has raised its alert). Any other error raises :class:`ConsoleApiError`.
+    """
+
+    def __init__(self, base_url: str, token: str, *, timeout: float = 30.0) -> None:
+        self.client = httpx.Client(
+            base_url=base_url,
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=timeout,
+            trust_env=False,  # the hub is local: no proxy from the environment
+        )
+        self.sent = 0
+        self.refused = 0
+
+    @staticmethod
+    def route(inp: ConsoleInput) -> tuple[str, dict[str, Any]] | None:
+        """The route and JSON body for ``inp`` (None: the API has no route for it)."""
+        match inp:
+            case ConsoleAction(seat=seat, act=act, to=to):
+                return "/api/console/action", {"seat": seat, "act": act.value, "to": to}
+            case ShowHand(seat=seat):
+                return "/api/console/show", {"seat": seat}
+            case MuckHand(seat=seat):
+                return "/api/console/muck", {"seat": seat}
+            case DeclareMisdeal():
+                return "/api/console/misdeal", {}
+            case UndoAction():
+                return "/api/console/undo", {}
+            case ManualCard(reader=reader, card=card):
+                code = None if card is None else card_code(card)
+                return "/api/console/card", {"reader": reader, "card": code}
+        return None
+
+    def takes(self, inp: ConsoleInput) -> bool:
+        """True when the console API has a route for ``inp``."""
+        return self.route(inp) is not None
+
+    def enter(self, inp: ConsoleInput) -> ConsoleAnswer:
+        """Post one console input; the hub's answer."""
+        found = self.route(inp)
+        if found is None:
+            raise TypeError(f"the console API has no route for {type(inp).__name__}")
+        path, body = found
+        try:
+            response = self.client.post(path, json=body)
+        except httpx.HTTPError as err:
+            raise ConsoleApiError(f"the hub's console API did not answer: {err}") from err
+        self.sent += 1
+        if response.status_code == 409:
+            self.refused += 1
+            return ConsoleAnswer(False, _detail(response))
+        if response.status_code != 200:
+            raise ConsoleApiError(
+                f"the hub's console API answered {response.status_code} to {path} {body}: "
+                f"{_detail(response)}"
+            )
+        answer = response.json()
+        if not answer.get("accepted", False):
+            self.refused += 1
+            return ConsoleAnswer(False, answer.get("refused"))
+        return ConsoleAnswer(True)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.client.close()
+
+
 class DemoTable:
     """The simulated side of the demo: antennas, a node publishing them, a dealer."""
 
@@ -131,6 +256,9 @@ class DemoTable:
         )
         self.publisher = InventoryPublisher(table=TABLE, node="demo-node", transport=self.transport)
         self.node = Node(list(self.antennas.readers.values()), self.publisher)
+        self.api = HttpConsole(
+            runtime.web_url, runtime.token(Role.DEALER, "demo players", seconds=TOKEN_SECONDS)
+        )
         self.surface = AntennaSurface(
             antennas=self.antennas,
             node=self.node,
@@ -139,6 +267,7 @@ class DemoTable:
             rules=self.rules,
             clock=clock,
             loop=loop,
+            api=self.api,
         )
         self.seed = seed
         self.rng = random.Random(seed)
@@ -165,7 +294,8 @@ class DemoTable:
             self.tally.record(dealt.mistake, dealt.injected, codes)
 
     def close(self) -> None:
-        """Disconnect the node."""
+        """Disconnect the node and the console client."""
+        self.api.close()
         self.transport.close()
 
 
@@ -212,6 +342,9 @@ def _summary(
         "false_alerts": t.false_alerts,
         "alerts_by_code": dict(sorted(t.by_code.items())),
         "unfinished": t.unfinished,
+        "console_api": demo.api.sent,
+        "console_refused": demo.api.refused,
+        "console_in_process": demo.surface.entered["in_process"],
         "seed": demo.seed,
     }
 
@@ -236,7 +369,11 @@ async def _run(args: argparse.Namespace) -> int:
             return 1
         if fast:
             t0 = time.perf_counter()
-            await asyncio.to_thread(demo.play, args.hands)
+            try:
+                await asyncio.to_thread(demo.play, args.hands)
+            except ConsoleApiError as err:
+                print(f"feltwire demo: {err}", file=sys.stderr)
+                return 1
             drained = await asyncio.to_thread(
                 runtime.service.wait_handled, demo.publisher.published, 60
             )
@@ -250,19 +387,26 @@ async def _run(args: argparse.Namespace) -> int:
                 )
             ok = drained and summary["rejected"] == 0 and not demo.tally.unfinished
             return 0 if ok and not demo.tally.missed and not demo.tally.false_alerts else 1
+        dealer = runtime.token(Role.DEALER, "demo dealer", seconds=TOKEN_SECONDS)
         print("feltwire demo: a simulated table is dealing hold'em (Ctrl-C stops it)")
-        print(f"  public view : {runtime.web_url}/")
-        print(f"  overlay     : {runtime.overlay_url}")
-        print("  (the demo shows hole cards live on the overlay; a real table delays them)")
-        print(f"  broker      : mqtt://{runtime.broker.host}:{runtime.broker.port}")
-        print(f"  mistakes    : {args.mistakes:.0%} of hands (seed {seed})", flush=True)
+        print(f"  public view    : {runtime.web_url}/")
+        print(f"  dealer console : {runtime.web_url}/console?token={dealer}")
+        print(f"  overlay        : {runtime.overlay_url}")
+        print("  hole cards are live on the overlay (the console warns of it) because this is")
+        print("  a demo; a real table holds them back (web.overlay_delay_minutes, 30 by default)")
+        print(f"  broker         : mqtt://{runtime.broker.host}:{runtime.broker.port}")
+        print(f"  mistakes       : {args.mistakes:.0%} of hands (seed {seed})", flush=True)
         stop = threading.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         demo.surface.pause = lambda: wait_event(stop, args.step_seconds)
-        with contextlib.suppress(Stopped):
-            await asyncio.to_thread(demo.play, None)
+        try:
+            with contextlib.suppress(Stopped):
+                await asyncio.to_thread(demo.play, None)
+        except ConsoleApiError as err:
+            print(f"feltwire demo: {err}", file=sys.stderr)
+            return 1
         return 0
     finally:
         demo.close()

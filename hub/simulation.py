@@ -17,8 +17,10 @@ them to another antenna, enter a console input, let time pass. Two surfaces exis
 * :class:`AntennaSurface` — the demo's: it moves tags on the simulated node's antennas
   (:class:`table_node.simulated.SimulatedTable`), so every read travels node → MQTT →
   hub, waits until the hub has taken each motion, advances the hub's clock
-  (:class:`MotionClock`) and enters console actions through the hub's
-  :class:`~hub.table_service.TableService`.
+  (:class:`MotionClock`) and enters console inputs through a :class:`ConsoleApi` — the
+  demo's is the hub's HTTP console API, as a dealer's console page uses it — or, for an
+  input the API has no route for, at the hub's :class:`~hub.table_service.TableService`
+  in-process.
 
 Everything random comes from the :class:`random.Random` it is given: a seed replays a run.
 
@@ -36,6 +38,7 @@ import dataclasses
 import enum
 import random
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -704,15 +707,33 @@ class MotionClock:
         self._now += seconds
 
 
+class ConsoleApi(Protocol):
+    """A way in to the hub's dealer console from outside the hub's process — the demo's is
+    the console's HTTP API (:class:`hub.demo.HttpConsole`).
+
+    :meth:`enter` returns once the hub has applied the input, refused or not (a refusal is
+    the table's business, as at a real console: the hub raises its alert); it raises only
+    when the API itself fails (a bad credential, a server error).
+    """
+
+    def takes(self, inp: ConsoleInput) -> bool:
+        """True when the API has a route for ``inp``."""
+
+    def enter(self, inp: ConsoleInput) -> object:
+        """Enter ``inp`` at the console; what the hub answered."""
+
+
 class AntennaSurface:
     """The demo's table surface: tags on simulated antennas, read by a node, sent over
-    MQTT to the hub; console inputs go to the hub's table service.
+    MQTT to the hub; console inputs go through ``api`` (the hub's console API) when it
+    takes them, else to the hub's table service in-process.
 
     Each motion advances the hub's :class:`MotionClock`, moves the tags (cards as their
     deck's uids), sweeps the node once (it publishes what changed) and waits until the
     hub has handled every message published — so the next motion, or a console input,
     reaches the hub after it. ``pause`` is called after each motion (the paced demo
-    sleeps there; it may raise :class:`Stopped`).
+    sleeps there; it may raise :class:`Stopped`). ``entered`` counts the console inputs
+    by the way they went in (``api``, ``in_process``).
     """
 
     BOGUS_UID = "04DEADBEEF0000"
@@ -729,6 +750,7 @@ class AntennaSurface:
         clock: MotionClock,
         loop: asyncio.AbstractEventLoop,
         deck: Deck | None = None,
+        api: ConsoleApi | None = None,
         pause: Callable[[], None] = lambda: None,
         timeout: float = 30.0,
     ) -> None:
@@ -740,6 +762,8 @@ class AntennaSurface:
         self.clock = clock
         self.loop = loop
         self.deck = deck or simulated_deck()
+        self.api = api
+        self.entered: Counter[str] = Counter()
         self.pause = pause
         self.timeout = timeout
         self.on: dict[str, set[int]] = {}
@@ -804,15 +828,23 @@ class AntennaSurface:
         self.on.setdefault(dst, set()).update(cards)
         self._sweep()
 
-    def console(self, inp: Input) -> Step | None:
-        """Enter ``inp`` at the hub's console (stamped with the hub's clock)."""
+    def console(self, inp: Input) -> object:
+        """Enter ``inp`` at the hub's console — through ``api`` when it has a route for
+        it, else at the table service in-process — and return what the hub answered.
+        The hub stamps it with its clock either way."""
         if not isinstance(inp, ConsoleInput):
             raise TypeError(f"{type(inp).__name__} is not a console input")
         entered: ConsoleInput = inp
         self.clock.advance()
-        step = self._in_loop(lambda: self.rules.console(entered))
+        answer: object
+        if self.api is not None and self.api.takes(entered):
+            answer = self.api.enter(entered)
+            self.entered["api"] += 1
+        else:
+            answer = self._in_loop(lambda: self.rules.console(entered))
+            self.entered["in_process"] += 1
         self.pause()
-        return step
+        return answer
 
     def tick(self) -> Step | None:
         """Time passes with no read: the hub's table service ticks."""

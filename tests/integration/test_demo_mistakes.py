@@ -44,8 +44,12 @@ def test_a_dealer_who_makes_no_mistake_raises_no_alert() -> None:
 
 
 def test_the_same_seed_replays_the_same_run() -> None:
-    keys = ("reads", "changes", "mistakes", "alerts", "alerts_by_code", "unknown_tags")
+    keys = ["reads", "changes", "mistakes", "alerts", "alerts_by_code", "unknown_tags"]
+    keys += ["console_api", "console_refused"]
     a = demo("--hands", "15", "--mistakes", "0.5", "--seed", "11")
     b = demo("--hands", "15", "--mistakes", "0.5", "--seed", "11")
     assert a["mistakes"] > 0
     assert {k: a[k] for k in keys} == {k: b[k] for k in keys}
+    # an action entered out of turn went in through the console API, was refused there,
+    # and raised its alert; the hand went on
+    assert a["alerts_by_code"]["action_out_of_turn"] == a["console_refused"] > 0
