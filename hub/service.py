@@ -79,6 +79,9 @@ log = logging.getLogger(__name__)
 PUBLIC_KINDS = frozenset({ReaderKind.BOARD, ReaderKind.UP})
 """Antennas whose cards lie face up: the only ones the public feed names."""
 
+UNKNOWN_TAG_ALERT = "unknown_tag"
+"""The security alert's code for a tag not in the deck read while no hand runs (the same
+code the dealing monitor uses in a hand)."""
 DOUBLED_UID_ALERT = "uid_on_two_antennas"
 """The security alert's code: one registered tag read on two antennas at the same time."""
 
@@ -164,6 +167,8 @@ class HubService:
         the ``uid_on_two_antennas`` security alert (a card moved between antennas is read
         on both for a moment)."""
         self._where: dict[str, set[str]] = {}
+        self._unknown_on: dict[str, frozenset[str]] = {}
+        """Per antenna, the uids not in the deck it reported last (an alert per new one)."""
         self._doubled: dict[str, tuple[float, bool]] = {}
         self._doubled_changed = asyncio.Event()
         self.security_alerts: deque[Event] = deque(maxlen=20)
@@ -342,6 +347,12 @@ class HubService:
     def _apply_read(self, read: InventoryRead, now: float) -> AntennaChange | None:
         """Apply one accepted inventory: presence, lights, feeds, the rules."""
         self.ingest.restore_seq(read)
+        unknown = frozenset(read.unknown_uids)
+        fresh = unknown - self._unknown_on.get(read.reader, frozenset())
+        self._unknown_on[read.reader] = unknown
+        if fresh and (self.rules is None or not self.rules.in_hand):
+            # in a hand the dealing monitor raises it (AlertCode.UNKNOWN_TAG)
+            self._unknown_alert(read.reader, len(fresh), now)
         change = self.presence.apply(read.reader, read.cards)
         if change is None:
             if self.rules is not None:  # tags that are not in the deck still count
@@ -397,6 +408,38 @@ class HubService:
                 raised += 1
         return raised
 
+    def _unknown_alert(self, reader: str, count: int, now: float) -> None:
+        """The spoofing alert for a tag that is not in the registered deck, read while no
+        hand runs (or on a hub that enforces no rules): a foreign or forged tag."""
+        seat = seat_of(reader)
+        tags = "a tag" if count == 1 else f"{count} tags"
+        frame: Event = {
+            "type": "alert",
+            "t": now,
+            "code": UNKNOWN_TAG_ALERT,
+            "severity": "warning",
+            "seat": seat,
+            "rule": "security",
+            "message": f"{tags} not in the registered deck read on {reader}",
+            "remedy": "take the foreign tag off the table and call the floor",
+            "readers": [reader],
+        }
+        self._security_alert(frame, reader)
+
+    def _security_alert(self, frame: Event, where: str) -> None:
+        """Send a security alert: public feed, overlay, the alerts topic, counters."""
+        if self.replaying:
+            return  # raised when it happened; the log only rebuilds the table
+        code = frame["code"]
+        self.ingest.counters[f"security.{code}"] += 1
+        log.warning("table %s security alert %s on %s", self.table, code, where)
+        self.public.publish(frame)
+        self.to_overlay(frame, frame["t"])
+        self.security_alerts.append(frame)
+        payload = {"v": 1, "table": self.table} | frame
+        del payload["type"]
+        self.send(alerts_topic(self.table), json.dumps(payload).encode(), retain=False)
+
     def _doubled_alert(self, card: str, readers: list[str], now: float) -> None:
         """The spoofing alert: one registered tag read on several antennas at once (a
         cloned or replayed tag). The card is named only when every antenna is face up."""
@@ -421,16 +464,7 @@ class HubService:
         }
         if self.rules is not None and self.rules.in_hand:
             frame["hand"] = self.rules.hand_number
-        if self.replaying:
-            return  # raised when it happened; the log only rebuilds where the cards lie
-        self.ingest.counters[f"security.{DOUBLED_UID_ALERT}"] += 1
-        log.warning("table %s security alert %s on %s", self.table, DOUBLED_UID_ALERT, where)
-        self.public.publish(frame)
-        self.to_overlay(frame, now)
-        self.security_alerts.append(frame)
-        payload = {"v": 1, "table": self.table} | frame
-        del payload["type"]
-        self.send(alerts_topic(self.table), json.dumps(payload).encode(), retain=False)
+        self._security_alert(frame, where)
 
     async def run_security(self) -> None:
         """Raise the doubled-tag alert on time, forever (a task of the running hub)."""

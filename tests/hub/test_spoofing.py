@@ -225,3 +225,47 @@ async def test_a_running_hub_raises_it_on_time_on_every_channel() -> None:
             client.disconnect()
             client.loop_stop()
         await hub.stop()
+
+
+def unknown_read(node: Node, reader: str, *uids: str) -> tuple[str, bytes]:
+    """An inventory with raw uids (tags that may be in no deck)."""
+    node.seq += 1
+    body = {"v": 1, "node": "n1", "seq": node.seq, "ts": 0, "reader": reader, "uids": list(uids)}
+    return f"feltwire/v1/{node.table}/reader/{reader}/tags", json.dumps(body).encode()
+
+
+def test_a_tag_not_in_the_deck_raises_an_alert_when_no_hand_runs() -> None:
+    clock = FakeClock()
+    svc = hub_service(clock)
+    node = Node()
+    forged = "04C0FFEE000001"
+    with svc.public.subscribe() as pub:
+        svc.handle_message(*unknown_read(node, "seat4", forged))
+        svc.handle_message(*unknown_read(node, "seat4", forged))  # still there: no new alert
+        svc.handle_message(*unknown_read(node, "seat4", forged, DECK.uid_for("As")))
+        svc.handle_message(*unknown_read(node, "seat4"))
+        svc.handle_message(*unknown_read(node, "board", forged))  # turns up elsewhere: again
+        raised = [e for e in drain(pub) if e.get("type") == "alert"]
+    assert [(a["code"], a["readers"], a["seat"]) for a in raised] == [
+        ("unknown_tag", ["seat4"], 4),
+        ("unknown_tag", ["board"], None),
+    ]
+    assert "not in the registered deck" in raised[0]["message"]
+    assert [a["code"] for a in sent_alerts(svc)] == ["unknown_tag", "unknown_tag"]
+    assert svc.counters["security.unknown_tag"] == 2
+    assert svc.counters["unknown_tag"] >= 4  # the ingest still counts every such read
+
+
+def test_in_a_hand_the_rules_raise_the_unknown_tag_alert_once() -> None:
+    clock = FakeClock()
+    svc = hub_service(clock)
+    players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
+    rules = TableService(svc, RulesSettings(players=players), game_code="NT")
+    assert rules.in_hand
+    node = Node()
+    with svc.public.subscribe() as pub:
+        svc.handle_message(*unknown_read(node, "seat2", "04C0FFEE000002"))
+        raised = [e for e in drain(pub) if e.get("type") == "alert"]
+    assert [a["code"] for a in raised] == ["unknown_tag"]
+    assert raised[0]["hand"] == 1  # the dealing monitor's alert, tied to the hand
+    assert svc.counters.get("security.unknown_tag", 0) == 0
