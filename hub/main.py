@@ -31,10 +31,17 @@ async def _serve(config: HubConfig) -> None:
         query = f"?table={table}" if several else ""
         print(f"feltwire hub: table {table}")
         print(f"  public view : {runtime.web_url}/{query}")
+        print(f"  console     : {runtime.web_url}/console{query} (dealer role)")
         print(f"  overlay     : {runtime.overlay_url}{query.replace('?', '&')}")
         event_log = runtime.logs.get(table)
         if event_log is not None:
             print(f"  event log   : {event_log.path} ({service.replayed} inputs replayed)")
+    print(f"sign in       : {runtime.web_url}/login")
+    if not config.web.users and config.web.users_file is None:
+        print(
+            "  no web users configured: add them with `feltwire web-user add --role dealer "
+            "NAME`, or set [web] token_secret and mint a token with `feltwire web-token`"
+        )
     scheme = "mqtts" if runtime.broker.tls else "mqtt"
     print(f"broker        : {scheme}://{runtime.broker.host}:{runtime.broker.port}")
     print(end="", flush=True)
