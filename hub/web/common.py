@@ -7,7 +7,7 @@ first table is meant (a one-table hub needs no parameter).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Query, WebSocket, WebSocketException, status
@@ -37,12 +37,24 @@ def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> HubServi
     return service
 
 
-async def pump(ws: WebSocket, feed: Broadcaster, snapshot: Event) -> None:
+async def pump(
+    ws: WebSocket,
+    feed: Broadcaster,
+    snapshot: Event,
+    *,
+    after_burst: Callable[[], Event] | None = None,
+) -> None:
     """Send ``snapshot``, then every event of ``feed`` until the client leaves (raises
-    WebSocketDisconnect then). Anything the client sends is read and ignored."""
+    WebSocketDisconnect then); anything the client sends is read and ignored.
+
+    Events that queued up together go out as one burst, followed by ``after_burst()``
+    when given (the console sends a fresh state after each change). A client that fell
+    so far behind that the feed dropped it is closed with 1013 (try again later): its
+    page reconnects and starts again from a snapshot."""
     with feed.subscribe() as sub:
         await ws.send_json(snapshot)
         receiver = asyncio.create_task(ws.receive_text())
+        getter: asyncio.Task[Event] | None = None
         try:
             while True:
                 getter = asyncio.create_task(sub.get())
@@ -54,9 +66,20 @@ async def pump(ws: WebSocket, feed: Broadcaster, snapshot: Event) -> None:
                     receiver.result()  # raises WebSocketDisconnect when the client left
                     receiver = asyncio.create_task(ws.receive_text())
                     continue
-                await ws.send_json(getter.result())
+                frames = [getter.result()]
+                while not sub.queue.empty():
+                    frames.append(sub.queue.get_nowait())
+                for frame in frames:
+                    await ws.send_json(frame)
+                if after_burst is not None:
+                    await ws.send_json(after_burst())
+                if sub.overflowed:
+                    await ws.close(code=status.WS_1013_TRY_AGAIN_LATER)
+                    return
         finally:
             receiver.cancel()
+            if getter is not None:
+                getter.cancel()
 
 
 TableDep = Annotated[HubService, Depends(get_table)]

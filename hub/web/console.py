@@ -21,7 +21,6 @@ carries a hole card before showdown.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import Annotated, Any
@@ -56,7 +55,7 @@ from hub.rules.procedure import (
 from hub.service import HubService
 from hub.table_service import TableService, public_event
 from hub.web.auth import Principal, Role, allow
-from hub.web.common import TableDep
+from hub.web.common import TableDep, pump
 
 log = logging.getLogger(__name__)
 
@@ -190,34 +189,7 @@ def _command(service: HubService, inp: ConsoleInput) -> dict[str, Any]:
 async def console_feed(ws: WebSocket, service: HubService, rules: TableService) -> None:
     """Send the console state, then every public-feed frame, each burst of frames
     followed by a fresh console state, until the client leaves (WebSocketDisconnect)."""
-    with service.public.subscribe() as sub:
-        await ws.send_json(rules.console_state())
-        receiver = asyncio.create_task(ws.receive_text())
-        getter: asyncio.Task[Event] | None = None
-        try:
-            while True:
-                getter = asyncio.create_task(sub.get())
-                done, _ = await asyncio.wait(
-                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if receiver in done:
-                    getter.cancel()
-                    receiver.result()  # raises WebSocketDisconnect when the client left
-                    receiver = asyncio.create_task(ws.receive_text())
-                    continue
-                frames = [getter.result()]
-                while not sub.queue.empty():
-                    frames.append(sub.queue.get_nowait())
-                for frame in frames:
-                    await ws.send_json(frame)
-                await ws.send_json(rules.console_state())
-                if sub.overflowed:  # fell too far behind: the page reconnects and resyncs
-                    await ws.close(code=status.WS_1013_TRY_AGAIN_LATER)
-                    return
-        finally:
-            receiver.cancel()
-            if getter is not None:
-                getter.cancel()
+    await pump(ws, service.public, rules.console_state(), after_burst=rules.console_state)
 
 
 def register(app: FastAPI) -> None:
