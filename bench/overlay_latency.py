@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from feltwire.cards import FULL_DECK  # noqa: E402
 from feltwire.deck import simulated_deck  # noqa: E402
+from tests.conftest import MosquittoProcess, free_port  # noqa: E402
 
 DECK = simulated_deck()
 SEATS = 6
@@ -62,50 +63,21 @@ LIMIT_MS = 100.0
 # ------------------------------------------------------------------ processes
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def wait_port(port: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.02)
-    raise TimeoutError(f"nothing listening on port {port} after {timeout} s")
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-class Mosquitto:
-    """A Mosquitto of the bench's own on a free port (like tests/conftest.py's)."""
-
-    def __init__(self, workdir: Path, *, nodelay: bool = False) -> None:
-        self.port = free_port()
-        binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-        user = "user root\n" if os.geteuid() == 0 else ""
-        conf = workdir / "mosquitto.conf"
-        conf.write_text(
-            f"{user}listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-            f"persistence false\nlog_dest none\nmax_queued_messages 100000\n"
-            + ("set_tcp_nodelay true\n" if nodelay else "")
-        )
-        self.proc = subprocess.Popen(
-            [binary, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        wait_port(self.port)
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
+def start_mosquitto(workdir: Path, *, nodelay: bool = False) -> MosquittoProcess:
+    """A Mosquitto of the bench's own on a free port (the tests' broker fixture)."""
+    broker = MosquittoProcess(
+        workdir,
+        extra_config="persistence false\nmax_queued_messages 100000\n"
+        + ("set_tcp_nodelay true\n" if nodelay else ""),
+    )
+    broker.start()
+    return broker
 
 
 @dataclass(frozen=True)
@@ -270,7 +242,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed: int) -> RunResult:
     tables = [f"b{i:03d}" for i in range(1, n + 1)]
     workdir = Path(tempfile.mkdtemp(prefix="feltwire-bench-"))
-    broker = Mosquitto(workdir, nodelay=opt.broker_nodelay)
+    broker = start_mosquitto(workdir, nodelay=opt.broker_nodelay)
     hub = Hub(workdir, tables, broker.port, opt)
     pending: dict[tuple[str, str, frozenset[str]], float] = {}
     latencies: list[float] = []
