@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import threading
 import time
@@ -42,6 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from hub.eventlog import create_private
 from hub.security.limits import SlidingWindow
 
 AUDIT_FILE = "audit.sqlite"
@@ -132,17 +132,6 @@ def _chain(previous: str, values: tuple[object, ...]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _create_private(path: Path) -> None:
-    """Create ``path`` (and its directory) readable by the owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-    try:
-        if os.fstat(fd).st_mode & 0o077:
-            os.fchmod(fd, 0o600)
-    finally:
-        os.close(fd)
-
-
 class AuditLog:
     """The append-only audit trail in SQLite (see the module docstring).
 
@@ -156,7 +145,7 @@ class AuditLog:
         """Refusals left out by the per-address throttle."""
         self._refusals = SlidingWindow(REFUSALS_PER_MINUTE, 60.0)
         if self.path is not None:
-            _create_private(self.path)
+            create_private(self.path)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
         try:

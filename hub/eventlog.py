@@ -167,7 +167,7 @@ BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
 
 
-def _create_private(path: Path) -> None:
+def create_private(path: Path) -> None:
     """Create ``path`` (and its directory) readable by the owner only; tighten an
     existing file that is looser."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -190,7 +190,7 @@ class EventLog:
         self.path = None if str(path) == ":memory:" else Path(path)
         self.table = table
         if self.path is not None:
-            _create_private(self.path)
+            create_private(self.path)
         # autocommit mode: each append is its own explicit transaction
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
