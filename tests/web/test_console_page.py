@@ -21,9 +21,7 @@ import pytest
 import websockets
 from fastapi.routing import APIRoute, APIWebSocketRoute
 
-from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
-from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules.hand import Hand
@@ -31,9 +29,9 @@ from hub.runtime import HubRuntime, start_hub
 from hub.table_service import TableService
 from hub.web.app import create_app
 from hub.web.auth import Access, Role
-from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
+from tests.web.support import simulated_node
 
 DECK = simulated_deck()
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -92,17 +90,10 @@ async def rig(*, live: bool = False) -> AsyncIterator[Rig]:
             ),
         )
     )
-    table = SimulatedTable(default_readers())
-    transport = PahoTransport(
-        MqttClientSettings(url=f"mqtt://{hub.broker.host}:{hub.broker.port}"), table="t1", node="n"
-    )
-    publisher = InventoryPublisher(table="t1", node="n", transport=transport)
     try:
-        assert await asyncio.to_thread(transport.wait_connected, 10)
-        await asyncio.wait_for(hub.service.subscribed.wait(), 10)
-        yield Rig(hub, table, Node(list(table.readers.values()), publisher), publisher)
+        async with simulated_node(hub) as sim:
+            yield Rig(hub, sim.table, sim.node, sim.publisher)
     finally:
-        transport.close()
         await hub.stop()
 
 

@@ -20,17 +20,15 @@ from typing import Any
 
 import httpx
 
-from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
-from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
 from hub.web.auth import Role
-from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
 from tests.hub.support import FakeClock
+from tests.web.support import simulated_node
 
 DECK = simulated_deck()
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -98,18 +96,10 @@ async def room(web: WebSettings, clock: Callable[[], float] | None = None) -> As
         rules=RulesSettings(players=players),
     )
     hub = await start_hub(config) if clock is None else await start_hub(config, clock=clock)
-    table = SimulatedTable(default_readers())
-    transport = PahoTransport(
-        MqttClientSettings(url=f"mqtt://{hub.broker.host}:{hub.broker.port}"), table="t1", node="n"
-    )
-    publisher = InventoryPublisher(table="t1", node="n", transport=transport)
-    node = Node(list(table.readers.values()), publisher)
     try:
-        assert await asyncio.to_thread(transport.wait_connected, 10)
-        await asyncio.wait_for(hub.service.subscribed.wait(), 10)
-        yield Room(hub, table, node, publisher, hub.token(Role.DEALER))
+        async with simulated_node(hub) as sim:
+            yield Room(hub, sim.table, sim.node, sim.publisher, hub.token(Role.DEALER))
     finally:
-        transport.close()
         await hub.stop()
 
 

@@ -23,9 +23,7 @@ from typing import Any
 
 import httpx
 
-from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
-from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.config import (
     HubConfig,
@@ -39,9 +37,9 @@ from hub.config import (
 from hub.rules.alerts import AlertCode
 from hub.runtime import HubRuntime, start_hub
 from hub.web.auth import Role
-from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
+from tests.web.support import simulated_node
 
 DECK = simulated_deck()
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -137,18 +135,10 @@ async def room(seats: tuple[int, ...]) -> AsyncIterator[Room]:
         ),
         clock=clock,
     )
-    table = SimulatedTable(default_readers())
-    transport = PahoTransport(
-        MqttClientSettings(url=f"mqtt://{hub.broker.host}:{hub.broker.port}"), table="t1", node="n"
-    )
-    publisher = InventoryPublisher(table="t1", node="n", transport=transport)
-    node = Node(list(table.readers.values()), publisher)
     try:
-        assert await asyncio.to_thread(transport.wait_connected, 10)
-        await asyncio.wait_for(hub.service.subscribed.wait(), 10)
-        yield Room(hub, clock, table, node, publisher, hub.token(Role.DEALER))
+        async with simulated_node(hub) as sim:
+            yield Room(hub, clock, sim.table, sim.node, sim.publisher, hub.token(Role.DEALER))
     finally:
-        transport.close()
         await hub.stop()
 
 
