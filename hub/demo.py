@@ -28,8 +28,9 @@ in that hand) and ``false_alerts`` (raised in a hand without a mistake, or of an
 kind than the mistake's). The exit status is 1 when the pipeline lost a read or the
 alerts did not match the mistakes.
 
-Time in the demo: the hub's clock is a :class:`~hub.simulation.MotionClock` that moves
-one second per motion of the dealer, so the rules' debounce (0.5 s) sees a real dealer's
+Time in the demo: the hub's time (:class:`~hub.table_time.TableTime`) moves with a
+:class:`~hub.simulation.MotionClock` instead of the monotonic clock: one second per motion
+of the dealer, so the rules' debounce (0.5 s) sees a real dealer's
 timing however fast the pipeline runs, and a seed replays a run exactly. The dealer waits
 until the hub has handled each motion's reads before the next motion.
 """
@@ -87,10 +88,9 @@ log = logging.getLogger("feltwire.demo")
 TABLE = "demo"
 BUY_IN = 1000
 BLINDS = (5, 10)
-TOKEN_SECONDS = 10 * 365 * 24 * 3600
-"""Lifetime of the demo's dealer tokens. The demo's hub clock runs ahead of the wall
-clock (a second per dealer motion), and a token dies with the demo anyway: its signing
-secret is drawn anew at each start."""
+TOKEN_SECONDS = 7 * 24 * 3600
+"""Lifetime of the demo's dealer tokens (their expiry is on the wall clock). A token dies
+with the demo anyway: its signing secret is drawn anew at each start."""
 
 
 def _port_free(host: str, port: int) -> bool:
@@ -356,7 +356,7 @@ async def _run(args: argparse.Namespace) -> int:
         print(f"port {web_port} is taken; serving the demo on a free port instead", file=sys.stderr)
         web_port = 0
     clock = MotionClock(time.time())
-    runtime = await start_hub(_demo_config(args, web_port, fast), clock=clock)
+    runtime = await start_hub(_demo_config(args, web_port, fast), monotonic=clock)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     demo = DemoTable(runtime, clock, asyncio.get_running_loop(), seed=seed, mistakes=args.mistakes)
     try:

@@ -34,6 +34,7 @@ from hub.config import HubConfig, TableConfig
 from hub.eventlog import EVENT_LOG_FILE, EventLog, EventLogError
 from hub.service import HubService, run_mqtt
 from hub.table_service import TableService
+from hub.table_time import TableTime
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
 
@@ -59,6 +60,12 @@ def _logged_table(path: Path) -> str | None:
     except sqlite3.Error as exc:
         raise EventLogError(f"event log {path}: {exc}") from exc
     return None if row is None else str(row[0])
+
+
+def _last_time(event_log: EventLog) -> float | None:
+    """The time of the last input ``event_log`` holds (None: it is empty)."""
+    last = list(event_log.records(after=max(0, event_log.last_seq - 1)))
+    return last[-1].t if last else None
 
 
 def event_log_path(state_dir: Path, table: str, *, several: bool) -> Path:
@@ -146,12 +153,18 @@ async def start_hub(
     *,
     deck: Deck | None = None,
     clock: Callable[[], float] = time.time,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> HubRuntime:
     """Start every part of the hub described by ``config`` (every table it lists).
 
     With a ``state_dir`` each table's event log there is replayed first (the table, the
     hand, the lights and the feeds' snapshots are as they were), then the hub goes live.
     ``deck``, when given, is every table's deck (the demo and tests).
+
+    ``clock`` is the wall clock (display, records), ``monotonic`` the clock that measures
+    time passing: the hub's time (:class:`~hub.table_time.TableTime`), on which every
+    delay, expiry and timeout runs, is anchored on the wall clock once and then moves with
+    ``monotonic`` only, never behind the last input of any table's log.
     """
     tables = config.table_configs()
     log_paths = (
@@ -166,7 +179,13 @@ async def start_hub(
     services: dict[str, HubService] = {}
     logs: dict[str, EventLog] = {}
     all_rules: dict[str, TableService] = {}
+    now = TableTime(wall=clock, monotonic=monotonic)
     try:
+        for table in tables:
+            if table.table in log_paths:
+                opened = EventLog(log_paths[table.table], table.table, sync=config.event_log_sync)
+                logs[table.table] = opened
+                now.resume(_last_time(opened))
         for table in tables:
             if deck is not None:
                 table_deck = deck
@@ -176,11 +195,7 @@ async def start_hub(
                 )
             else:
                 table_deck = decks[table.deck]
-            if table.table in log_paths:
-                logs[table.table] = EventLog(
-                    log_paths[table.table], table.table, sync=config.event_log_sync
-                )
-            service = _table_service(config, table, table_deck, clock, logs.get(table.table))
+            service = _table_service(config, table, table_deck, now, logs.get(table.table))
             services[table.table] = service
             if table.rules is not None:
                 all_rules[table.table] = TableService(
@@ -289,17 +304,18 @@ def _table_service(
     config: HubConfig,
     table: TableConfig,
     deck: Deck,
-    clock: Callable[[], float],
+    now: TableTime,
     event_log: EventLog | None,
 ) -> HubService:
-    """One table's service (not replayed yet)."""
+    """One table's service (not replayed yet), on the hub's time ``now``."""
     return HubService(
         table=table.table,
         readers=list(table.readers),
         deck=deck,
         max_payload_bytes=config.max_payload_bytes,
         overlay_delay_s=config.web.overlay_delay_minutes * 60,
-        clock=clock,
+        clock=now,
+        wall=now.wall,
         game=table.game,
         live_equity=table.live_equity,
         log=event_log,

@@ -120,6 +120,7 @@ class HubService:
         max_payload_bytes: int,
         overlay_delay_s: float,
         clock: Callable[[], float] = time.time,
+        wall: Callable[[], float] = time.time,
         game: str = "NT",
         live_equity: bool = True,
         log: EventLog | None = None,
@@ -140,6 +141,9 @@ class HubService:
         self._held = DelayedRelease(overlay_delay_s)
         self._held_changed = asyncio.Event()
         self._clock = clock
+        self.wall = wall
+        """The wall clock: for records (the event log keeps it beside each input) and
+        display only — every delay and expiry runs on :attr:`clock`."""
         self.changes = 0
         self.lights = LightBoard()
         self.game = game
@@ -179,7 +183,9 @@ class HubService:
 
     @property
     def clock(self) -> Callable[[], float]:
-        """The hub's clock (seconds): every read is stamped with it when it arrives."""
+        """The hub's time (seconds, :class:`~hub.table_time.TableTime` in a running hub):
+        every input is stamped with it when it arrives, and every delay (the overlay's),
+        debounce and timeout is measured on it — never on the wall clock."""
         return self._clock
 
     def attach_rules(self, rules: TableService) -> None:
@@ -486,6 +492,11 @@ class HubService:
         else:
             self._held.push(event, happened)
             self._held_changed.set()
+
+    @property
+    def held(self) -> int:
+        """Overlay frames held back by the delay right now."""
+        return len(self._held)
 
     def equity_spot(self) -> LiveSpot | None:
         """The spot of the cards on the table now: the rules' hand when the hub runs the

@@ -12,8 +12,8 @@ from hub.service import HubService
 class FakeClock:
     """A clock that stands still until the test moves ``now``."""
 
-    def __init__(self) -> None:
-        self.now = 1000.0
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
 
     def __call__(self) -> float:
         return self.now

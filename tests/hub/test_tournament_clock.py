@@ -228,7 +228,7 @@ async def public_clock(hub: HubRuntime) -> dict[str, Any]:
 
 async def test_the_dealer_pauses_and_resumes_the_clock_over_http() -> None:
     clock = FakeClock()
-    hub = await start_hub(config(), clock=clock)
+    hub = await start_hub(config(), monotonic=clock)
     try:
         clock.now += 5 * 60
         assert (await post(hub, "pause", role=None)).status_code == 401
@@ -277,7 +277,7 @@ async def test_a_hub_without_a_tournament_has_no_clock_to_pause() -> None:
 
 async def test_a_restarted_hub_replays_the_clock(tmp_path: Path) -> None:
     clock = FakeClock()
-    hub = await start_hub(config(tmp_path / "state"), clock=clock)
+    hub = await start_hub(config(tmp_path / "state"), monotonic=clock)
     try:
         clock.now += 20 * 60  # level 2, 10 minutes to go
         assert (await post(hub, "pause")).status_code == 200
@@ -286,7 +286,7 @@ async def test_a_restarted_hub_replays_the_clock(tmp_path: Path) -> None:
         await hub.stop()
     assert (before["level"], before["time_left"], before["paused"]) == (2, 10 * 60, True)
     clock.now += 2 * 3600  # the hub was down; the clock stood still, paused
-    hub = await start_hub(config(tmp_path / "state"), clock=clock)
+    hub = await start_hub(config(tmp_path / "state"), monotonic=clock)
     try:
         assert await public_clock(hub) == before
         assert (await post(hub, "resume")).status_code == 200
@@ -297,4 +297,4 @@ async def test_a_restarted_hub_replays_the_clock(tmp_path: Path) -> None:
         await hub.stop()
     other = TournamentSettings(starting_stack=3000, levels=LEVELS[1:])
     with pytest.raises(EventLogError, match="tournament"):
-        await start_hub(config(tmp_path / "state", tournament=other), clock=clock)
+        await start_hub(config(tmp_path / "state", tournament=other), monotonic=clock)

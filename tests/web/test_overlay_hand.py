@@ -12,95 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from feltwire.deck import simulated_deck
-from feltwire.publisher import InventoryPublisher
-from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
-from hub.runtime import HubRuntime, start_hub
-from hub.web.auth import Role
-from table_node.node import Node
-from table_node.simulated import SimulatedTable
+from hub.config import WebSettings
 from tests.hub.support import FakeClock
-from tests.web.support import simulated_node
+from tests.web.support import HOLE, NAMES, room
 
-DECK = simulated_deck()
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-NAMES = {1: "Anna", 2: "Bořivoj", 3: "Cyril"}
-HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
 WAIT = 30_000
 """Playwright's wait for a condition, in ms (generous: the machine is busy)."""
 OFFSET_MS = 5000
-
-
-@dataclass
-class Room:
-    """A running hub, a node dealing at its table, and the dealer's token."""
-
-    hub: HubRuntime
-    table: SimulatedTable
-    node: Node
-    publisher: InventoryPublisher
-    dealer: str
-    held: dict[int, list[str]] = field(default_factory=dict)
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """The seats of the hand in hand order: small blind, big blind, …, the button."""
-        rules = self.hub.rules
-        assert rules is not None and rules.setup is not None
-        return rules.setup.seats
-
-    async def sweep(self) -> None:
-        """The node reads once; wait until the hub has taken what it sent."""
-        self.node.poll_once()
-        handled = self.hub.service.wait_handled
-        assert await asyncio.to_thread(handled, self.publisher.published, 10)
-
-    async def deal(self) -> None:
-        """Two cards to every seat of the hand, one at a time clockwise."""
-        self.held = {s: [] for s in self.seats}
-        cards = iter(HOLE)
-        for _ in range(2):
-            for seat in self.seats:
-                card = next(cards)
-                self.held[seat].append(card)
-                self.table.reader(f"seat{seat}").place(DECK.uid_for(card))
-                await self.sweep()
-
-    async def act(self, seat: int, act: str, to: int = 0) -> dict[str, Any]:
-        """An action entered at the dealer's console (its HTTP route)."""
-        url = f"{self.hub.web_url}/api/console/action?token={self.dealer}"
-        response = await asyncio.to_thread(
-            httpx.post, url, json={"seat": seat, "act": act, "to": to}, timeout=10
-        )
-        assert response.status_code == 200, response.text
-        data: dict[str, Any] = response.json()
-        assert data["accepted"], data
-        return data
-
-
-@asynccontextmanager
-async def room(web: WebSettings, clock: Callable[[], float] | None = None) -> AsyncIterator[Room]:
-    players = [PlayerSettings(seat=s, name=n, buy_in=1000) for s, n in NAMES.items()]
-    config = HubConfig(
-        table="t1",
-        mqtt=HubMqttSettings(embedded_port=0),
-        web=web,
-        rules=RulesSettings(players=players),
-    )
-    hub = await start_hub(config) if clock is None else await start_hub(config, clock=clock)
-    try:
-        async with simulated_node(hub) as sim:
-            yield Room(hub, sim.table, sim.node, sim.publisher, hub.token(Role.DEALER))
-    finally:
-        await hub.stop()
 
 
 class Watched:
@@ -217,7 +140,7 @@ async def test_with_the_default_delay_a_hand_dealt_now_is_not_on_the_overlay(
     browser: Any,
 ) -> None:
     clock = FakeClock()
-    async with room(WebSettings(port=0), clock=clock) as r:
+    async with room(WebSettings(port=0), monotonic=clock) as r:
         assert r.hub.service.overlay_delay_s == 30 * 60
         page = await browser.new_page(viewport={"width": 1920, "height": 1080})
         watched = Watched(page)

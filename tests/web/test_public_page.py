@@ -59,7 +59,8 @@ WAIT = 30_000
 
 
 class ShiftedClock:
-    """The hub's clock: real time (the countdown moves), plus a shift the test adds."""
+    """The hub's monotonic clock: real time (the countdown moves), plus a shift the test
+    adds (time passing, not a wall-clock jump)."""
 
     def __init__(self) -> None:
         self.shift = 0.0
@@ -133,7 +134,7 @@ async def room(seats: tuple[int, ...]) -> AsyncIterator[Room]:
             rules=RulesSettings(players=players),
             tournament=TOURNAMENT,
         ),
-        clock=clock,
+        monotonic=clock,
     )
     try:
         async with simulated_node(hub) as sim:
