@@ -1161,6 +1161,11 @@ class Hand:
             raise DealingError(rule, "the burn comes before the street's first card")
         self._check_card(card)
 
+    def in_play(self, card: int) -> bool:
+        """True when ``card`` was dealt, burned or turned in this hand (it cannot be dealt
+        again: R-CARD-1), wherever it lies now."""
+        return 0 <= card < 52 and bool(self._seen[card])
+
     def can_burn(self, card: int = UNKNOWN) -> bool:
         """True when :meth:`burn` would be accepted."""
         try:

@@ -65,6 +65,7 @@ from hub.rules.setup import HandSetup, TableProfile
 from hub.rules.showdown import hand_value
 
 __all__ = [
+    "MANUAL_CARD_IN_PLAY",
     "Act",
     "ActionTaken",
     "ActionUndone",
@@ -411,6 +412,13 @@ class _Slot:
     status: str = _OPEN
     card: int = UNKNOWN
 
+
+MANUAL_CARD_IN_PLAY = (
+    "that card is already in play (R-CARD-1): check the card in your hand and enter it again"
+)
+"""The one answer to a card entered by hand whose code is already in play — the same
+wherever the card lies (a seat, the burn, the muck, the board), so the console cannot be
+asked where a hidden card is."""
 
 _CARD_RE = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 """Card codes, scrubbed from engine messages passed on as :attr:`Step.refused`."""
@@ -1318,6 +1326,9 @@ class DealingMonitor:
     def _manual(self, inp: ManualCard) -> None:
         place = place_of(inp.reader)
         if inp.card is not None:
+            if self._in_play(inp.card):
+                self._s.refused = MANUAL_CARD_IN_PLAY
+                return
             self._moves(self._tracker.manual(inp.reader, inp.card))
             return
         if place.kind in (PlaceKind.SEAT, PlaceKind.UP):
@@ -1327,6 +1338,12 @@ class DealingMonitor:
             self._fresh_burn(UNKNOWN)
         else:
             self._s.refused = f"name the card on {inp.reader}: it lies face up"
+
+    def _in_play(self, card: int) -> bool:
+        """True when ``card`` is part of the hand or lies on an antenna, wherever."""
+        return (
+            self.hand.in_play(card) or card in self._role or self._tracker.where(card) is not None
+        )
 
     def _misdeal(self) -> None:
         self.void = True

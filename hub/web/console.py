@@ -30,6 +30,7 @@ from fastapi import (
     Depends,
     FastAPI,
     HTTPException,
+    Request,
     WebSocket,
     WebSocketDisconnect,
     WebSocketException,
@@ -43,6 +44,7 @@ from hub.eventlog import AckAlert, ConsoleInput, SeatCommand, SeatOp
 from hub.feeds import Event
 from hub.rules.errors import RulesError
 from hub.rules.procedure import (
+    MANUAL_CARD_IN_PLAY,
     Act,
     ConsoleAction,
     DeclareMisdeal,
@@ -54,7 +56,7 @@ from hub.rules.procedure import (
 )
 from hub.service import HubService
 from hub.table_service import TableService, public_event
-from hub.web.auth import Principal, Role, allow
+from hub.web.auth import Principal, Role, WebAuth, allow
 from hub.web.common import TableDep, pump
 
 log = logging.getLogger(__name__)
@@ -178,6 +180,23 @@ def _answer(rules: TableService, step: Step) -> dict[str, Any]:
     }
 
 
+def _audit_refusal(request: Request, service: HubService, who: Principal, detail: str) -> None:
+    """Write a refused console input to the audit trail (who, from where; never a card)."""
+    auth: WebAuth = request.app.state.auth
+    auth.audit.record(
+        outcome="refused",
+        feed="console",
+        route=request.url.path,
+        table=service.table,
+        name=who.name,
+        role=who.role.value,
+        via=who.via,
+        address=request.client.host if request.client is not None else "",
+        user_agent=request.headers.get("user-agent", ""),
+        detail=detail,
+    )
+
+
 def _command(service: HubService, inp: ConsoleInput) -> dict[str, Any]:
     """Enter a dealer command; 409 with the reason when it was refused."""
     rules, step = _enter(service, inp)
@@ -243,8 +262,14 @@ def register(app: FastAPI) -> None:
         return _command(service, DeclareMisdeal(0.0))
 
     @app.post("/api/console/card")
-    async def console_card(body: CardBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
-        """A card whose tag will not read, entered by hand (face down: no code)."""
+    async def console_card(
+        body: CardBody, request: Request, service: TableDep, who: DealerDep
+    ) -> dict[str, Any]:
+        """A card whose tag will not read, entered by hand (face down: no code).
+
+        A code already in play is refused with one answer wherever the card lies
+        (:data:`~hub.rules.procedure.MANUAL_CARD_IN_PLAY`), and the refusal is written to
+        the audit trail: the console is no oracle for where a hidden card is."""
         if body.antenna not in service.readers:
             raise _refuse(
                 service,
@@ -252,7 +277,12 @@ def register(app: FastAPI) -> None:
                 status.HTTP_422_UNPROCESSABLE_CONTENT,
             )
         card = None if body.card is None else card_index(body.card)
-        return _command(service, ManualCard(body.antenna, card, 0.0))
+        rules, step = _enter(service, ManualCard(body.antenna, card, 0.0))
+        if step.refused == MANUAL_CARD_IN_PLAY:
+            _audit_refusal(request, service, who, "a card entered by hand is already in play")
+        if step.refused is not None:
+            raise _refuse(service, step.refused)
+        return _answer(rules, step)
 
     @app.post("/api/console/show")
     async def console_show(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:

@@ -142,3 +142,31 @@ def test_arbitrary_inputs_never_leak_and_never_crash(variant: str, inputs: list[
     for inp in sorted(inputs, key=lambda i: i.now):
         steps.append(monitor.apply(inp))
     assert_no_hole_card(monitor, steps)
+
+
+def test_a_card_entered_by_hand_gets_one_answer_wherever_a_hidden_card_lies() -> None:
+    """The console is no oracle (issue 12): entering a card's code by hand on any antenna
+    gets the same refusal, no alert and no event, whether the card is a hole card of one
+    seat or another, the burn or a card nobody has seen yet is not (it is taken)."""
+    from copy import deepcopy
+
+    from feltwire.cards import card_index as c
+    from hub.rules.procedure import MANUAL_CARD_IN_PLAY
+
+    setup = HandSetup(1, game("NT"), (2, 5, 7), 7, Stakes.blind_game(3, 5, 10), (500,) * 3)
+    monitor = DealingMonitor(setup, profile=TableProfile(seats=8))
+    held: dict[str, set[int]] = {}
+    deal = [("seat2", "As"), ("seat5", "Kd"), ("seat7", "7c")]
+    deal += [("seat2", "Ah"), ("seat5", "Kc"), ("seat7", "2d"), ("burn", "9s")]
+    for t, (reader, code) in enumerate(deal):
+        held.setdefault(reader, set()).add(c(code))
+        monitor.apply(Inventory(reader, frozenset(held[reader]), now=float(t)))
+    hints = monitor.hints()
+    answers = set()
+    for _, code in deal:
+        for reader in ("seat2", "seat5", "seat7", "burn", "board", "muck"):
+            step = deepcopy(monitor).apply(ManualCard(reader, c(code), now=9.0))
+            answers.add((step.refused, step.alerts, step.events, step.hints == hints))
+    assert answers == {(MANUAL_CARD_IN_PLAY, (), (), True)}
+    fresh = deepcopy(monitor).apply(ManualCard("burn", c("3h"), now=9.0))
+    assert fresh.refused != MANUAL_CARD_IN_PLAY
