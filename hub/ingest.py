@@ -61,7 +61,8 @@ class Ingest:
         log.warning("refused message on %s: %s (%s)", topic, message, reason)
 
     def handle(self, topic: str, payload: bytes) -> InventoryRead | None:
-        """Validate one message; the read, or None when refused or already seen."""
+        """Validate one message; the read, or None when refused or already seen. The
+        caller counts it ``accepted`` once the event log holds it (``failed`` if not)."""
         self.counters["received"] += 1
         try:
             if len(payload) > self.max_payload_bytes:
@@ -112,5 +113,4 @@ class Ingest:
                 inv.reader,
                 self.deck.name,
             )
-        self.counters["accepted"] += 1
         return InventoryRead(inv.reader, inv.node, inv.seq, frozenset(cards), tuple(unknown))

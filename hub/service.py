@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import sqlite3
 import ssl
 import threading
 import time
@@ -70,6 +71,7 @@ from hub.live_equity import (
 )
 from hub.overlay_state import OverlayFrameError, OverlayState
 from hub.presence import AntennaChange, TablePresence
+from hub.throttle import LogThrottle
 
 if TYPE_CHECKING:
     from hub.table_service import TableService
@@ -84,6 +86,22 @@ UNKNOWN_TAG_ALERT = "unknown_tag"
 code the dealing monitor uses in a hand)."""
 DOUBLED_UID_ALERT = "uid_on_two_antennas"
 """The security alert's code: one registered tag read on two antennas at the same time."""
+
+LOG_FAILED_ALERT = "event_log_failed"
+"""The system alert's code: the event log cannot be written (a full disk, a file gone)."""
+LOG_ALERT_EVERY_S = 60.0
+"""The event-log alert is repeated at most this often while the fault lasts."""
+
+
+class LogUnavailable(RuntimeError):
+    """The event log cannot take an input (the disk is full, the file went away), so the
+    input was not taken: nothing the hub acted on is lost, and the hub keeps running.
+    The dealer console answers 503 with :attr:`reason`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the event log cannot be written ({reason}): the input was not taken")
+        self.reason = reason
+
 
 _Unapplied = tuple[Future[LogRecord], InputKind, dict[str, Any], float]
 """A read whose log write has started (or finished) but that is not applied yet."""
@@ -175,11 +193,15 @@ class HubService:
         """Per antenna, the uids not in the deck it reported last (an alert per new one)."""
         self._doubled: dict[str, tuple[float, bool]] = {}
         self._doubled_changed = asyncio.Event()
-        self.security_alerts: deque[Event] = deque(maxlen=20)
-        """The latest security alerts raised (newest last)."""
+        self.hub_alerts: deque[Event] = deque(maxlen=20)
+        """The latest alerts the hub raised itself (security, the event log; newest last):
+        they have no id (they are not in the event log, so not acknowledged there)."""
         self._unapplied: deque[_Unapplied] = deque()
         self.inbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         """MQTT messages for this table, taken in order by :func:`run_mqtt`'s worker."""
+        self.throttle = LogThrottle(logging.getLogger(__name__))
+        """Log lines of faults that repeat (a full disk, a failing task) go through it."""
+        self._log_alerted: float | None = None
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -213,8 +235,50 @@ class HubService:
         it; returns what applying it returned."""
         self._apply_logged()  # reads still on their way to the log come first
         if self.log is not None and not self.replaying:
-            self.log.append(kind, payload, now)
+            self._append(kind, payload, now)
         return self._dispatch(kind, payload, now)
+
+    def _append(self, kind: InputKind, payload: dict[str, Any], now: float) -> LogRecord:
+        """Append one input to the log; LogUnavailable (counted, logged, the dealer told)
+        when it cannot be written."""
+        assert self.log is not None
+        try:
+            return self.log.append(kind, payload, now)
+        except (EventLogError, sqlite3.Error, OSError) as exc:
+            raise self.log_failed(exc) from exc
+
+    def log_failed(self, exc: BaseException) -> LogUnavailable:
+        """An input could not be written to the event log: count it, log it (throttled),
+        alert the dealer (at most every :data:`LOG_ALERT_EVERY_S`); the error to raise."""
+        reason = str(exc) or type(exc).__name__
+        self.ingest.counters["log_failed"] += 1
+        self.throttle.error(
+            "event-log", "table %s: the event log cannot be written: %s", self.table, reason
+        )
+        now = self._clock()
+        if self._log_alerted is None or now - self._log_alerted >= LOG_ALERT_EVERY_S:
+            self._log_alerted = now
+            frame: Event = {
+                "type": "alert",
+                "t": now,
+                "code": LOG_FAILED_ALERT,
+                "severity": "warning",
+                "seat": None,
+                "rule": "system",
+                "message": f"the event log cannot be written ({reason}): inputs are not taken",
+                "remedy": "free disk space on the hub (its state directory) or call the floor; "
+                "enter the last action again once the hub takes inputs",
+            }
+            self.hub_alert(frame, "event log")
+        return LogUnavailable(reason)
+
+    def task_failed(self, task: str) -> None:
+        """A periodic task's step raised: count it and log it (throttled); the task goes
+        on with its next step (call from inside the ``except``)."""
+        self.ingest.counters[f"task_failed.{task}"] += 1
+        self.throttle.error(
+            f"task-{task}", "table %s: %s failed; it goes on", self.table, task, exc_info=True
+        )
 
     def _dispatch(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
         """Apply one input — live or replayed, the same code."""
@@ -324,7 +388,13 @@ class HubService:
             kind, data, now = InputKind.INVENTORY, encode_read(read), self._clock()
             written = disk.submit(self.log.append, kind, data, now)
             self._unapplied.append((written, kind, data, now))
-            await asyncio.wrap_future(written)
+            try:
+                await asyncio.wrap_future(written)
+            except (EventLogError, sqlite3.Error, OSError) as exc:
+                self._unapplied.remove((written, kind, data, now))
+                self.ingest.counters["failed"] += 1
+                raise self.log_failed(exc) from exc
+            self.ingest.counters["accepted"] += 1
             self._apply_logged()
         finally:
             with self._handled_cv:
@@ -346,7 +416,12 @@ class HubService:
         read = self.ingest.handle(topic, payload)
         if read is None:
             return None
-        change = self.record(InputKind.INVENTORY, encode_read(read), self._clock())
+        try:
+            change = self.record(InputKind.INVENTORY, encode_read(read), self._clock())
+        except LogUnavailable:
+            self.ingest.counters["failed"] += 1
+            raise
+        self.ingest.counters["accepted"] += 1
         assert change is None or isinstance(change, AntennaChange)
         return change
 
@@ -436,12 +511,22 @@ class HubService:
         """Send a security alert: public feed, overlay, the alerts topic, counters."""
         if self.replaying:
             return  # raised when it happened; the log only rebuilds the table
+        self.ingest.counters[f"security.{frame['code']}"] += 1
+        self.hub_alert(frame, where)
+
+    def hub_alert(self, frame: Event, where: str) -> None:
+        """Send an alert the hub raises itself (not the rules): the dealer's alert list
+        (with the rules), the public feed, the overlay, the alerts topic. Never a card."""
+        if self.replaying:
+            return
         code = frame["code"]
-        self.ingest.counters[f"security.{code}"] += 1
-        log.warning("table %s security alert %s on %s", self.table, code, where)
+        self.throttle.warning(
+            f"alert-{code}-{where}", "table %s alert %s on %s", self.table, code, where
+        )
+        frame = frame | {"id": None}
         self.public.publish(frame)
         self.to_overlay(frame, frame["t"])
-        self.security_alerts.append(frame)
+        self.hub_alerts.append(frame)
         payload = {"v": 1, "table": self.table} | frame
         del payload["type"]
         self.send(alerts_topic(self.table), json.dumps(payload).encode(), retain=False)
@@ -476,7 +561,10 @@ class HubService:
         """Raise the doubled-tag alert on time, forever (a task of the running hub)."""
         while True:
             now = self._clock()
-            self.check_doubled(now)
+            try:
+                self.check_doubled(now)
+            except Exception:
+                self.task_failed("security")
             due = [
                 since + self.doubled_after_s for since, told in self._doubled.values() if not told
             ]
@@ -547,44 +635,56 @@ class HubService:
         """
         last: tuple[object, ...] | None = None
         while True:
-            if self.rules is None or not self.live_equity:
-                await self._equity_due.wait()
-            else:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._equity_due.wait(), poll_s)
-            if self._equity_due.is_set():
-                await asyncio.sleep(settle_s)
-                self._equity_due.clear()
-            if not self.live_equity:
-                continue
-            happened = self._clock()
             try:
-                live = self.equity_spot()
-            except EquityError as exc:
-                log.warning("no equity for the cards on the table: %s", exc)
-                continue
-            key = None if live is None else live.key
-            if key == last:
-                continue
-            last = key
-            if live is None:
-                if self.rules is None:  # with rules, the next hand clears the figures
-                    self.to_overlay(no_equity() | {"t": happened}, happened)
-                continue
-            try:
-                quick = await asyncio.to_thread(quick_equity, live, self.equity_updates)
-                self.equity_updates += 1
-                self.to_overlay(equity_event(live, quick) | {"t": happened}, happened)
-                if quick.exact:
-                    continue
-                final = await asyncio.to_thread(final_equity, live, self.equity_updates)
-            except EquityError as exc:
-                log.warning("no equity for the cards on the table: %s", exc)
-                continue
-            if self._equity_key() != key:
-                continue  # the cards changed meanwhile: the next pass computes those
+                last = await self._equity_pass(last, settle_s, poll_s)
+            except Exception:
+                self.task_failed("equity")
+                await asyncio.sleep(1.0)
+
+    async def _equity_pass(
+        self, last: tuple[object, ...] | None, settle_s: float, poll_s: float
+    ) -> tuple[object, ...] | None:
+        """One pass of :meth:`run_equity`: wait for a change, compute, send; the key of
+        the cards it computed (or ``last`` when it computed nothing)."""
+        if self.rules is None or not self.live_equity:
+            await self._equity_due.wait()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._equity_due.wait(), poll_s)
+        if self._equity_due.is_set():
+            await asyncio.sleep(settle_s)
+            self._equity_due.clear()
+        if not self.live_equity:
+            return last
+        happened = self._clock()
+        try:
+            live = self.equity_spot()
+        except EquityError as exc:
+            log.warning("no equity for the cards on the table: %s", exc)
+            return last
+        key = None if live is None else live.key
+        if key == last:
+            return last
+        last = key
+        if live is None:
+            if self.rules is None:  # with rules, the next hand clears the figures
+                self.to_overlay(no_equity() | {"t": happened}, happened)
+            return last
+        try:
+            quick = await asyncio.to_thread(quick_equity, live, self.equity_updates)
             self.equity_updates += 1
-            self.to_overlay(equity_event(live, final) | {"t": happened}, happened)
+            self.to_overlay(equity_event(live, quick) | {"t": happened}, happened)
+            if quick.exact:
+                return last
+            final = await asyncio.to_thread(final_equity, live, self.equity_updates)
+        except EquityError as exc:
+            log.warning("no equity for the cards on the table: %s", exc)
+            return last
+        if self._equity_key() != key:
+            return last  # the cards changed meanwhile: the next pass computes those
+        self.equity_updates += 1
+        self.to_overlay(equity_event(live, final) | {"t": happened}, happened)
+        return last
 
     def set_light(self, seat: int, pattern: LightPattern) -> None:
         """Command a seat light (sent once per change, retained; while replaying only
@@ -629,7 +729,11 @@ class HubService:
     async def run_release(self) -> None:
         """Release held overlay events on time, forever (a task of the running hub)."""
         while True:
-            self.release_due()
+            try:
+                self.release_due()
+            except Exception:
+                self.task_failed("overlay-release")
+                await asyncio.sleep(1.0)
             nxt = self._held.next_release()
             self._held_changed.clear()
             timeout = None if nxt is None else max(0.0, nxt - self._clock())
@@ -719,6 +823,8 @@ async def _take_messages(service: HubService, disk: Executor) -> None:
         topic, payload = await service.inbox.get()
         try:
             await service.take_message(topic, payload, disk)
+        except LogUnavailable:
+            pass  # counted (failed), logged and told to the dealer by the service
         except Exception:
             service.ingest.counters["failed"] += 1
             log.exception("table %s: a message on %s could not be taken", service.table, topic)

@@ -87,7 +87,7 @@ from hub.rules.procedure import (
 from hub.rules.procedure import Event as HandEvent
 from hub.rules.setup import HandSetup, TableProfile
 from hub.rules.table import BuyInLimits, Entry, Table, TableConfig
-from hub.service import HubService, public_antenna
+from hub.service import HubService, LogUnavailable, public_antenna
 from hub.tournament_clock import CLOCK_COMMAND, TournamentClock
 
 log = logging.getLogger(__name__)
@@ -392,7 +392,12 @@ class TableService:
         """Tick every ``interval`` seconds, forever (a task of the running hub)."""
         while True:
             await asyncio.sleep(interval)
-            self.tick()
+            try:
+                self.tick()
+            except LogUnavailable:
+                pass  # counted, logged and told to the dealer by the hub; the next tick tries
+            except Exception:
+                self.hub.task_failed("rules-tick")
 
     # ------------------------------------------------------------------ the hand
 
@@ -575,12 +580,18 @@ class TableService:
             "all_in": list(hints.all_in) if hints is not None and self.in_hand else [],
             "folded": list(hints.folded) if hints is not None and self.in_hand else [],
             "pot": self.monitor.hand.pot_total if self.monitor is not None and self.in_hand else 0,
-            "alerts": list(self.recent),
+            "alerts": self.alerts_view(),
             "awards": list(self.last_awards),
             "players": self.players_view(),
             "board": self.board_view(),
             "clock": clock.state(self.hub.clock()) if clock is not None else None,
         }
+
+    def alerts_view(self) -> list[Event]:
+        """The recent alerts, oldest first: the rules' (with their ids, which the dealer
+        acknowledges) and the hub's own (security, the event log; ``id`` None)."""
+        merged = sorted([*self.recent, *self.hub.hub_alerts], key=lambda f: float(f["t"]))
+        return merged[-RECENT_ALERTS:]
 
     def players_view(self) -> list[dict[str, Any]]:
         """Every seated player as anyone may see them: seat, name, stack (behind, while a
@@ -665,7 +676,10 @@ class TableService:
             "can_undo": live is not None and any(isinstance(r, Action) for r in live.log),
             "can_misdeal": live is not None and self.table.can_misdeal(),
             "last_hand": last,
-            "alerts": [f | {"acknowledged": f["id"] in self.acknowledged} for f in self.recent],
+            "alerts": [
+                f | {"acknowledged": f["id"] is not None and f["id"] in self.acknowledged}
+                for f in self.alerts_view()
+            ],
             "seating": {
                 "seats": self.profile.seats,
                 "empty": [s for s in range(1, self.profile.seats + 1) if s not in players],

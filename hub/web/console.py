@@ -15,7 +15,8 @@ Every route needs the dealer role (admin passes too):
 * ``POST /api/console/alerts/{id}/ack`` — acknowledge an alert.
 
 Bodies are strict (unknown fields are 422). A refusal by the rules is 409 with the
-engine's message, which names the rule id; 404 when the hub runs no rules. Nothing here
+engine's message, which names the rule id; 404 when the hub runs no rules; 503 with the
+reason when the event log cannot take the input (a full disk: nothing was taken). Nothing here
 carries a hole card before showdown.
 """
 
@@ -36,7 +37,7 @@ from fastapi import (
     WebSocketException,
     status,
 )
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from feltwire.cards import card_index, normalize_card
@@ -54,7 +55,7 @@ from hub.rules.procedure import (
     Step,
     UndoAction,
 )
-from hub.service import HubService
+from hub.service import HubService, LogUnavailable
 from hub.table_service import TableService, public_event
 from hub.web.auth import Principal, Role, WebAuth, allow
 from hub.web.common import TableDep, pump
@@ -211,9 +212,20 @@ async def console_feed(ws: WebSocket, service: HubService, rules: TableService) 
     await pump(ws, service.public, rules.console_state(), after_burst=rules.console_state)
 
 
+async def log_unavailable(request: Request, exc: Exception) -> Response:
+    """An input the event log could not take (a full disk …): 503 with the reason — the
+    input was not taken, the dealer enters it again once the hub takes inputs."""
+    assert isinstance(exc, LogUnavailable)
+    return JSONResponse(
+        {"detail": str(exc)}, status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "10"}
+    )
+
+
 def register(app: FastAPI) -> None:
     """Add the console's routes to ``app``."""
     from hub.web.app import page
+
+    app.add_exception_handler(LogUnavailable, log_unavailable)
 
     @app.get("/console", response_class=HTMLResponse)
     async def console_page(service: TableDep, _: DealerDep) -> str:

@@ -172,8 +172,8 @@ def cards_in(frames: list[Any]) -> str:
 
 
 async def test_overlay_websocket_gets_no_card_before_its_delay() -> None:
-    clock = MovableClock()
-    async with running_hub(clock=clock, overlay_delay_minutes=1) as hub:
+    clock = MovableClock()  # the hub's monotonic clock: the delay runs on it
+    async with running_hub(monotonic=clock, overlay_delay_minutes=1) as hub:
         service, delay = hub.service, 60.0
         url = hub.web_url.replace("http", "ws", 1) + f"/ws/overlay?token={hub.token(Role.PRODUCER)}"
         seq = 0

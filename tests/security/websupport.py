@@ -63,10 +63,19 @@ def hub_config(state_dir: Path | None = None, **web: Any) -> HubConfig:
 
 @contextlib.asynccontextmanager
 async def running_hub(
-    state_dir: Path | None = None, *, clock: MovableClock | None = None, **web: Any
+    state_dir: Path | None = None,
+    *,
+    clock: MovableClock | None = None,
+    monotonic: MovableClock | None = None,
+    **web: Any,
 ) -> AsyncIterator[HubRuntime]:
-    """A hub of :func:`hub_config`, stopped afterwards."""
-    hub = await start_hub(hub_config(state_dir, **web), clock=clock or time.time)
+    """A hub of :func:`hub_config`, stopped afterwards; ``clock`` and ``monotonic`` are its
+    wall and monotonic clocks (None: the system's)."""
+    hub = await start_hub(
+        hub_config(state_dir, **web),
+        clock=clock or time.time,
+        monotonic=monotonic or time.monotonic,
+    )
     try:
         yield hub
     finally:

@@ -8,6 +8,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -109,10 +110,12 @@ async def room(
     clock: Callable[[], float] = time.time,
     monotonic: Callable[[], float] | None = None,
     live_equity: bool = True,
+    state_dir: Path | None = None,
 ) -> AsyncIterator[Room]:
     """A running hub with rules (three players: :data:`NAMES`), the node dealing at its
     table, and the dealer's token; ``clock`` and ``monotonic`` are the hub's wall and
-    monotonic clocks (:func:`hub.runtime.start_hub`; None: the system's)."""
+    monotonic clocks (:func:`hub.runtime.start_hub`; None: the system's); with a
+    ``state_dir`` the hub keeps its event log and audit trail there."""
     players = [PlayerSettings(seat=s, name=n, buy_in=1000) for s, n in NAMES.items()]
     config = HubConfig(
         table="t1",
@@ -120,6 +123,7 @@ async def room(
         web=web,
         rules=RulesSettings(players=players),
         live_equity=live_equity,
+        state_dir=state_dir,
     )
     times = {} if monotonic is None else {"monotonic": monotonic}
     hub = await start_hub(config, clock=clock, **times)

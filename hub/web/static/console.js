@@ -629,13 +629,13 @@
       li.dataset.id = String(a.id);
       li.dataset.code = a.code;
       const meta = el("span", "meta", (a.seat ? t("console.seatHand", { seat: a.seat }) + " · " : "") +
-        a.rule + " · " + t("console.hand", { hand: a.hand }));
+        a.rule + (a.hand ? " · " + t("console.hand", { hand: a.hand }) : ""));
       const text = alertParts(a);
       const what = el("div", "what", text.message);
       const remedy = el("div", "remedy", text.remedy);
       li.append(meta, what, remedy);
       if (a.acknowledged) li.append(el("span", "acked-note", t("console.acked")));
-      else {
+      else if (a.id !== null && a.id !== undefined) {  // the hub's own alerts have no id
         const b = el("button", "ack", t("console.ack"));
         b.type = "button";
         b.addEventListener("click", () => send("/api/console/alerts/" + a.id + "/ack", {}));
