@@ -1,6 +1,7 @@
-"""Issue 8, acceptance 3: over 1,000 simulated hands no frame on the dealer console, the
-public view, or the public and alert MQTT topics carries a hole card before that hand's
-showdown.
+"""Issue 8, acceptance 3 (and issue 12, acceptance 2): over 1,000 simulated hands no frame
+on the dealer console, the public view, or the public and alert MQTT topics carries a hole
+card before that hand's showdown — while the dealer console's manual-card route is asked,
+over and over, about the hand's hidden cards, and the wall clock jumps back and forth.
 
 A simulated dealer (:mod:`hub.simulation`, with dealing mistakes so alerts fire) plays
 hands on a real :class:`~hub.service.HubService` with its :class:`~hub.table_service.
@@ -13,6 +14,13 @@ each message queued for the broker on the ``public`` and ``alerts`` topics — a
 every string in it for the hand's secret cards: as card codes (``"Kd"``, also inside
 alert texts) and as the tags' uids.
 
+Every fourth motion of a hand, a prober posts one of the hand's hidden cards (a hole card
+of some seat, or the burn) to ``POST /api/console/card`` of the real FastAPI app, on a
+random antenna: every answer must be the one neutral refusal, whichever seat holds the
+card (issue 12, item 2). Every fiftieth motion the hub's wall clock jumps minutes to hours
+forward or back; the producer's overlay (delayed 30 minutes on the hub's own time) must
+release no frame a moment before its delay (issue 12, item 1).
+
 A card is secret from the moment it is dealt face down to a seat (or burned) until it
 is shown at the showdown, or lies face up on the board or an up-card antenna (a dealing
 mistake can put a hole card there: then everyone at the table sees it). Mucked and
@@ -21,12 +29,16 @@ folded cards stay secret.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
+
+import httpx
 
 from feltwire.cards import card_code
 from feltwire.deck import simulated_deck
@@ -35,13 +47,16 @@ from feltwire.publisher import InventoryPublisher
 from hub.config import PlayerSettings, RulesSettings
 from hub.feeds import Subscription
 from hub.rules.hand import Hand
-from hub.rules.procedure import DeclareMisdeal, Input
+from hub.rules.procedure import MANUAL_CARD_IN_PLAY, DeclareMisdeal, Input
 from hub.service import HubService
 from hub.simulation import MOTION, Mistake, SimulatedDealer, choose_mistake
 from hub.table_service import ConsoleInput, TableService
+from hub.web.app import create_app
+from hub.web.auth import Role, WebAuth
 from tests.hub.support import FakeClock, hub_service
 
 HANDS = int(os.environ.get("FELTWIRE_SCAN_HANDS", "1000"))
+DELAY_S = 1800.0
 DECK = simulated_deck()
 BOGUS_UID = "04DEADBEEF0000"
 PUBLIC_KINDS = {ReaderKind.BOARD, ReaderKind.UP}
@@ -240,17 +255,108 @@ class Scanner:
                 self._check("mqtt public", json.loads(payload))
 
 
+class AppClient:
+    """The real FastAPI app over ASGI, called from the scan's synchronous dealer: requests
+    run on an event loop of their own in a thread while the dealer waits for the answer."""
+
+    def __init__(self, app: Any) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        transport = httpx.ASGITransport(app=app)
+        self.http = httpx.AsyncClient(transport=transport, base_url="http://hub")
+
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        future = asyncio.run_coroutine_threadsafe(self.http.post(path, **kwargs), self.loop)
+        return future.result(timeout=30)
+
+    def __enter__(self) -> AppClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self.http.aclose(), self.loop).result(timeout=30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
+class Prober:
+    """Asks the console's manual-card route about the hand's hidden cards (issue 12)."""
+
+    def __init__(self, client: AppClient, token: str, scanner: Scanner, rng: random.Random):
+        self.client = client
+        self.headers = {"Authorization": f"Bearer {token}"}
+        self.scanner = scanner
+        self.rng = rng
+        self.motions = 0
+        self.probes = 0
+        self.answers: set[tuple[int, str]] = set()
+
+    def after_motion(self) -> None:
+        self.motions += 1
+        if self.motions % 4 or not self.scanner.rules.in_hand:
+            return
+        hidden = sorted(c for c in self.scanner._secret_now() if len(c) == 2)
+        if not hidden:
+            return
+        card = self.rng.choice(hidden)
+        reader = self.rng.choice(["burn", "board", "muck", *(f"seat{s}" for s in range(1, 7))])
+        response = self.client.post(
+            "/api/console/card", json={"reader": reader, "card": card}, headers=self.headers
+        )
+        self.probes += 1
+        self.answers.add((response.status_code, response.json().get("detail", response.text[:120])))
+
+
+class Overlay:
+    """Releases the delayed overlay as the hub's time passes, and checks that no frame
+    comes out before its delay while the wall clock jumps (issue 12)."""
+
+    def __init__(self, service: HubService, clock: FakeClock, wall: FakeClock, sub: Subscription):
+        self.service, self.clock, self.wall, self.sub = service, clock, wall, sub
+        self.rng = random.Random(12)
+        self.motions = 0
+        self.released = 0
+        self.early: list[str] = []
+
+    def after_motion(self) -> None:
+        self.motions += 1
+        if self.motions % 50 == 0:
+            self.wall.now += self.rng.choice([-1, 1]) * self.rng.uniform(60, 6 * 3600)
+        self.service.release_due()
+        while not self.sub.queue.empty():
+            frame = self.sub.queue.get_nowait()
+            self.released += 1
+            t = frame.get("t")
+            if isinstance(t, float | int) and self.clock.now - t < DELAY_S:
+                self.early.append(f"released {self.clock.now - t:.1f} s after it happened: {frame}")
+
+
 async def test_no_hole_card_on_any_public_channel_over_1000_hands() -> None:
-    clock = FakeClock()
-    service = hub_service(clock, overlay_delay_s=1800)
+    clock, wall = FakeClock(), FakeClock(1_800_000_000.0)
+    service = hub_service(clock, wall=wall, overlay_delay_s=DELAY_S)
     players = [PlayerSettings(seat=s, name=f"Player {s}", buy_in=1000) for s in range(1, 7)]
     rules = TableService(service, RulesSettings(players=players, rebuy=True), game_code="NT")
     surface = ServiceSurface(service, rules, clock)
-    with service.public.subscribe() as sub:
+    auth = WebAuth(clock=wall)
+    with (
+        AppClient(create_app(service, auth=auth)) as client,
+        service.public.subscribe() as sub,
+        service.overlay.subscribe() as overlay_sub,
+    ):
         scanner = Scanner(service, rules, surface, sub)
-        surface.after_motion.append(scanner.after_motion)
+        token = auth.issue(Role.DEALER, "scan", seconds=10 * 365 * 86400)  # the wall clock jumps
+        prober = Prober(client, token, scanner, random.Random(4))
+        overlay = Overlay(service, clock, wall, overlay_sub)
+        surface.after_motion += [prober.after_motion, scanner.after_motion, overlay.after_motion]
         mistakes, showdowns = play(rules, surface)
     assert not scanner.leaks, "\n".join(scanner.leaks[:10])
+    # the manual-card route: one answer for every hidden card, wherever it lies
+    assert prober.probes > 5 * HANDS
+    assert prober.answers == {(409, MANUAL_CARD_IN_PLAY)}, prober.answers
+    # the overlay: the hand came out, none of it early, whatever the wall clock did
+    assert not overlay.early, "\n".join(overlay.early[:5])
+    assert overlay.released > 20 * HANDS
     # the scan looked at real traffic: every channel carried frames, alerts fired
     assert rules.hands_finished + rules.hands_voided >= HANDS
     assert showdowns > HANDS // 10 and mistakes > HANDS // 20 and scanner.alerts > 0
