@@ -4,10 +4,11 @@ The contract is documented in ``docs/protocol.md``; this module is its executabl
 every process imports it. Topics live under ``feltwire/v1/<table>/…``; payloads are JSON
 objects carrying a schema version ``v``.
 
->>> reader_tags_topic("t1", "seat3")
-'feltwire/v1/t1/reader/seat3/tags'
->>> parse_topic("feltwire/v1/t1/reader/seat3/tags")
-ParsedTopic(kind=<TopicKind.READER_TAGS: 'reader_tags'>, table='t1', target='seat3')
+>>> reader_tags_topic("t1", "pi-north", "seat3")
+'feltwire/v1/t1/node/pi-north/reader/seat3/tags'
+>>> topic = parse_topic("feltwire/v1/t1/node/pi-north/reader/seat3/tags")
+>>> topic.kind, topic.table, topic.node, topic.target
+(<TopicKind.READER_TAGS: 'reader_tags'>, 't1', 'pi-north', 'seat3')
 """
 
 from __future__ import annotations
@@ -98,11 +99,14 @@ class TopicKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ParsedTopic:
-    """A topic split into its parts: kind, table and (for per-device topics) the target."""
+    """A topic split into its parts: kind, table, the target (the reader of a reader
+    topic, the node of a node topic, the seat of a light) and the node whose topic it is
+    (reader, button and availability topics)."""
 
     kind: TopicKind
     table: str
     target: str | None = None
+    node: str | None = None
 
 
 def _check_id(what: str, value: str) -> str:
@@ -111,14 +115,25 @@ def _check_id(what: str, value: str) -> str:
     return value
 
 
-def reader_tags_topic(table: str, reader: str) -> str:
-    """Retained full inventory of one antenna (node/bridge → hub)."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/reader/{_check_id('reader', reader)}/tags"
+def reader_tags_topic(table: str, node: str, reader: str) -> str:
+    """Retained full inventory of one antenna, published by the node that reads it
+    (node/bridge → hub). The topic names the node, so the broker's ACL can bind it to
+    the node's credential and the hub can check the payload's ``node`` against it."""
+    return (
+        f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}"
+        f"/reader/{_check_id('reader', reader)}/tags"
+    )
 
 
-def reader_tags_filter(table: str) -> str:
-    """Subscription filter for every reader inventory of one table."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/reader/+/tags"
+def reader_tags_filter(table: str, reader: str = "+") -> str:
+    """Subscription filter for one table's inventories from every node: of every reader
+    (``+``, the default) or of one.
+
+    >>> reader_tags_filter("t1", "register")
+    'feltwire/v1/t1/node/+/reader/register/tags'
+    """
+    level = reader if reader == "+" else _check_id("reader", reader)
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/+/reader/{level}/tags"
 
 
 def availability_topic(table: str, node: str) -> str:
@@ -155,12 +170,13 @@ def parse_topic(topic: str) -> ParsedTopic:
         raise ProtocolError("bad_topic", f"not a feltwire v1 topic: {topic!r}")
     table = _check_id("table", parts[2])
     rest = parts[3:]
-    if len(rest) == 3 and rest[0] == "reader" and rest[2] == "tags":
-        return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[1]))
-    if len(rest) == 3 and rest[0] == "node" and rest[2] == "availability":
-        return ParsedTopic(TopicKind.AVAILABILITY, table, _check_id("node", rest[1]))
-    if len(rest) == 3 and rest[0] == "node" and rest[2] == "button":
-        return ParsedTopic(TopicKind.BUTTON, table, _check_id("node", rest[1]))
+    if len(rest) == 5 and rest[0] == "node" and rest[2] == "reader" and rest[4] == "tags":
+        node = _check_id("node", rest[1])
+        return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[3]), node)
+    if len(rest) == 3 and rest[0] == "node" and rest[2] in ("availability", "button"):
+        node = _check_id("node", rest[1])
+        kind = TopicKind.AVAILABILITY if rest[2] == "availability" else TopicKind.BUTTON
+        return ParsedTopic(kind, table, node, node)
     if len(rest) == 4 and rest[0] == "seat" and rest[2:] == ["light", "set"]:
         if not rest[1].isdigit() or not 1 <= int(rest[1]) <= MAX_SEATS:
             raise ProtocolError("bad_topic", f"bad seat in topic {topic!r}")
@@ -182,7 +198,8 @@ Uid = Annotated[str, Field(description="Tag UID, upper-case hex: 4, 7 or 10 byte
 
 
 class ReaderInventory(WireModel):
-    """Everything one antenna sees right now (``…/reader/<reader>/tags``, retained, QoS 1).
+    """Everything one antenna sees right now (``…/node/<node>/reader/<reader>/tags``,
+    retained, QoS 1).
 
     ``seq`` increases by one with every message a node sends (over all its readers), so
     the hub can drop duplicates and stale resends after a broker outage.

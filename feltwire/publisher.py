@@ -92,7 +92,7 @@ class InventoryPublisher:
             uids=sorted(uids),
         )
         self._transport.publish(
-            reader_tags_topic(self.table, reader), encode(msg), qos=1, retain=True
+            reader_tags_topic(self.table, self.node, reader), encode(msg), qos=1, retain=True
         )
         self._last[reader] = uids
         self.published += 1

@@ -3,28 +3,33 @@
 One rule set per credential, written as a Mosquitto ``acl_file`` block::
 
     user table1-pi-north
-    topic write feltwire/v1/table1/reader/+/tags
+    topic write feltwire/v1/table1/node/pi-north/reader/+/tags
+    topic write feltwire/v1/table1/node/pi-north/availability
+    topic write feltwire/v1/table1/node/pi-north/button
     topic read feltwire/v1/table1/seat/+/light/set
 
 Mosquitto enforces the file itself; the embedded broker reads the same file with
 :func:`read_acl_file` and checks it with :class:`Acl` (see
 :mod:`hub.security.amqtt_plugins`). What a role may do:
 
-- ``node`` (a table-node Pi): publish its table's reader inventories, its own availability
-  and button presses; read its table's seat lights.
+- ``node`` (a table-node Pi): publish the reader inventories, availability and button
+  presses under its own ``node/<node>/`` topics; read its table's seat lights.
 - ``bridge`` (a serial reader board): the same without buttons.
-- ``hub``: read its table's reader inventories, node buttons and availability; publish
-  seat lights, alerts and the public state.
+- ``hub``: read its table's reader inventories, node buttons and availability from every
+  node; publish seat lights, alerts and the public state.
 
-Nobody but a hub reads reader topics, and a credential of one table reaches no topic of
-another.
+A node's id is bound to its credential: it can publish nothing under another node's
+topics (the hub also refuses a payload whose ``node`` is not the topic's). Nobody but a
+hub reads reader topics, and a credential of one table reaches no topic of another.
 
 >>> acl = Acl(rules_for_role("node", table="t1", node="n1", username="t1-n1"))
->>> acl.may_publish("t1-n1", "feltwire/v1/t1/reader/seat1/tags")
+>>> acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/reader/seat1/tags")
 True
->>> acl.may_publish("t1-n1", "feltwire/v1/t2/reader/seat1/tags")
+>>> acl.may_publish("t1-n1", "feltwire/v1/t1/node/n2/reader/seat1/tags")
 False
->>> acl.may_subscribe("t1-n1", "feltwire/v1/t1/reader/+/tags")
+>>> acl.may_publish("t1-n1", "feltwire/v1/t2/node/n1/reader/seat1/tags")
+False
+>>> acl.may_subscribe("t1-n1", "feltwire/v1/t1/node/+/reader/+/tags")
 False
 """
 
@@ -90,7 +95,7 @@ def rules_for_role(role: Role, *, table: str, node: str | None, username: str) -
     t = f"{TOPIC_PREFIX}/{check_id('table', table)}"
     if role == "hub":
         return [
-            Rule("read", f"{t}/reader/+/tags"),
+            Rule("read", f"{t}/node/+/reader/+/tags"),
             Rule("read", f"{t}/node/+/button"),
             Rule("read", f"{t}/node/+/availability"),
             Rule("write", f"{t}/seat/+/light/set"),
@@ -101,7 +106,7 @@ def rules_for_role(role: Role, *, table: str, node: str | None, username: str) -
         raise ValueError(f"a {role} credential needs a node id")
     n = f"{t}/node/{check_id('node', node)}"
     rules = [
-        Rule("write", f"{t}/reader/+/tags"),
+        Rule("write", f"{n}/reader/+/tags"),
         Rule("write", f"{n}/availability"),
     ]
     if role == "node":

@@ -59,7 +59,7 @@ def test_bridge_process_runs_and_stops_on_sigterm(
         try:
             topic = "feltwire/v1/t1/node/b1/availability"
             deadline = time.monotonic() + 20  # a loaded 2-core CI box starts Python slowly
-            tags = "feltwire/v1/t1/reader/seat1/tags"
+            tags = "feltwire/v1/t1/node/b1/reader/seat1/tags"
             while retained(mosquitto.port, topic) != b"online" or not retained(
                 mosquitto.port, tags
             ):

@@ -97,16 +97,19 @@ def test_credentials_add_writes_a_verifying_hash_and_rules(table_secrets: TableS
     acl = Acl(read_acl_file(table_secrets.acl))
     hub = table_secrets.users["hub1"].username
     bridge = table_secrets.users["node2"].username
-    assert acl.may_publish(node.username, "feltwire/v1/table1/reader/seat3/tags")
+    assert acl.may_publish(node.username, "feltwire/v1/table1/node/pi1/reader/seat3/tags")
+    assert not acl.may_publish(node.username, "feltwire/v1/table1/node/pi2/reader/seat3/tags")
+    assert not acl.may_publish(node.username, "feltwire/v1/table1/reader/seat3/tags")  # old form
     assert acl.may_publish(node.username, "feltwire/v1/table1/node/pi1/button")
     assert not acl.may_publish(node.username, "feltwire/v1/table1/node/pi2/button")
-    assert not acl.may_publish(node.username, "feltwire/v1/table2/reader/seat3/tags")
+    assert not acl.may_publish(node.username, "feltwire/v1/table2/node/pi1/reader/seat3/tags")
     assert acl.may_subscribe(node.username, "feltwire/v1/table1/seat/+/light/set")
-    assert not acl.may_subscribe(node.username, "feltwire/v1/table1/reader/+/tags")
+    assert not acl.may_subscribe(node.username, "feltwire/v1/table1/node/+/reader/+/tags")
+    assert not acl.may_subscribe(node.username, "feltwire/v1/table1/node/pi1/reader/+/tags")
     assert not acl.may_subscribe(node.username, "#")
-    assert acl.may_subscribe(hub, "feltwire/v1/table1/reader/+/tags")
-    assert not acl.may_subscribe(hub, "feltwire/v1/table2/reader/+/tags")
-    assert not acl.may_publish(hub, "feltwire/v1/table1/reader/seat1/tags")
+    assert acl.may_subscribe(hub, "feltwire/v1/table1/node/+/reader/+/tags")
+    assert not acl.may_subscribe(hub, "feltwire/v1/table2/node/+/reader/+/tags")
+    assert not acl.may_publish(hub, "feltwire/v1/table1/node/pi1/reader/seat1/tags")
     assert not acl.may_publish(bridge, "feltwire/v1/table2/node/pi9/button")  # a bridge
 
 
