@@ -131,6 +131,31 @@ def test_credentials_add_replaces_and_remove_deletes(
     capsys.readouterr()
 
 
+def test_credentials_add_with_readers_grants_only_those(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--file", str(tmp_path / "pw"), "--acl", str(tmp_path / "acl"), "--table", "t1"]
+    assert credentials.main(["add", *args, "--node", "n1", "--readers", "seat1, seat2,seat1"]) == 0
+    assert "readers seat1,seat2" in capsys.readouterr().out
+    text = (tmp_path / "acl").read_text()
+    assert "topic write feltwire/v1/t1/node/n1/reader/seat1/tags" in text
+    assert "topic write feltwire/v1/t1/node/n1/reader/seat2/tags" in text
+    assert "reader/+/tags" not in text
+    acl = Acl(read_acl_file(tmp_path / "acl"))
+    assert acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/reader/seat2/tags")
+    assert not acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/reader/board/tags")
+    assert acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/availability")
+    # an unknown reader, an empty list, or readers for a hub: refused with a reason
+    for bad, why in (
+        (["--node", "n2", "--readers", "seat1,seat11"], "unknown reader id 'seat11'"),
+        (["--node", "n2", "--readers", ","], "at least one reader"),
+        (["--role", "hub", "--readers", "seat1"], "a hub reads them all"),
+    ):
+        assert credentials.main(["add", *args, *bad]) == 1
+        assert why in capsys.readouterr().err
+    assert list(read_password_file(tmp_path / "pw")) == ["t1-n1"]
+
+
 def test_our_hash_matches_mosquitto_passwd(tmp_path: Path) -> None:
     """The real ``mosquitto_passwd`` output verifies with our code (same format)."""
     tool = shutil.which("mosquitto_passwd")
