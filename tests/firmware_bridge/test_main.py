@@ -97,4 +97,9 @@ def test_hub_light_commands_are_forwarded_to_the_board() -> None:
     assert ok and bridge.lights == [(4, LightPattern.ACTING)]
     assert not forward_light(bridge, "feltwire/v1/t1/seat/4/light/set", b"{bad")  # type: ignore[arg-type]
     assert not forward_light(bridge, "feltwire/v1/t1/alerts", b'{"v": 1, "pattern": "off"}')  # type: ignore[arg-type]
+    for coerced in (
+        b'{"v": true, "pattern": "off"}',
+        b'{"v": 1, "pattern": "acting", "pattern": "off"}',
+    ):
+        assert not forward_light(bridge, "feltwire/v1/t1/seat/4/light/set", coerced)  # type: ignore[arg-type]
     assert bridge.lights == [(4, LightPattern.ACTING)]
