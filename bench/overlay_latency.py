@@ -209,7 +209,7 @@ class Dealer:
             "reader": reader,
             "uids": sorted(DECK.uid_for(c) for c in cards),
         }
-        topic = f"feltwire/v1/{self.table}/reader/{reader}/tags"
+        topic = f"feltwire/v1/{self.table}/node/bench/reader/{reader}/tags"
         return reader, cards, topic, json.dumps(body).encode()
 
 

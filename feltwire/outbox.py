@@ -5,6 +5,10 @@ the broker acknowledges it (QoS 1 PUBACK). A node that restarts finds what was n
 acknowledged and sends it first, in its original order; the hub drops any copy it
 already had by sequence number.
 
+The outbox holds what the node read (the tags on every antenna, hole cards included), so
+its file, like the whole state dir, is its owner's only: the directory 0700, the
+database and its ``-wal``/``-shm`` 0600, an existing looser one tightened.
+
 >>> box = Outbox(None)            # in memory: no restart survival, same behaviour
 >>> row = box.add("t/a", b"1", qos=1, retain=True)
 >>> [m.topic for m in box.pending()]
@@ -15,10 +19,41 @@ already had by sequence number.
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
+import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def private_dir(path: Path) -> None:
+    """Create the directory ``path`` (and its parents) for its owner only (0700); an
+    existing one that others may enter is tightened. One the process does not own
+    cannot be: that is logged, and the files inside stay private all the same."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    current = stat.S_IMODE(path.stat().st_mode)
+    if current & 0o077:
+        try:
+            path.chmod(current & 0o700)
+        except PermissionError:
+            log.warning(
+                "state dir %s is mode %o and not ours to tighten: make it 0700", path, current
+            )
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` (empty) when missing, for its owner only (0600); an existing file
+    that others may read or write is tightened."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +72,12 @@ class Outbox:
 
     def __init__(self, path: Path | None) -> None:
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(path.parent)
+            # SQLite gives the -wal and -shm it creates the database file's mode
+            private_file(path)
+            for companion in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+                if companion.exists():
+                    private_file(companion)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(
             str(path) if path is not None else ":memory:",

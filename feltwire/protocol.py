@@ -4,10 +4,11 @@ The contract is documented in ``docs/protocol.md``; this module is its executabl
 every process imports it. Topics live under ``feltwire/v1/<table>/…``; payloads are JSON
 objects carrying a schema version ``v``.
 
->>> reader_tags_topic("t1", "seat3")
-'feltwire/v1/t1/reader/seat3/tags'
->>> parse_topic("feltwire/v1/t1/reader/seat3/tags")
-ParsedTopic(kind=<TopicKind.READER_TAGS: 'reader_tags'>, table='t1', target='seat3')
+>>> reader_tags_topic("t1", "pi-north", "seat3")
+'feltwire/v1/t1/node/pi-north/reader/seat3/tags'
+>>> topic = parse_topic("feltwire/v1/t1/node/pi-north/reader/seat3/tags")
+>>> topic.kind, topic.table, topic.node, topic.target
+(<TopicKind.READER_TAGS: 'reader_tags'>, 't1', 'pi-north', 'seat3')
 """
 
 from __future__ import annotations
@@ -16,9 +17,17 @@ import enum
 import json
 import re
 from dataclasses import dataclass
-from typing import Annotated, Final, Literal
+from typing import Annotated, Any, Final, Literal, NoReturn, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    field_validator,
+)
 
 from feltwire.errors import ProtocolError
 
@@ -98,11 +107,14 @@ class TopicKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ParsedTopic:
-    """A topic split into its parts: kind, table and (for per-device topics) the target."""
+    """A topic split into its parts: kind, table, the target (the reader of a reader
+    topic, the node of a node topic, the seat of a light) and the node whose topic it is
+    (reader, button and availability topics)."""
 
     kind: TopicKind
     table: str
     target: str | None = None
+    node: str | None = None
 
 
 def _check_id(what: str, value: str) -> str:
@@ -111,14 +123,25 @@ def _check_id(what: str, value: str) -> str:
     return value
 
 
-def reader_tags_topic(table: str, reader: str) -> str:
-    """Retained full inventory of one antenna (node/bridge → hub)."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/reader/{_check_id('reader', reader)}/tags"
+def reader_tags_topic(table: str, node: str, reader: str) -> str:
+    """Retained full inventory of one antenna, published by the node that reads it
+    (node/bridge → hub). The topic names the node, so the broker's ACL can bind it to
+    the node's credential and the hub can check the payload's ``node`` against it."""
+    return (
+        f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}"
+        f"/reader/{_check_id('reader', reader)}/tags"
+    )
 
 
-def reader_tags_filter(table: str) -> str:
-    """Subscription filter for every reader inventory of one table."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/reader/+/tags"
+def reader_tags_filter(table: str, reader: str = "+") -> str:
+    """Subscription filter for one table's inventories from every node: of every reader
+    (``+``, the default) or of one.
+
+    >>> reader_tags_filter("t1", "register")
+    'feltwire/v1/t1/node/+/reader/register/tags'
+    """
+    level = reader if reader == "+" else _check_id("reader", reader)
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/+/reader/{level}/tags"
 
 
 def availability_topic(table: str, node: str) -> str:
@@ -155,12 +178,13 @@ def parse_topic(topic: str) -> ParsedTopic:
         raise ProtocolError("bad_topic", f"not a feltwire v1 topic: {topic!r}")
     table = _check_id("table", parts[2])
     rest = parts[3:]
-    if len(rest) == 3 and rest[0] == "reader" and rest[2] == "tags":
-        return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[1]))
-    if len(rest) == 3 and rest[0] == "node" and rest[2] == "availability":
-        return ParsedTopic(TopicKind.AVAILABILITY, table, _check_id("node", rest[1]))
-    if len(rest) == 3 and rest[0] == "node" and rest[2] == "button":
-        return ParsedTopic(TopicKind.BUTTON, table, _check_id("node", rest[1]))
+    if len(rest) == 5 and rest[0] == "node" and rest[2] == "reader" and rest[4] == "tags":
+        node = _check_id("node", rest[1])
+        return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[3]), node)
+    if len(rest) == 3 and rest[0] == "node" and rest[2] in ("availability", "button"):
+        node = _check_id("node", rest[1])
+        kind = TopicKind.AVAILABILITY if rest[2] == "availability" else TopicKind.BUTTON
+        return ParsedTopic(kind, table, node, node)
     if len(rest) == 4 and rest[0] == "seat" and rest[2:] == ["light", "set"]:
         if not rest[1].isdigit() or not 1 <= int(rest[1]) <= MAX_SEATS:
             raise ProtocolError("bad_topic", f"bad seat in topic {topic!r}")
@@ -173,22 +197,36 @@ def parse_topic(topic: str) -> ParsedTopic:
 
 
 class WireModel(BaseModel):
-    """Base of every payload model: strict about unknown fields, immutable."""
+    """Base of every payload model: immutable, no unknown field, and strict — a value
+    must have its field's JSON type (``"123"`` or ``12.0`` is no int, ``true`` no number)
+    and a number must be finite (no ``Infinity``, no ``NaN``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+
+
+def _integer_version(value: object) -> object:
+    # Literal[1] takes true and 1.0 for 1, even in strict mode: only the integer 1 is v1
+    if type(value) is not int:
+        raise ValueError(f"schema version must be the integer {SCHEMA_VERSION}, not {value!r}")
+    return value
+
+
+SchemaVersion = Annotated[Literal[1], BeforeValidator(_integer_version)]
+"""The ``v`` of every payload: exactly the JSON integer 1."""
 
 
 Uid = Annotated[str, Field(description="Tag UID, upper-case hex: 4, 7 or 10 bytes")]
 
 
 class ReaderInventory(WireModel):
-    """Everything one antenna sees right now (``…/reader/<reader>/tags``, retained, QoS 1).
+    """Everything one antenna sees right now (``…/node/<node>/reader/<reader>/tags``,
+    retained, QoS 1).
 
     ``seq`` increases by one with every message a node sends (over all its readers), so
     the hub can drop duplicates and stale resends after a broker outage.
     """
 
-    v: Literal[1] = Field(description="schema version")
+    v: SchemaVersion = Field(description="schema version")
     node: str = Field(pattern=_ID_RE.pattern, description="id of the node that read it")
     seq: int = Field(ge=0, lt=2**63, description="per-node sequence number")
     ts: float = Field(ge=0, description="node's clock when read, seconds since the epoch")
@@ -220,14 +258,15 @@ class LightPattern(enum.StrEnum):
 class LightCommand(WireModel):
     """A seat light command (``…/seat/<n>/light/set``, retained)."""
 
-    v: Literal[1] = Field(description="schema version")
-    pattern: LightPattern = Field(description="what the light shows")
+    v: SchemaVersion = Field(description="schema version")
+    # strict mode would take only a LightPattern object in Python: the name is the value
+    pattern: Annotated[LightPattern, Strict(False)] = Field(description="what the light shows")
 
 
 class ButtonPress(WireModel):
     """A dealer button pressed on a node (``…/node/<node>/button``, QoS 1, not retained)."""
 
-    v: Literal[1] = Field(description="schema version")
+    v: SchemaVersion = Field(description="schema version")
     node: str = Field(pattern=_ID_RE.pattern, description="the node the button is wired to")
     button: str = Field(pattern=_ID_RE.pattern, description="the button's name in the config")
     ts: float = Field(ge=0, description="node's clock when pressed, seconds since the epoch")
@@ -242,34 +281,96 @@ def encode(model: WireModel) -> bytes:
     return model.model_dump_json().encode()
 
 
-def decode_inventory(payload: bytes, max_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES) -> ReaderInventory:
-    """Parse and validate a reader inventory, refusing anything off-contract.
+class _Refused(ValueError):
+    """JSON that the standard reader takes but the protocol does not."""
 
-    Raises ProtocolError with ``reason`` ``oversized``, ``malformed`` or
-    ``schema_version`` and a message that says what was wrong.
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _Refused(f"key {key!r} appears twice")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def read_payload(payload: bytes, max_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES) -> dict[str, Any]:
+    """The JSON object of a payload, read as strictly as docs/protocol.md says: at most
+    ``max_bytes``, UTF-8, no key given twice, no ``Infinity``/``NaN``, ``v`` the integer
+    1. Raises ProtocolError (``oversized``, ``malformed``, ``schema_version``).
+
+    >>> read_payload(b'{"v": 1, "pattern": "off"}')
+    {'v': 1, 'pattern': 'off'}
+    >>> read_payload(b'{"v": true}')
+    Traceback (most recent call last):
+    feltwire.errors.ProtocolError: schema version True is not supported (feltwire speaks v1)
     """
     if len(payload) > max_bytes:
         raise ProtocolError(
             "oversized", f"payload of {len(payload)} bytes exceeds the limit of {max_bytes}"
         )
     try:
-        data = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(
+            payload.decode("utf-8"),
+            object_pairs_hook=_no_repeated_keys,
+            parse_constant=_no_constant,
+        )
+    except _Refused as exc:
+        raise ProtocolError("malformed", f"payload refused: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("malformed", "payload nests too deeply") from None
+    except ValueError as exc:  # UnicodeDecodeError, JSONDecodeError, too many digits
         raise ProtocolError("malformed", f"payload is not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "payload is not a JSON object")
-    if data.get("v") != SCHEMA_VERSION:
+    version = data.get("v")
+    if type(version) is not int or version != SCHEMA_VERSION:
         raise ProtocolError(
             "schema_version",
-            f"schema version {data.get('v')!r} is not supported "
-            f"(this hub speaks v{SCHEMA_VERSION})",
+            f"schema version {version!r} is not supported (feltwire speaks v{SCHEMA_VERSION})",
         )
+    return data
+
+
+_Model = TypeVar("_Model", bound=WireModel)
+
+
+def decode(
+    model: type[_Model], payload: bytes, max_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES
+) -> _Model:
+    """Parse and validate one payload as ``model``, refusing anything off-contract.
+
+    Raises ProtocolError with ``reason`` ``oversized``, ``malformed`` or
+    ``schema_version`` and a message that says what was wrong.
+    """
+    data = read_payload(payload, max_bytes)
     try:
-        return ReaderInventory.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "payload"
         raise ProtocolError("malformed", f"{where}: {first['msg']}") from None
+
+
+def decode_inventory(payload: bytes, max_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES) -> ReaderInventory:
+    """A reader inventory (node/bridge → hub), strictly; see :func:`decode`."""
+    return decode(ReaderInventory, payload, max_bytes)
+
+
+def decode_button_press(payload: bytes, max_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES) -> ButtonPress:
+    """A dealer button press (node → hub), strictly; see :func:`decode`."""
+    return decode(ButtonPress, payload, max_bytes)
+
+
+def decode_light_command(
+    payload: bytes, max_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES
+) -> LightCommand:
+    """A seat light command (hub → node/bridge), strictly; see :func:`decode`."""
+    return decode(LightCommand, payload, max_bytes)
 
 
 __all__ = [
@@ -286,16 +387,21 @@ __all__ = [
     "ParsedTopic",
     "ReaderInventory",
     "ReaderKind",
+    "SchemaVersion",
     "TopicKind",
     "WireModel",
     "alerts_topic",
     "availability_topic",
     "button_topic",
+    "decode",
+    "decode_button_press",
     "decode_inventory",
+    "decode_light_command",
     "encode",
     "light_set_topic",
     "parse_topic",
     "public_topic",
+    "read_payload",
     "reader_kind",
     "reader_tags_filter",
     "reader_tags_topic",

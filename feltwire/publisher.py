@@ -6,12 +6,13 @@ The publisher only sends when an antenna's inventory changed. It writes through 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from feltwire.outbox import Outbox
+from feltwire.outbox import Outbox, private_dir, private_file
 from feltwire.protocol import ReaderInventory, encode, reader_tags_topic
 
 
@@ -26,13 +27,16 @@ class SeqCounter:
 
     Without a file the count starts at the current time in milliseconds, so a restarted
     node still counts above what the hub saw before (unless it averaged more than 1,000
-    messages a second).
+    messages a second). The file and its directory are the owner's only (0600, 0700).
     """
 
     def __init__(self, path: Path | None = None, clock: Callable[[], float] = time.time) -> None:
         self._path = path
         start = int(clock() * 1000)
+        if path is not None:
+            private_dir(path.parent)
         if path is not None and path.exists():
+            private_file(path)
             try:
                 start = int(path.read_text().strip()) + 1
             except ValueError:
@@ -44,18 +48,22 @@ class SeqCounter:
         seq = self._next
         self._next += 1
         if self._path is not None:
-            self._path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self._path.with_suffix(".tmp")
-            tmp.write_text(str(seq))
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                os.fchmod(fd, 0o600)  # a .tmp left looser by an older version
+                f.write(str(seq))
             tmp.replace(self._path)
         return seq
 
 
 def durable_state(state_dir: Path | None) -> tuple[SeqCounter, Outbox]:
     """The sequence counter and outbox of a node or bridge, kept in ``state_dir``
-    (``seq`` and ``outbox.sqlite``) so both survive a restart; in memory when None."""
+    (``seq`` and ``outbox.sqlite``) so both survive a restart; in memory when None.
+    The directory is made 0700 and both files 0600 (tightened when looser)."""
     if state_dir is None:
         return SeqCounter(), Outbox(None)
+    private_dir(state_dir)
     return SeqCounter(state_dir / "seq"), Outbox(state_dir / "outbox.sqlite")
 
 
@@ -92,7 +100,7 @@ class InventoryPublisher:
             uids=sorted(uids),
         )
         self._transport.publish(
-            reader_tags_topic(self.table, reader), encode(msg), qos=1, retain=True
+            reader_tags_topic(self.table, self.node, reader), encode(msg), qos=1, retain=True
         )
         self._last[reader] = uids
         self.published += 1

@@ -7,8 +7,9 @@ import signal
 import threading
 
 from feltwire.config import config_for_command
+from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
-from feltwire.protocol import TOPIC_PREFIX, LightCommand, TopicKind, parse_topic
+from feltwire.protocol import TOPIC_PREFIX, TopicKind, decode_light_command, parse_topic
 from feltwire.publisher import InventoryPublisher, durable_state
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.config import BridgeConfig
@@ -20,9 +21,9 @@ def forward_light(bridge: Bridge, topic: str, payload: bytes) -> bool:
     """Pass a hub light command on to the board; a bad one is logged and ignored."""
     try:
         parsed = parse_topic(topic)
-        command = LightCommand.model_validate_json(payload)
-    except ValueError as exc:  # ProtocolError and pydantic's ValidationError
-        log.warning("ignored light command on %s: %s", topic, exc)
+        command = decode_light_command(payload)
+    except ProtocolError as exc:
+        log.warning("ignored light command on %s: %s (%s)", topic, exc, exc.reason)
         return False
     if parsed.kind is not TopicKind.LIGHT_SET or parsed.target is None:
         return False

@@ -1,11 +1,14 @@
 """``feltwire credentials``: one MQTT credential per node, bridge and hub.
 
     feltwire credentials add --file passwords --acl acl --table T --node N [--role node]
+                             [--readers seat1,seat2,…]
     feltwire credentials remove --file passwords --acl acl --user USER
 
 ``add`` makes a strong random password, prints it once, and writes its PBKDF2-SHA512 hash
 (the ``$7$`` format of ``mosquitto_passwd``) to the password file and the credential's
-access rules to the ACL file. Both files serve Mosquitto (``password_file``,
+access rules to the ACL file: a node or bridge may publish only under its own
+``feltwire/v1/<table>/node/<node>/`` topics, and with ``--readers`` only the inventories
+of those readers. Both files serve Mosquitto (``password_file``,
 ``acl_file``) and the hub's embedded broker alike; send Mosquitto a SIGHUP (``systemctl
 reload mosquitto``) to read them again.
 """
@@ -20,6 +23,7 @@ from hub.security.acl import (
     ROLES,
     Role,
     acl_block,
+    check_readers,
     check_username,
     default_username,
     remove_acl_block,
@@ -46,6 +50,11 @@ def _parser() -> argparse.ArgumentParser:
     add.add_argument("--node", help="node or bridge id (a hub: optional, default 'hub')")
     add.add_argument("--role", choices=ROLES, default="node", help="default: node")
     add.add_argument("--user", help="username (default <table>-<node>, a hub <table>-hub)")
+    add.add_argument(
+        "--readers",
+        help="comma-separated reader ids a node or bridge may publish (e.g. seat1,seat2,board);"
+        " default: any reader, under its own node id",
+    )
     rm = sub.add_parser("remove", help="delete a credential and its rules")
     rm.add_argument("--user", required=True, help="the username to remove")
     for p in (add, rm):
@@ -57,12 +66,19 @@ def _parser() -> argparse.ArgumentParser:
 def _add(args: argparse.Namespace) -> int:
     role: Role = args.role
     username = check_username(args.user or default_username(role, args.table, args.node))
-    rules = rules_for_role(role, table=args.table, node=args.node, username=username)
+    readers = None
+    if args.readers is not None:
+        readers = check_readers([r.strip() for r in args.readers.split(",") if r.strip()])
+    rules = rules_for_role(
+        role, table=args.table, node=args.node, username=username, readers=readers
+    )
     what = (
         f"{role} {args.node} of table {args.table}"
         if args.node
         else f"{role} of table {args.table}"
     )
+    if readers is not None:
+        what += f", readers {','.join(readers)}"
     password = new_password()
     set_password(args.file, username, hash_password(password))
     write_private_text(

@@ -34,7 +34,7 @@ from feltwire.cards import FULL_DECK, RANK_NAMES, SUIT_NAMES
 from feltwire.config import EMBEDDED_BROKER_PORT, load_config, parse_mqtt_url
 from feltwire.deck import Deck, dump_deck, load_deck
 from feltwire.errors import ConfigError, DeckError, ProtocolError
-from feltwire.protocol import decode_inventory, reader_tags_topic
+from feltwire.protocol import decode_inventory, reader_tags_filter
 from hub.config import HubConfig, TlsFiles
 
 REGISTER_ORDER: tuple[str, ...] = tuple(r + s for s in "shdc" for r in reversed("23456789TJQKA"))
@@ -137,7 +137,7 @@ def listen(
     broker against ``tls.ca_file`` (unset: the system CAs) and presents
     ``tls.cert_file``/``key_file`` when given (mutual TLS)."""
     addr = parse_mqtt_url(url)
-    topic = reader_tags_topic(table, "register")
+    topic = reader_tags_filter(table, "register")  # from whichever node has the pad
     client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
     if addr.username:
         client.username_pw_set(addr.username, addr.password)

@@ -5,7 +5,10 @@ logged — the hub never stops for bad input:
 
 ``oversized`` → ``bad_topic`` (not a reader topic of this table) → ``unknown_reader``
 (not an antenna of this table) → ``malformed`` (not JSON / off-schema / reader differs
-from the topic) → ``schema_version``. Accepted messages are then deduplicated per
+from the topic) → ``schema_version`` → ``node_mismatch`` (the payload's ``node`` is not
+the node whose topic it came on: the broker's ACL binds that topic to the node's
+credential, so a payload naming another node is a forgery). Accepted messages are then
+deduplicated per
 (node, reader) by sequence number (``duplicate``, ``stale``), and each uid that is not in
 the registered deck is refused on its own (``unknown_tag``) while the rest of the
 inventory is applied.
@@ -83,6 +86,12 @@ class Ingest:
             if inv.reader != parsed.target:
                 raise ProtocolError(
                     "malformed", f"payload names reader {inv.reader!r} on {parsed.target!r}'s topic"
+                )
+            if inv.node != parsed.node:
+                raise ProtocolError(
+                    "node_mismatch",
+                    f"payload names node {inv.node!r} on node {parsed.node!r}'s topic: "
+                    f"a forgery or a misconfigured node; check the credential of {parsed.node!r}",
                 )
         except ProtocolError as exc:
             self._refuse(exc.reason, topic, str(exc))

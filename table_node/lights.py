@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from feltwire.errors import ProtocolError
-from feltwire.protocol import LightCommand, LightPattern
+from feltwire.protocol import LightPattern, decode_light_command
 
 log = logging.getLogger(__name__)
 
@@ -102,11 +102,10 @@ class SeatLights:
         if light is None:
             return None
         try:
-            command = LightCommand.model_validate_json(payload)
-        except ValueError as exc:
+            command = decode_light_command(payload)
+        except ProtocolError as exc:
             self.refused += 1
-            err = ProtocolError("malformed", f"light command for seat {seat}: {exc}")
-            log.warning("%s", err)
+            log.warning("refused light command for seat %d: %s (%s)", seat, exc, exc.reason)
             return None
         light.show(command.pattern)
         return command.pattern

@@ -3,40 +3,51 @@
 One rule set per credential, written as a Mosquitto ``acl_file`` block::
 
     user table1-pi-north
-    topic write feltwire/v1/table1/reader/+/tags
+    topic write feltwire/v1/table1/node/pi-north/reader/+/tags
+    topic write feltwire/v1/table1/node/pi-north/availability
+    topic write feltwire/v1/table1/node/pi-north/button
     topic read feltwire/v1/table1/seat/+/light/set
 
 Mosquitto enforces the file itself; the embedded broker reads the same file with
 :func:`read_acl_file` and checks it with :class:`Acl` (see
 :mod:`hub.security.amqtt_plugins`). What a role may do:
 
-- ``node`` (a table-node Pi): publish its table's reader inventories, its own availability
-  and button presses; read its table's seat lights.
+- ``node`` (a table-node Pi): publish the reader inventories, availability and button
+  presses under its own ``node/<node>/`` topics (the inventories of any reader, or only
+  of the ``readers`` it was given); read its table's seat lights.
 - ``bridge`` (a serial reader board): the same without buttons.
-- ``hub``: read its table's reader inventories, node buttons and availability; publish
-  seat lights, alerts and the public state.
+- ``hub``: read its table's reader inventories, node buttons and availability from every
+  node; publish seat lights, alerts and the public state.
 
-Nobody but a hub reads reader topics, and a credential of one table reaches no topic of
-another.
+A node's id is bound to its credential: it can publish nothing under another node's
+topics (the hub also refuses a payload whose ``node`` is not the topic's). Nobody but a
+hub reads reader topics, and a credential of one table reaches no topic of another.
 
 >>> acl = Acl(rules_for_role("node", table="t1", node="n1", username="t1-n1"))
->>> acl.may_publish("t1-n1", "feltwire/v1/t1/reader/seat1/tags")
+>>> acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/reader/seat1/tags")
 True
->>> acl.may_publish("t1-n1", "feltwire/v1/t2/reader/seat1/tags")
+>>> acl.may_publish("t1-n1", "feltwire/v1/t1/node/n2/reader/seat1/tags")
 False
->>> acl.may_subscribe("t1-n1", "feltwire/v1/t1/reader/+/tags")
+>>> acl.may_publish("t1-n1", "feltwire/v1/t2/node/n1/reader/seat1/tags")
+False
+>>> acl.may_subscribe("t1-n1", "feltwire/v1/t1/node/+/reader/+/tags")
+False
+>>> acl = Acl(rules_for_role("node", table="t1", node="n1", username="u", readers=["board"]))
+>>> acl.may_publish("u", "feltwire/v1/t1/node/n1/reader/board/tags")
+True
+>>> acl.may_publish("u", "feltwire/v1/t1/node/n1/reader/seat1/tags")
 False
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from feltwire.protocol import TOPIC_PREFIX
+from feltwire.protocol import TOPIC_PREFIX, reader_kind
 
 Access = Literal["read", "write", "readwrite", "deny"]
 Role = Literal["node", "bridge", "hub"]
@@ -85,12 +96,34 @@ def default_username(role: Role, table: str, node: str | None) -> str:
     return f"{table}-{node}"
 
 
-def rules_for_role(role: Role, *, table: str, node: str | None, username: str) -> list[Rule]:
-    """The rules of one credential (``node`` is the node's id; unused for a hub)."""
+def check_readers(readers: Sequence[str]) -> list[str]:
+    """``readers`` without repeats, each a reader id the protocol knows (``seat1``,
+    ``board`` …); a ValueError names the first that is not."""
+    if not readers:
+        raise ValueError("give at least one reader id (e.g. seat1,seat2,board)")
+    for reader in readers:
+        reader_kind(reader)  # ProtocolError (a ValueError) for an unknown id
+    return list(dict.fromkeys(readers))
+
+
+def rules_for_role(
+    role: Role,
+    *,
+    table: str,
+    node: str | None,
+    username: str,
+    readers: Sequence[str] | None = None,
+) -> list[Rule]:
+    """The rules of one credential (``node`` is the node's id; unused for a hub).
+
+    ``readers`` limits a node or bridge to the inventories of those readers (None: any
+    reader, still only under its own ``node/<node>/``)."""
     t = f"{TOPIC_PREFIX}/{check_id('table', table)}"
     if role == "hub":
+        if readers is not None:
+            raise ValueError("readers limit a node or bridge credential; a hub reads them all")
         return [
-            Rule("read", f"{t}/reader/+/tags"),
+            Rule("read", f"{t}/node/+/reader/+/tags"),
             Rule("read", f"{t}/node/+/button"),
             Rule("read", f"{t}/node/+/availability"),
             Rule("write", f"{t}/seat/+/light/set"),
@@ -100,10 +133,9 @@ def rules_for_role(role: Role, *, table: str, node: str | None, username: str) -
     if node is None:
         raise ValueError(f"a {role} credential needs a node id")
     n = f"{t}/node/{check_id('node', node)}"
-    rules = [
-        Rule("write", f"{t}/reader/+/tags"),
-        Rule("write", f"{n}/availability"),
-    ]
+    levels = ["+"] if readers is None else check_readers(readers)
+    rules = [Rule("write", f"{n}/reader/{level}/tags") for level in levels]
+    rules.append(Rule("write", f"{n}/availability"))
     if role == "node":
         rules.append(Rule("write", f"{n}/button"))
     elif role != "bridge":
@@ -324,6 +356,7 @@ __all__ = [
     "Rule",
     "acl_block",
     "check_id",
+    "check_readers",
     "check_username",
     "default_username",
     "filter_covers",

@@ -11,11 +11,13 @@ from feltwire.protocol import (
     ReaderKind,
     TopicKind,
     availability_topic,
+    button_topic,
     decode_inventory,
     encode,
     light_set_topic,
     parse_topic,
     reader_kind,
+    reader_tags_filter,
     reader_tags_topic,
     seat_of,
 )
@@ -28,18 +30,26 @@ def _good(**over: object) -> bytes:
 
 
 def test_topics_round_trip() -> None:
-    assert parse_topic(reader_tags_topic("t1", "seat3")) == ParsedTopic(
-        TopicKind.READER_TAGS, "t1", "seat3"
+    assert parse_topic(reader_tags_topic("t1", "pi-a", "seat3")) == ParsedTopic(
+        TopicKind.READER_TAGS, "t1", "seat3", "pi-a"
     )
-    assert parse_topic(availability_topic("t1", "pi-a")).kind is TopicKind.AVAILABILITY
+    assert parse_topic(availability_topic("t1", "pi-a")) == ParsedTopic(
+        TopicKind.AVAILABILITY, "t1", "pi-a", "pi-a"
+    )
+    assert parse_topic(button_topic("t1", "pi-a")) == ParsedTopic(
+        TopicKind.BUTTON, "t1", "pi-a", "pi-a"
+    )
     assert parse_topic(light_set_topic("t1", 10)) == ParsedTopic(TopicKind.LIGHT_SET, "t1", "10")
 
 
 @pytest.mark.parametrize(
     "topic",
     [
-        "other/v1/t1/reader/seat1/tags",
-        "feltwire/v1/t1/reader/seat1",
+        "other/v1/t1/node/n1/reader/seat1/tags",
+        "feltwire/v1/t1/node/n1/reader/seat1",
+        "feltwire/v1/t1/reader/seat1/tags",  # the topic before the node moved into it
+        "feltwire/v1/t1/node/n+1/reader/seat1/tags",
+        "feltwire/v1/t1/node/n1/reader/seat 1/tags",
         "feltwire/v1/t 1/alerts",
         "feltwire/v1/t1/seat/11/light/set",
     ],
@@ -48,6 +58,13 @@ def test_bad_topics_refused(topic: str) -> None:
     with pytest.raises(ProtocolError) as err:
         parse_topic(topic)
     assert err.value.reason == "bad_topic"
+
+
+def test_reader_filter_matches_every_nodes_topic_of_the_reader() -> None:
+    assert reader_tags_filter("t1") == "feltwire/v1/t1/node/+/reader/+/tags"
+    assert reader_tags_filter("t1", "register") == "feltwire/v1/t1/node/+/reader/register/tags"
+    with pytest.raises(ProtocolError):
+        reader_tags_filter("t1", "seat#")
 
 
 def test_reader_ids() -> None:

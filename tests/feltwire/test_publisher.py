@@ -29,7 +29,7 @@ def test_publishes_only_changes_with_increasing_seq() -> None:
     node.poll_once()
     assert len(transport.sent) == 2
     topic, msg, qos, retain = transport.sent[1]
-    assert topic == "feltwire/v1/t1/reader/seat1/tags" and qos == 1 and retain
+    assert topic == "feltwire/v1/t1/node/n1/reader/seat1/tags" and qos == 1 and retain
     assert msg["uids"] == ["045EED33C0DE80"] and msg["v"] == 1
     seqs = [m["seq"] for _, m, _, _ in transport.sent]
     assert seqs[1] == seqs[0] + 1

@@ -72,7 +72,7 @@ def test_board_comes_online_and_every_antenna_is_published() -> None:
     for topic, payload, qos, retain in rig.transport.sent:
         if topic.endswith("/tags"):
             msg = ReaderInventory.model_validate_json(payload)  # exactly a node's message
-            assert topic == f"feltwire/v1/t1/reader/{msg.reader}/tags"
+            assert topic == f"feltwire/v1/t1/node/bridge1/reader/{msg.reader}/tags"
             assert msg.node == "bridge1" and qos == 1 and retain
         else:
             assert topic == "feltwire/v1/t1/node/bridge1/availability"

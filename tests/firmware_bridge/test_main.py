@@ -59,7 +59,7 @@ def test_bridge_process_runs_and_stops_on_sigterm(
         try:
             topic = "feltwire/v1/t1/node/b1/availability"
             deadline = time.monotonic() + 20  # a loaded 2-core CI box starts Python slowly
-            tags = "feltwire/v1/t1/reader/seat1/tags"
+            tags = "feltwire/v1/t1/node/b1/reader/seat1/tags"
             while retained(mosquitto.port, topic) != b"online" or not retained(
                 mosquitto.port, tags
             ):
@@ -97,4 +97,9 @@ def test_hub_light_commands_are_forwarded_to_the_board() -> None:
     assert ok and bridge.lights == [(4, LightPattern.ACTING)]
     assert not forward_light(bridge, "feltwire/v1/t1/seat/4/light/set", b"{bad")  # type: ignore[arg-type]
     assert not forward_light(bridge, "feltwire/v1/t1/alerts", b'{"v": 1, "pattern": "off"}')  # type: ignore[arg-type]
+    for coerced in (
+        b'{"v": true, "pattern": "off"}',
+        b'{"v": 1, "pattern": "acting", "pattern": "off"}',
+    ):
+        assert not forward_light(bridge, "feltwire/v1/t1/seat/4/light/set", coerced)  # type: ignore[arg-type]
     assert bridge.lights == [(4, LightPattern.ACTING)]

@@ -44,7 +44,7 @@ def build(
 
 def message(reader: str, seq: int, uids: list[str], node: str = "n1") -> tuple[str, bytes]:
     body = {"v": 1, "node": node, "seq": seq, "ts": 0, "reader": reader, "uids": uids}
-    return f"feltwire/v1/t1/reader/{reader}/tags", json.dumps(body).encode()
+    return f"feltwire/v1/t1/node/{node}/reader/{reader}/tags", json.dumps(body).encode()
 
 
 def state(svc: HubService, table: TableService | None) -> dict[str, Any]:
@@ -138,9 +138,9 @@ def test_refused_messages_are_not_inputs() -> None:
     svc.handle_message(*message("seat3", 5, [DECK.uid_for("As")]))
     svc.handle_message(*message("seat3", 5, [DECK.uid_for("As")]))  # duplicate
     svc.handle_message(*message("seat3", 4, []))  # stale
-    svc.handle_message("feltwire/v1/t1/reader/seat3/tags", b"not json")  # malformed
+    svc.handle_message("feltwire/v1/t1/node/n1/reader/seat3/tags", b"not json")  # malformed
     svc.handle_message(*message("up9", 6, []))  # not an antenna of this table
-    svc.handle_message("feltwire/v1/t1/reader/seat3/tags", b"x" * 5000)  # oversized
+    svc.handle_message("feltwire/v1/t1/node/n1/reader/seat3/tags", b"x" * 5000)  # oversized
     svc.handle_message("feltwire/v1/t1/node/n1/button", b'{"v": 2}')  # malformed button
     press = b'{"v": 1, "node": "n1", "button": "undo", "ts": 0}'
     svc.handle_message("feltwire/v1/t1/node/n1/button", press)

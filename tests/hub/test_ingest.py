@@ -11,7 +11,7 @@ from feltwire.deck import simulated_deck, simulated_uid
 from hub.config import default_readers
 from hub.ingest import Ingest
 
-TOPIC = "feltwire/v1/t1/reader/seat3/tags"
+TOPIC = "feltwire/v1/t1/node/n1/reader/seat3/tags"
 AS = simulated_uid(51)
 KD = simulated_uid(45)
 
@@ -48,9 +48,15 @@ def test_good_inventory_maps_tags_to_cards() -> None:
         (TOPIC, b"\xff\xfe not json", "malformed"),
         (TOPIC, msg(1, [AS], v=2), "schema_version"),
         (TOPIC, msg(1, [AS], reader="seat4"), "malformed"),
-        ("feltwire/v1/t1/reader/seat11/tags", msg(1, [AS], reader="seat11"), "unknown_reader"),
-        ("feltwire/v1/t1/reader/up3/tags", msg(1, [AS], reader="up3"), "unknown_reader"),
-        ("feltwire/v1/other/reader/seat3/tags", msg(1, [AS]), "bad_topic"),
+        (
+            "feltwire/v1/t1/node/n1/reader/seat11/tags",
+            msg(1, [AS], reader="seat11"),
+            "unknown_reader",
+        ),
+        ("feltwire/v1/t1/node/n1/reader/up3/tags", msg(1, [AS], reader="up3"), "unknown_reader"),
+        ("feltwire/v1/other/node/n1/reader/seat3/tags", msg(1, [AS]), "bad_topic"),
+        ("feltwire/v1/t1/reader/seat3/tags", msg(1, [AS]), "bad_topic"),  # the old topic
+        ("feltwire/v1/t1/node/n2/reader/seat3/tags", msg(1, [AS]), "node_mismatch"),
         (TOPIC, b'{"v":1,"pad":"' + b"x" * 5000 + b'"}', "oversized"),
     ],
 )
@@ -79,6 +85,18 @@ def test_duplicates_and_stale_resends_are_dropped_per_reader() -> None:
     assert ing.handle(TOPIC, msg(5, [AS])) is None
     assert ing.handle(TOPIC, msg(4, [])) is None
     # another reader of the same node with a lower seq (retained message order) is fine
-    board = "feltwire/v1/t1/reader/board/tags"
+    board = "feltwire/v1/t1/node/n1/reader/board/tags"
     assert ing.handle(board, msg(3, [KD], reader="board")) is not None
     assert (ing.counters["duplicate"], ing.counters["stale"]) == (1, 1)
+
+
+def test_a_payload_naming_another_node_cannot_pin_its_reads() -> None:
+    """n2 (whose credential may publish only under node/n2/) sends n1's id with the top
+    sequence number: refused, so n1's next reads are still taken."""
+    ing = make()
+    assert ing.handle(TOPIC, msg(5, [AS])) is not None
+    forged = msg(2**63 - 1, [], node="n1")
+    assert ing.handle("feltwire/v1/t1/node/n2/reader/seat3/tags", forged) is None
+    read = ing.handle(TOPIC, msg(6, [AS, KD]))
+    assert read is not None and read.cards == {"As", "Kd"}
+    assert ing.counters["rejected.node_mismatch"] == 1 and ing.counters.get("stale", 0) == 0

@@ -13,7 +13,7 @@ AS, KD, QH = simulated_uid(51), simulated_uid(45), simulated_uid(42)
 
 def inv(reader: str, seq: int, uids: list[str]) -> tuple[str, bytes]:
     body = {"v": 1, "node": "n1", "seq": seq, "ts": 0, "reader": reader, "uids": uids}
-    return f"feltwire/v1/t1/reader/{reader}/tags", json.dumps(body).encode()
+    return f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
 
 
 def make(delay: float, clock: FakeClock) -> HubService:

@@ -46,7 +46,7 @@ class Node:
             "reader": reader,
             "uids": [DECK.uid_for(c) for c in cards],
         }
-        return f"feltwire/v1/{self.table}/reader/{reader}/tags", json.dumps(body).encode()
+        return f"feltwire/v1/{self.table}/node/n1/reader/{reader}/tags", json.dumps(body).encode()
 
 
 def drain(sub: Subscription) -> list[Event]:
@@ -231,7 +231,7 @@ def unknown_read(node: Node, reader: str, *uids: str) -> tuple[str, bytes]:
     """An inventory with raw uids (tags that may be in no deck)."""
     node.seq += 1
     body = {"v": 1, "node": "n1", "seq": node.seq, "ts": 0, "reader": reader, "uids": list(uids)}
-    return f"feltwire/v1/{node.table}/reader/{reader}/tags", json.dumps(body).encode()
+    return f"feltwire/v1/{node.table}/node/n1/reader/{reader}/tags", json.dumps(body).encode()
 
 
 def test_a_tag_not_in_the_deck_raises_an_alert_when_no_hand_runs() -> None:

@@ -38,7 +38,9 @@ class Antennas:
         self.seq += 1
         uids = sorted(DECK.uid_for(c) for c in self.on.get(reader, set())) + list(extra)
         body = {"v": 1, "node": "n1", "seq": self.seq, "ts": 0, "reader": reader, "uids": uids}
-        self.hub.handle_message(f"feltwire/v1/t1/reader/{reader}/tags", json.dumps(body).encode())
+        self.hub.handle_message(
+            f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
+        )
 
     def put(self, reader: str, *cards: str, extra: tuple[str, ...] = ()) -> None:
         self.clock.now += 1

@@ -324,7 +324,7 @@ def _read(table: str, reader: str, card: str, *, seq: int) -> tuple[str, bytes]:
         "reader": reader,
         "uids": [DECK.uid_for(card)],
     }
-    return f"feltwire/v1/{table}/reader/{reader}/tags", json.dumps(body).encode()
+    return f"feltwire/v1/{table}/node/n/reader/{reader}/tags", json.dumps(body).encode()
 
 
 # ---------------------------------------------------------------- the ingest path

@@ -163,7 +163,7 @@ async def test_bad_input_on_the_wire_is_refused_and_the_hub_keeps_going(rig: Rig
             {"v": v, "node": "rogue", "seq": seq, "ts": 0, "reader": reader, "uids": uids}
         ).encode()
 
-    t = "feltwire/v1/t1/reader/{}/tags"
+    t = "feltwire/v1/t1/node/rogue/reader/{}/tags"
     bad = [
         (t.format("seat7"), b"{this is not json"),  # malformed
         (t.format("seat42"), inv("seat42", 1, [])),  # unknown reader

@@ -14,8 +14,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.security.conftest import Credential, Guarded, TableSecrets
 
-T1_SEAT1 = "feltwire/v1/table1/reader/seat1/tags"
-T2_SEAT1 = "feltwire/v1/table2/reader/seat1/tags"
+T1_SEAT1 = "feltwire/v1/table1/node/pi1/reader/seat1/tags"  # node pi1 of table1
+T2_SEAT1 = "feltwire/v1/table2/node/pi9/reader/seat1/tags"  # bridge pi9 of table2
+T2_AS_PI1 = "feltwire/v1/table2/node/pi1/reader/seat1/tags"  # table2, under pi1's own id
 QUIET = 1.5  # seconds a message that must not arrive is waited for
 
 
@@ -149,7 +150,7 @@ def test_node_reads_reach_its_hub(guarded: Guarded, table_secrets: TableSecrets)
     node = connect(guarded, table_secrets, table_secrets.users["node1"])
     try:
         assert hub.connected.is_set() and node.connected.is_set()
-        assert hub.subscribe("feltwire/v1/table1/reader/+/tags") == [1]
+        assert hub.subscribe("feltwire/v1/table1/node/+/reader/+/tags") == [1]
         node.publish(T1_SEAT1, b"mine")
         assert wait_for(lambda: (T1_SEAT1, b"mine") in hub.messages, 5)
         # and the hub's light command reaches the node
@@ -172,9 +173,10 @@ def test_node_cannot_publish_for_another_table(
     try:
         assert hub2.connected.is_set() and node1.connected.is_set() and node2.connected.is_set()
         assert hub2.subscribe("feltwire/v1/table2/#") in ([1], [128])
-        hub2.subscribe("feltwire/v1/table2/reader/+/tags")
+        hub2.subscribe("feltwire/v1/table2/node/+/reader/+/tags")
         hub2.subscribe("feltwire/v1/table2/node/+/availability")
         node1.publish(T2_SEAT1, b"spoofed", retain=True)
+        node1.publish(T2_AS_PI1, b"spoofed", retain=True)
         node1.publish("feltwire/v1/table2/node/pi9/availability", b"offline")
         node1.publish("feltwire/v1/table1/seat/1/light/set", b"fake light")
         node2.publish(T2_SEAT1, b"genuine")  # the control: the real node gets through
@@ -188,9 +190,9 @@ def test_node_cannot_publish_for_another_table(
     # nor did the broker keep the spoofed message as the retained state of table2's seat1
     late = connect(guarded, table_secrets, table_secrets.users["hub2"])
     try:
-        late.subscribe("feltwire/v1/table2/reader/+/tags")
+        late.subscribe("feltwire/v1/table2/node/+/reader/+/tags")
         time.sleep(QUIET)
-        assert (T2_SEAT1, b"spoofed") not in late.messages
+        assert not [m for m in late.messages if m[1] == b"spoofed"], late.messages
     finally:
         late.close()
 
@@ -202,9 +204,9 @@ def test_node_cannot_read_reader_topics(guarded: Guarded, table_secrets: TableSe
         assert node1.connected.is_set() and spy.connected.is_set()
         node1.publish(T1_SEAT1, b"retained hole cards", retain=True)
         for topic_filter in (
-            "feltwire/v1/table1/reader/+/tags",
-            "feltwire/v1/table2/reader/+/tags",
-            "feltwire/v1/+/reader/seat1/tags",
+            "feltwire/v1/table1/node/+/reader/+/tags",
+            "feltwire/v1/table2/node/+/reader/+/tags",
+            "feltwire/v1/+/node/+/reader/seat1/tags",
             "feltwire/v1/table1/#",
             "#",
         ):
@@ -215,7 +217,7 @@ def test_node_cannot_read_reader_topics(guarded: Guarded, table_secrets: TableSe
         # neither the retained inventory nor the live one reached the other node
         assert not [m for m in spy.messages if "/reader/" in m[0]], spy.messages
         # and a node cannot read its own table's reader topics either
-        own = node1.subscribe("feltwire/v1/table1/reader/+/tags")
+        own = node1.subscribe("feltwire/v1/table1/node/pi1/reader/+/tags")
         node1.publish(T1_SEAT1, b"again")
         time.sleep(QUIET)
         assert own in ([128], [0], [1])
@@ -233,7 +235,7 @@ def test_node_cannot_take_over_the_hubs_session(
         guarded, table_secrets, table_secrets.users["hub1"], client_id=hub_id, clean_session=False
     )
     assert hub.connected.is_set()
-    hub.subscribe("feltwire/v1/table1/reader/+/tags")
+    hub.subscribe("feltwire/v1/table1/node/+/reader/+/tags")
     hub.close()
     node = connect(guarded, table_secrets, table_secrets.users["node1"])
     node.publish(T1_SEAT1, b"queued for the hub")

@@ -97,16 +97,19 @@ def test_credentials_add_writes_a_verifying_hash_and_rules(table_secrets: TableS
     acl = Acl(read_acl_file(table_secrets.acl))
     hub = table_secrets.users["hub1"].username
     bridge = table_secrets.users["node2"].username
-    assert acl.may_publish(node.username, "feltwire/v1/table1/reader/seat3/tags")
+    assert acl.may_publish(node.username, "feltwire/v1/table1/node/pi1/reader/seat3/tags")
+    assert not acl.may_publish(node.username, "feltwire/v1/table1/node/pi2/reader/seat3/tags")
+    assert not acl.may_publish(node.username, "feltwire/v1/table1/reader/seat3/tags")  # old form
     assert acl.may_publish(node.username, "feltwire/v1/table1/node/pi1/button")
     assert not acl.may_publish(node.username, "feltwire/v1/table1/node/pi2/button")
-    assert not acl.may_publish(node.username, "feltwire/v1/table2/reader/seat3/tags")
+    assert not acl.may_publish(node.username, "feltwire/v1/table2/node/pi1/reader/seat3/tags")
     assert acl.may_subscribe(node.username, "feltwire/v1/table1/seat/+/light/set")
-    assert not acl.may_subscribe(node.username, "feltwire/v1/table1/reader/+/tags")
+    assert not acl.may_subscribe(node.username, "feltwire/v1/table1/node/+/reader/+/tags")
+    assert not acl.may_subscribe(node.username, "feltwire/v1/table1/node/pi1/reader/+/tags")
     assert not acl.may_subscribe(node.username, "#")
-    assert acl.may_subscribe(hub, "feltwire/v1/table1/reader/+/tags")
-    assert not acl.may_subscribe(hub, "feltwire/v1/table2/reader/+/tags")
-    assert not acl.may_publish(hub, "feltwire/v1/table1/reader/seat1/tags")
+    assert acl.may_subscribe(hub, "feltwire/v1/table1/node/+/reader/+/tags")
+    assert not acl.may_subscribe(hub, "feltwire/v1/table2/node/+/reader/+/tags")
+    assert not acl.may_publish(hub, "feltwire/v1/table1/node/pi1/reader/seat1/tags")
     assert not acl.may_publish(bridge, "feltwire/v1/table2/node/pi9/button")  # a bridge
 
 
@@ -126,6 +129,31 @@ def test_credentials_add_replaces_and_remove_deletes(
     assert credentials.main(["add", *args, "--table", "bad table", "--node", "n"]) == 1
     assert credentials.main(["add", *args, "--table", "t1"]) == 1  # a node needs --node
     capsys.readouterr()
+
+
+def test_credentials_add_with_readers_grants_only_those(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--file", str(tmp_path / "pw"), "--acl", str(tmp_path / "acl"), "--table", "t1"]
+    assert credentials.main(["add", *args, "--node", "n1", "--readers", "seat1, seat2,seat1"]) == 0
+    assert "readers seat1,seat2" in capsys.readouterr().out
+    text = (tmp_path / "acl").read_text()
+    assert "topic write feltwire/v1/t1/node/n1/reader/seat1/tags" in text
+    assert "topic write feltwire/v1/t1/node/n1/reader/seat2/tags" in text
+    assert "reader/+/tags" not in text
+    acl = Acl(read_acl_file(tmp_path / "acl"))
+    assert acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/reader/seat2/tags")
+    assert not acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/reader/board/tags")
+    assert acl.may_publish("t1-n1", "feltwire/v1/t1/node/n1/availability")
+    # an unknown reader, an empty list, or readers for a hub: refused with a reason
+    for bad, why in (
+        (["--node", "n2", "--readers", "seat1,seat11"], "unknown reader id 'seat11'"),
+        (["--node", "n2", "--readers", ","], "at least one reader"),
+        (["--role", "hub", "--readers", "seat1"], "a hub reads them all"),
+    ):
+        assert credentials.main(["add", *args, *bad]) == 1
+        assert why in capsys.readouterr().err
+    assert list(read_password_file(tmp_path / "pw")) == ["t1-n1"]
 
 
 def test_our_hash_matches_mosquitto_passwd(tmp_path: Path) -> None:

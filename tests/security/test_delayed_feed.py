@@ -76,7 +76,7 @@ class Table:
         }
         for side in self.sides:
             side.service.handle_message(
-                f"feltwire/v1/t1/reader/{reader}/tags", json.dumps(body).encode()
+                f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
             )
 
     def act(self, seat: int, act: Act, to: int = 0) -> None:
@@ -183,7 +183,7 @@ async def test_overlay_websocket_gets_no_card_before_its_delay() -> None:
             seq += 1
             body = {"v": 1, "node": "n", "seq": seq, "ts": 0, "reader": reader}
             body["uids"] = [DECK.uid_for(c) for c in cards]
-            topic = f"feltwire/v1/t1/reader/{reader}/tags"
+            topic = f"feltwire/v1/t1/node/n/reader/{reader}/tags"
             service.handle_message(topic, json.dumps(body).encode())
 
         async with connect(url) as ws:

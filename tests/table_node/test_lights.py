@@ -58,7 +58,11 @@ def test_bad_light_command_is_counted_and_ignored(mock_pins: MockFactory) -> Non
     )
     assert lights.handle(3, b'{"v": 1, "pattern": "disco"}') is None
     assert lights.handle(3, b"garbage") is None
-    assert lights.refused == 2
+    # nothing coerced: v must be the integer 1, and a key may not come twice
+    assert lights.handle(3, b'{"v": true, "pattern": "off"}') is None
+    assert lights.handle(3, b'{"v": 1.0, "pattern": "off"}') is None
+    assert lights.handle(3, b'{"v": 1, "pattern": "acting", "pattern": "off"}') is None
+    assert lights.refused == 5
     assert mock_pins.pin(18).state == 1.0  # still showing "acting"
     lights.close()
 

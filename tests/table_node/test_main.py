@@ -55,7 +55,7 @@ def test_simulated_node_deals_onto_the_broker_and_stops_on_sigterm(
     client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
     client.on_message = on_message
     client.connect("127.0.0.1", mosquitto.port)
-    client.subscribe("feltwire/v1/t9/reader/+/tags", qos=1)
+    client.subscribe("feltwire/v1/t9/node/+/reader/+/tags", qos=1)
     client.loop_start()
     proc = subprocess.Popen(
         [sys.executable, "-m", "feltwire", "node", "--config", str(cfg)],
