@@ -181,6 +181,11 @@ def write_producer_token(state_dir: Path, token: str) -> Path:
 
 
 async def _serve(config: HubConfig, token_file: Path | None) -> None:
+    # before the banner: whoever reads it may stop the hub at once
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     runtime = await start_hub(config)
     several = len(runtime.services) > 1
     for table, service in runtime.services.items():
@@ -218,10 +223,6 @@ async def _serve(config: HubConfig, token_file: Path | None) -> None:
         scheme = "mqtts" if runtime.broker.tls else "mqtt"
         print(f"broker        : {scheme}://{runtime.broker.host}:{runtime.broker.port}")
     print(end="", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await runtime.stop()
 
