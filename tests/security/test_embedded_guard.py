@@ -40,11 +40,19 @@ from feltwire.config import MqttClientSettings, parse_config
 from feltwire.deck import simulated_deck
 from feltwire.errors import ConfigError
 from feltwire.mqtt import PahoTransport
-from feltwire.protocol import LightCommand, LightPattern, ReaderInventory, encode
+from feltwire.protocol import (
+    LightCommand,
+    LightPattern,
+    ReaderInventory,
+    encode,
+    reader_tags_filter,
+)
 from feltwire.publisher import InventoryPublisher
-from hub.broker import HUB_USERNAME, EmbeddedBroker
+from hub import decks
+from hub.broker import HUB_USERNAME, EmbeddedBroker, hub_acl
 from hub.config import HubConfig, HubMqttSettings
 from hub.runtime import HubRuntime, start_hub
+from hub.security.acl import rules_for_role
 from tests.security.conftest import Credential, TableSecrets
 
 DECK = simulated_deck()
@@ -356,6 +364,16 @@ def test_the_settings_reach_the_broker(table_secrets: TableSecrets) -> None:
     assert (address.host, address.tls, address.username) == ("127.0.0.1", False, HUB_USERNAME)
     assert address.port == broker.hub_port and address.password
     assert address.password not in repr(address) and address.password not in repr(broker)
+    # the hub's in-process rules are a hub credential's of every table it serves
+    acl = hub_acl(["t1", "t2"])
+    for table in ("t1", "t2"):
+        for rule in rules_for_role("hub", table=table, node=None, username=HUB_USERNAME):
+            probe = rule.topic.replace("+", "seat1")
+            allowed = acl.may_receive if rule.access == "read" else acl.may_publish
+            assert allowed(HUB_USERNAME, probe), rule
+    assert acl.may_subscribe(HUB_USERNAME, reader_tags_filter("t2"))
+    assert not acl.may_subscribe(HUB_USERNAME, reader_tags_filter("t3"))
+    assert not acl.may_subscribe(HUB_USERNAME, "#")
     # an open loopback broker: the hub connects to its one listener, anonymously
     open_broker = EmbeddedBroker.from_settings(HubMqttSettings(embedded_port=0), tables=["t1"])
     assert open_broker.hub_port is None and open_broker.hub_address.username is None
@@ -393,6 +411,22 @@ def test_check_config_refuses_an_open_network_broker_and_passes_a_guarded_one(
         "passwords, ACL; the hub connects in-process",
     ):
         assert checked in out.stdout, out.stdout
+
+
+def test_the_deck_tool_asks_for_a_credential_for_a_guarded_embedded_broker(
+    tmp_path: Path, table_secrets: TableSecrets, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = "".join(
+        f'{k} = "{v}"\n' for k, v in guarded_mqtt(table_secrets).items() if k != "embedded_port"
+    )
+    hub_toml = tmp_path / "hub.toml"
+    hub_toml.write_text(f"[mqtt]\n{lines}")
+    deck = tmp_path / "deck.toml"
+    deck.write_text('[tags]\n"045EED00C0DE80" = "2c"\n')
+    capsys.readouterr()
+    assert decks.main(["check", str(deck), "--scan", "--config", str(hub_toml)]) == 2
+    err = capsys.readouterr().err
+    assert "asks every client for a password" in err and "--role hub" in err, err
 
 
 # --- the guarded broker, run by the real hub ------------------------------------------
