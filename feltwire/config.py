@@ -15,6 +15,7 @@ the key and what is wrong.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
@@ -55,12 +56,22 @@ def parse_config(model: type[M], data: dict[str, Any], *, source: str) -> M:
         raise ConfigError(f"{source}: invalid configuration\n" + "\n".join(lines)) from None
 
 
-def config_for_command(model: type[M], prog: str, argv: list[str], description: str) -> M | int:
+def config_for_command(
+    model: type[M],
+    prog: str,
+    argv: list[str],
+    description: str,
+    *,
+    check: Callable[[M], list[str]] | None = None,
+) -> M | int:
     """The shared start of ``feltwire hub|node|bridge``: ``--config`` and ``--check-config``.
 
     Returns the validated config, or the exit code when the process should stop here
-    (0 after ``--check-config`` on a valid file, 2 when the config is invalid). Logging is
-    set up for a long-running process.
+    (0 after ``--check-config`` on a valid file, 2 when the config is invalid). ``check``
+    looks past the model at what the config names (files, decks): it returns one line per
+    thing it checked, printed by ``--check-config``, and raises ConfigError on a problem —
+    at every start, not only with ``--check-config``. Logging is set up for a
+    long-running process.
     """
     import argparse
     import logging
@@ -71,11 +82,14 @@ def config_for_command(model: type[M], prog: str, argv: list[str], description: 
     args = parser.parse_args(argv)
     try:
         config = load_config(model, args.config)
+        checked = check(config) if check is not None else []
     except ConfigError as exc:
         print(f"{prog}: {exc}")
         return 2
     if args.check_config:
         print(f"{args.config or 'defaults'}: configuration is valid")
+        for line in checked:
+            print(f"  checked {line}")
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     return config
@@ -102,7 +116,7 @@ class MqttUrl(ConfigModel):
     port: int
     tls: bool = False
     username: str | None = None
-    password: str | None = None
+    password: str | None = Field(None, repr=False)
 
 
 def parse_mqtt_url(url: str) -> MqttUrl:

@@ -2,7 +2,9 @@
 
 It listens on loopback by default and on port 18830, so it never collides with a
 Mosquitto already serving 1883 on the same machine. With no security options it is open
-(anonymous, plain TCP) — what the demo and a single-machine setup need.
+(anonymous, plain TCP) — what the demo and a single-machine setup need — and then it
+listens on loopback only: an open broker on the network would hand every hole card's tag
+to anyone who subscribes to ``#``, so the constructor refuses it.
 
 Given the files ``feltwire certs`` and ``feltwire credentials`` make, it protects the
 table like the shipped Mosquitto template (``systemd/mosquitto/feltwire.conf``):
@@ -12,23 +14,61 @@ table like the shipped Mosquitto template (``systemd/mosquitto/feltwire.conf``):
 - ``password_file``: every client needs a username and its password — no anonymous access;
 - ``acl_file``: each credential publishes and reads only what its ACL block grants;
 - ``local_port``: an extra plain listener on 127.0.0.1 only (same passwords and ACL), for
-  the hub in this process and tools on this machine.
+  tools on this machine.
+
+The hub in the same process needs no password file entry of its own
+(:meth:`EmbeddedBroker.from_settings`, ``hub_tables``): a guarded broker makes a
+credential for it at construction — username :data:`HUB_USERNAME`, a random 256-bit
+password that exists only in this process's memory (never written, logged or put in a
+URL string) — and opens a second plain listener on 127.0.0.1 (:attr:`hub_port`) for it.
+That listener admits that credential and nothing else, and the credential is refused on
+every other listener, so neither a password nor a client certificate of a node can reach
+the hub's door, and the hub's password could not be used from the network even if it
+leaked. The credential may do what ``rules_for_role("hub", …)`` grants for each table the
+hub serves. Client ids beginning ``feltwire-hub-`` belong to it too: another client that
+uses one is refused before amqtt looks at the sessions (it can neither take over nor wipe
+the hub's session, nor set a last will on it). Those refusals are counted
+(:attr:`EmbeddedBroker.refused`) and logged at most once per ten seconds.
+:attr:`hub_address` is what the hub's MQTT client connects to.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hmac
 import logging
+import secrets
 import socket
 import ssl
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from amqtt.adapters import ReaderAdapter
 from amqtt.broker import Broker
+from amqtt.contexts import Action
+from amqtt.mqtt.connect import ConnectPacket
+
+from feltwire.config import MqttUrl
+from hub.config import HubMqttSettings, is_loopback_host
+from hub.security.acl import Acl, AclTable, rules_for_role
 
 log = logging.getLogger(__name__)
 
 _AUTH_PLUGIN = "hub.security.amqtt_plugins.PasswordFileAuth"
 _ACL_PLUGIN = "hub.security.amqtt_plugins.AclTopicCheck"
+_HUB_LISTENER = "hub"
+"""The name of the hub's loopback listener in amqtt's config."""
+
+HUB_USERNAME = "$feltwire-hub"
+"""The username of the in-process hub's credential. ``feltwire credentials`` cannot make
+it (``$`` is not allowed in its usernames); a password-file entry of that name is never
+consulted."""
+
+HUB_CLIENT_ID_PREFIX = "feltwire-hub-"
+"""Client ids that belong to the in-process hub on a guarded embedded broker."""
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -39,13 +79,156 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
+_CONNACK_NOT_AUTHORIZED = bytes([0x20, 0x02, 0x00, 0x05])
+"""CONNACK, no session present, return code 5 "not authorized" (MQTT 3.1.1)."""
+
+REFUSAL_LOG_SECONDS = 10.0
+"""After a refusal is logged, further ones are only counted for this long, then summed up
+in one line: a flood of connection attempts cannot fill the journal."""
+
+
+class _Refusals:
+    """Counts the door's refusals and logs them, throttled (monotonic clock)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.count = 0
+        self._clock = clock
+        self._quiet_until = float("-inf")
+        self._unlogged = 0
+
+    def note(self, why: str) -> None:
+        self.count += 1
+        now = self._clock()
+        if now < self._quiet_until:
+            self._unlogged += 1
+            return
+        more = (
+            f" ({self._unlogged} more refused since the last such line)" if self._unlogged else ""
+        )
+        log.warning("embedded broker: refused %s%s", why, more)
+        self._unlogged = 0
+        self._quiet_until = now + REFUSAL_LOG_SECONDS
+
+
+@dataclass
+class _HubDoor:
+    """The in-process hub's way into a guarded broker: its credential, its rules, the
+    listener that admits it, and the client ids its connections used."""
+
+    password: str = field(repr=False)
+    acl: Acl = field(repr=False)
+    bind: str = ""
+    """The ``host:port`` of the hub's loopback listener: the only one that admits it."""
+    client_ids: set[str] = field(default_factory=set)
+    refusals: _Refusals = field(default_factory=_Refusals, repr=False)
+
+    def admits(self, username: str | None, password: str | bytes | None) -> bool:
+        """True for the hub's username with its password."""
+        if username != HUB_USERNAME or password is None:
+            return False
+        given = password.encode("utf-8") if isinstance(password, str) else bytes(password)
+        return hmac.compare_digest(given, self.password.encode("utf-8"))
+
+    def owns(self, client_id: str | None) -> bool:
+        """True for a client id that belongs to the hub."""
+        return bool(client_id) and (
+            client_id in self.client_ids or str(client_id).startswith(HUB_CLIENT_ID_PREFIX)
+        )
+
+    def verdict(
+        self,
+        bind: str | None,
+        username: str | None,
+        password: str | bytes | None,
+        client_id: str | None,
+    ) -> bool | None:
+        """True: the hub, admitted; False: refused (noted); None: not the door's business
+        (the password file and ACL decide)."""
+        if bind == self.bind:
+            if self.admits(username, password):
+                return True
+            self.refusals.note(
+                f"{username!r} on the hub's loopback listener (it admits the in-process hub only)"
+            )
+            return False
+        if username == HUB_USERNAME or self.owns(client_id):
+            self.refusals.note(
+                f"{username!r} with client id {client_id!r}: the hub's credential and client "
+                "ids work on the hub's loopback listener only"
+            )
+            return False
+        return None
+
+    def allows(self, action: Any, topic: str, client_id: str | None) -> bool:
+        """True when the hub's rules allow ``action`` on ``topic``."""
+        if action == Action.PUBLISH:
+            return self.acl.may_publish(HUB_USERNAME, topic, client_id)
+        if action == Action.SUBSCRIBE:
+            return self.acl.may_subscribe(HUB_USERNAME, topic, client_id)
+        if action == Action.RECEIVE:
+            return self.acl.may_receive(HUB_USERNAME, topic, client_id)
+        return False
+
+
+class _Recording(ReaderAdapter):  # type: ignore[misc]
+    """A reader that keeps a copy of everything read through it."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.data = bytearray()
+
+    async def read(self, n: int = -1) -> bytes:
+        data: bytes = await self.inner.read(n)
+        self.data += data
+        return data
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+
+class _Replay(ReaderAdapter):  # type: ignore[misc]
+    """A reader that first gives back bytes already read, then reads on."""
+
+    def __init__(self, inner: Any, head: bytes) -> None:
+        self.inner = inner
+        self.head = bytearray(head)
+
+    async def read(self, n: int = -1) -> bytes:
+        if not self.head:
+            data: bytes = await self.inner.read(n)
+            return data
+        if n == -1:
+            rest: bytes = await self.inner.read(-1)
+            out, self.head = bytes(self.head) + rest, bytearray()
+            return out
+        out = bytes(self.head[:n])
+        del self.head[:n]
+        if len(out) < n:
+            out += await self.inner.read(n - len(out))
+        return out
+
+    def feed_eof(self) -> None:
+        self.inner.feed_eof()
+
+
 class _Broker(Broker):  # type: ignore[misc]
     """amqtt's broker with TLS 1.2+ and, when asked, mandatory client certificates
-    (amqtt itself only ever asks for an optional one)."""
+    (amqtt itself only ever asks for an optional one), and the in-process hub's door
+    (its own loopback listener and credential, checked before any plugin).
 
-    def __init__(self, config: dict[str, Any], *, require_certificate: bool) -> None:
+    The door looks at each CONNECT before amqtt does: amqtt deletes, or takes over, the
+    session of the client id a connection names *before* it authenticates it, so anyone
+    who can reach the port could otherwise wipe the hub's subscriptions, silence it until
+    its keep-alive runs out, or set a last will on its session, just by naming the hub's
+    client id. A connection the door refuses gets "not authorized" and touches nothing.
+    """
+
+    def __init__(
+        self, config: dict[str, Any], *, require_certificate: bool, hub: _HubDoor | None
+    ) -> None:
         super().__init__(config)
         self._require_certificate = require_certificate
+        self._hub = hub
 
     def _create_ssl_context(self, listener: Any) -> ssl.SSLContext:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH, cafile=listener.get("cafile"))
@@ -59,6 +242,67 @@ class _Broker(Broker):  # type: ignore[misc]
             context.verify_mode = ssl.CERT_NONE
         return context
 
+    async def _client_connected(self, listener_name: str, reader: Any, writer: Any) -> None:
+        hub = self._hub
+        if hub is not None:
+            recording = _Recording(reader)
+            try:
+                connect = await ConnectPacket.from_stream(recording)
+            except Exception:  # amqtt reads it again below, and refuses and logs it
+                connect = None
+            if connect is not None:
+                bind = self.listeners_config[listener_name].get("bind")
+                if (
+                    hub.verdict(bind, connect.username, connect.password, connect.client_id)
+                    is False
+                ):
+                    with contextlib.suppress(Exception):
+                        writer.write(_CONNACK_NOT_AUTHORIZED)
+                        await writer.drain()
+                        await writer.close()
+                    return
+            reader = _Replay(reader, bytes(recording.data))
+        await super()._client_connected(listener_name, reader, writer)
+
+    async def _authenticate(self, session: Any, listener: Any) -> bool:
+        hub = self._hub
+        if hub is None:
+            return bool(await super()._authenticate(session, listener))
+        client_id: str | None = session.client_id
+        verdict = hub.verdict(listener.get("bind"), session.username, session.password, client_id)
+        if verdict is None:
+            return bool(await super()._authenticate(session, listener))
+        if verdict and client_id:
+            hub.client_ids.add(client_id)
+        elif not verdict and client_id in hub.client_ids:
+            # (the door refused this CONNECT already; should one get here) amqtt copied the
+            # connection's username onto the hub's session before asking: give it back
+            session.username = HUB_USERNAME
+        return verdict
+
+    async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:
+        hub = self._hub
+        if hub is not None and session is not None and session.username == HUB_USERNAME:
+            # only a session the hub's door let in carries the hub's name (see _authenticate)
+            client_id: str | None = session.client_id
+            if client_id in hub.client_ids and topic:
+                allowed = hub.allows(action, topic, client_id)
+                if not allowed:
+                    log.info("refused %s of %r by the in-process hub", action, topic)
+                return allowed
+            return False
+        return bool(await super()._topic_filtering(session, topic, action))
+
+
+def hub_acl(tables: Sequence[str]) -> Acl:
+    """The in-process hub's access rules: ``rules_for_role("hub", …)`` of every table."""
+    acl = AclTable()
+    own = acl.users.setdefault(HUB_USERNAME, [])
+    for table in tables:
+        for rule in rules_for_role("hub", table=table, node=None, username=HUB_USERNAME):
+            (acl.patterns if rule.pattern else own).append(rule)
+    return Acl(acl)
+
 
 def _readable(kind: str, path: Path | str | None) -> str | None:
     if path is None:
@@ -70,7 +314,15 @@ def _readable(kind: str, path: Path | str | None) -> str | None:
 
 
 class EmbeddedBroker:
-    """An in-process MQTT 3.1.1 broker; ``start()`` / ``stop()`` inside the event loop."""
+    """An in-process MQTT 3.1.1 broker; ``start()`` / ``stop()`` inside the event loop.
+
+    >>> EmbeddedBroker("127.0.0.1", 18830).url
+    'mqtt://127.0.0.1:18830'
+    >>> EmbeddedBroker("0.0.0.0", 18830)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: embedded broker on 0.0.0.0: off loopback it needs password_file, ...
+    """
 
     def __init__(
         self,
@@ -84,17 +336,34 @@ class EmbeddedBroker:
         cafile: Path | str | None = None,
         require_certificate: bool = False,
         local_port: int | None = None,
+        hub_tables: Sequence[str] | None = None,
     ) -> None:
-        """Open (anonymous, plain) by default; see the module docstring for the options.
+        """Open (anonymous, plain, loopback only) by default; see the module docstring.
 
-        ``port`` 0 picks a free port (so does ``local_port`` 0). Raises ValueError for an
-        inconsistent combination (a key without a certificate, a required client
-        certificate without a CA or without TLS).
+        ``port`` 0 picks a free port (so does ``local_port`` 0). ``hub_tables``: the tables
+        the hub in this process serves; with a ``password_file`` the broker then makes the
+        hub's credential and loopback listener (:attr:`hub_address`). Raises ValueError for
+        an inconsistent combination (a key without a certificate, a required client
+        certificate without a CA or without TLS) and for a host off loopback without
+        passwords, ACL and TLS.
         """
         if (certfile is None) != (keyfile is None):
             raise ValueError("embedded broker: certfile and keyfile go together")
         if require_certificate and (certfile is None or cafile is None):
             raise ValueError("embedded broker: require_certificate needs TLS and a cafile")
+        if not is_loopback_host(host):
+            guards = {
+                "password_file": password_file,
+                "acl_file": acl_file,
+                "certfile": certfile,
+                "keyfile": keyfile,
+            }
+            missing = [name for name, value in guards.items() if value is None]
+            if missing:
+                raise ValueError(
+                    f"embedded broker on {host}: off loopback it needs {', '.join(missing)} "
+                    "(anonymous is for loopback only)"
+                )
         self.host = host
         self.port = port or free_port(host)
         self.password_file = password_file
@@ -104,7 +373,62 @@ class EmbeddedBroker:
         self.cafile = cafile
         self.require_certificate = require_certificate
         self.local_port = None if local_port is None else (local_port or free_port())
+        self._hub: _HubDoor | None = None
+        self.hub_port: int | None = None
+        """The port of the hub's loopback listener (None: the hub uses the main one)."""
+        if hub_tables is not None and password_file is not None:
+            if not hub_tables:
+                raise ValueError("embedded broker: hub_tables needs at least one table")
+            self.hub_port = free_port()
+            self._hub = _HubDoor(
+                password=secrets.token_urlsafe(32), acl=hub_acl(hub_tables), bind=self._hub_bind
+            )
         self._broker: Any = None
+
+    @classmethod
+    def from_settings(cls, settings: HubMqttSettings, *, tables: Sequence[str]) -> EmbeddedBroker:
+        """The broker ``[mqtt]`` of ``hub.toml`` describes, for a hub serving ``tables``;
+        its :attr:`hub_address` is where (and as whom) that hub connects."""
+        return cls(
+            settings.embedded_host,
+            settings.embedded_port,
+            password_file=settings.embedded_password_file,
+            acl_file=settings.embedded_acl_file,
+            certfile=settings.embedded_cert_file,
+            keyfile=settings.embedded_key_file,
+            cafile=settings.embedded_ca_file,
+            require_certificate=settings.embedded_require_certificate,
+            hub_tables=list(tables),
+        )
+
+    @property
+    def _hub_bind(self) -> str:
+        return f"127.0.0.1:{self.hub_port}"
+
+    @property
+    def refused(self) -> int:
+        """Connections the hub's door refused (the hub's credential or client id off its
+        listener, anything else on it); the password file's refusals are not counted."""
+        return 0 if self._hub is None else self._hub.refusals.count
+
+    @property
+    def guarded(self) -> bool:
+        """True when every client needs a username and its password."""
+        return self.password_file is not None
+
+    @property
+    def hub_address(self) -> MqttUrl:
+        """Where the hub in this process connects: on a guarded broker its own loopback
+        listener with its in-process credential; otherwise the main listener."""
+        if self._hub is not None and self.hub_port is not None:
+            return MqttUrl(
+                host="127.0.0.1",
+                port=self.hub_port,
+                username=HUB_USERNAME,
+                password=self._hub.password,
+            )
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "::") else self.host
+        return MqttUrl(host=host, port=self.port, tls=self.tls)
 
     @property
     def tls(self) -> bool:
@@ -121,9 +445,20 @@ class EmbeddedBroker:
             )
             if self.cafile is not None:
                 listener["cafile"] = _readable("cafile", self.cafile)
-        listeners: dict[str, Any] = {"default": listener}
+        plain: dict[str, Any] = {}
         if self.local_port is not None:
-            listeners["local"] = {"type": "tcp", "bind": f"127.0.0.1:{self.local_port}"}
+            plain["local"] = {"type": "tcp", "bind": f"127.0.0.1:{self.local_port}"}
+        if self.hub_port is not None:
+            plain[_HUB_LISTENER] = {"type": "tcp", "bind": self._hub_bind}
+        if self.tls and plain:
+            # amqtt fills every setting a listener leaves at its default value (ssl,
+            # certfile …) from the listener named "default": beside a TLS listener, a plain
+            # one must itself be "default" or it would speak TLS too
+            first = next(iter(plain))
+            listeners: dict[str, Any] = {"default": plain.pop(first), "network": listener}
+        else:
+            listeners = {"default": listener}
+        listeners.update(plain)
         plugins: dict[str, Any] = {}
         if self.password_file is not None:
             plugins[_AUTH_PLUGIN] = {
@@ -141,6 +476,8 @@ class EmbeddedBroker:
         ports = [(self.host, self.port)]
         if self.local_port is not None:
             ports.append(("127.0.0.1", self.local_port))
+        if self.hub_port is not None:
+            ports.append(("127.0.0.1", self.hub_port))
         for host, port in ports:
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
                 try:
@@ -154,15 +491,17 @@ class EmbeddedBroker:
         config = self._config()
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.WARNING)
-        self._broker = _Broker(config, require_certificate=self.require_certificate)
+        self._broker = _Broker(config, require_certificate=self.require_certificate, hub=self._hub)
         await self._broker.start()
         log.info(
-            "embedded broker listening on %s:%d (%s%s%s)",
+            "embedded broker listening on %s:%d (%s%s%s%s)%s",
             self.host,
             self.port,
             "TLS" if self.tls else "plain TCP",
+            ", client certificates" if self.require_certificate else "",
             ", passwords" if self.password_file is not None else ", anonymous",
             ", ACL" if self.acl_file is not None else "",
+            f"; the hub's own listener 127.0.0.1:{self.hub_port}" if self.hub_port else "",
         )
 
     async def stop(self) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 
+from feltwire.cards import FULL_DECK, RANKS
 from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, parse_mqtt_url
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
 from hub.web_users import WebUser
@@ -28,19 +30,103 @@ class TlsFiles:
     key_file: Path | None = None
 
 
+def is_loopback_host(host: str) -> bool:
+    """True for an address only this machine reaches (127.0.0.0/8, ::1, ``localhost``).
+
+    >>> is_loopback_host("127.0.0.1"), is_loopback_host("0.0.0.0"), is_loopback_host("hub.local")
+    (True, False, False)
+    """
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name: it may resolve to any interface
+
+
+EMBEDDED_GUARD_HELP = (
+    "make them with `feltwire certs init --out ca/` and `feltwire certs server --ca ca/ "
+    "--host <name> --ip <address>` (embedded_cert_file = ca/server.crt, embedded_key_file "
+    "= ca/server.key, embedded_ca_file = ca/ca.crt) and, for each node, `feltwire "
+    "credentials add --file passwords --acl acl --table <table> --node <node>` "
+    "(embedded_password_file = passwords, embedded_acl_file = acl); see the README, "
+    '"Securing the broker"'
+)
+"""Which commands make the files a guarded embedded broker needs (for error messages)."""
+
+
 class HubMqttSettings(ConfigModel):
-    """Where the hub gets its reads: a broker it connects to, or one it embeds."""
+    """Where the hub gets its reads: a broker it connects to, or one it embeds.
+
+    With no ``url`` the hub embeds a broker. On loopback (the default ``embedded_host``)
+    it may be open: anonymous, plain TCP, no ACL — only this machine reaches it (the demo,
+    a node on the hub's own machine). Anywhere else (``embedded_host = "0.0.0.0"`` or a
+    LAN address) it must have passwords, an ACL and TLS: ``embedded_password_file``,
+    ``embedded_acl_file``, ``embedded_cert_file`` and ``embedded_key_file``, the files
+    ``feltwire credentials`` and ``feltwire certs`` write (the same files the Mosquitto
+    template uses). The hub itself then connects in-process with a credential it makes at
+    each start (a random password, never written anywhere) through a listener on
+    127.0.0.1 that admits that credential only, so no password of the hub's goes in
+    ``hub.toml``.
+    """
 
     url: str | None = Field(
         None,
         description="broker URL (mqtt:// or mqtts://); unset = run the embedded broker",
     )
-    embedded_host: str = Field("127.0.0.1", description="address the embedded broker binds")
+    embedded_host: str = Field(
+        "127.0.0.1",
+        description=(
+            "address the embedded broker binds; anything but loopback (e.g. 0.0.0.0 for a "
+            "node on another machine) needs the embedded_password_file, embedded_acl_file, "
+            "embedded_cert_file and embedded_key_file below"
+        ),
+    )
     embedded_port: int = Field(
         EMBEDDED_BROKER_PORT,
         ge=0,
         le=65535,
         description="port of the embedded broker (0 = any free port); not 1883 on purpose",
+    )
+    embedded_password_file: Path | None = Field(
+        None,
+        description=(
+            "the embedded broker's password file (Mosquitto format, `feltwire credentials "
+            "add --file`): every client needs a username and its password; unset = anonymous "
+            "(loopback only)"
+        ),
+    )
+    embedded_acl_file: Path | None = Field(
+        None,
+        description=(
+            "the embedded broker's ACL file (Mosquitto format, `feltwire credentials add "
+            "--acl`): each credential reaches only what its block grants; goes with "
+            "embedded_password_file"
+        ),
+    )
+    embedded_cert_file: Path | None = Field(
+        None,
+        description=(
+            "the embedded broker's TLS certificate (`feltwire certs server`, server.crt): its "
+            "listener then speaks TLS only; unset = plain TCP (loopback only)"
+        ),
+    )
+    embedded_key_file: Path | None = Field(
+        None, description="the private key of embedded_cert_file (server.key, mode 0600)"
+    )
+    embedded_ca_file: Path | None = Field(
+        None,
+        description=(
+            "the CA that signs client certificates (`feltwire certs init`, ca.crt), for "
+            "embedded_require_certificate"
+        ),
+    )
+    embedded_require_certificate: bool = Field(
+        False,
+        description=(
+            "mutual TLS: every client of the embedded broker must present a certificate "
+            "signed by embedded_ca_file (`feltwire certs client`) as well as its password"
+        ),
     )
     keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
     ca_file: Path | None = Field(
@@ -66,8 +152,72 @@ class HubMqttSettings(ConfigModel):
         if (self.ca_file or self.cert_file) and (
             self.url is None or not parse_mqtt_url(self.url).tls
         ):
-            raise ValueError("ca_file, cert_file and key_file need an mqtts:// url")
+            raise ValueError(
+                "ca_file, cert_file and key_file need an mqtts:// url (the embedded "
+                "broker's own TLS files are embedded_cert_file, embedded_key_file and "
+                "embedded_ca_file)"
+            )
         return self
+
+    @property
+    def embedded_guards(self) -> dict[str, Path | None]:
+        """The embedded broker's security files by key (None: not set)."""
+        return {
+            "embedded_password_file": self.embedded_password_file,
+            "embedded_acl_file": self.embedded_acl_file,
+            "embedded_cert_file": self.embedded_cert_file,
+            "embedded_key_file": self.embedded_key_file,
+            "embedded_ca_file": self.embedded_ca_file,
+        }
+
+    @model_validator(mode="after")
+    def _embedded_guarded(self) -> HubMqttSettings:
+        given = [key for key, path in self.embedded_guards.items() if path is not None]
+        if self.embedded_require_certificate:
+            given.append("embedded_require_certificate")
+        if self.url is not None:
+            if given:
+                raise ValueError(
+                    f"{', '.join(given)} guard the embedded broker, which does not run when "
+                    "url is set: remove them (or url)"
+                )
+            return self
+        if (self.embedded_cert_file is None) != (self.embedded_key_file is None):
+            raise ValueError("embedded_cert_file and embedded_key_file go together")
+        if (self.embedded_password_file is None) != (self.embedded_acl_file is None):
+            raise ValueError(
+                "embedded_password_file and embedded_acl_file go together: passwords without "
+                "an ACL let every credential read every reader topic"
+            )
+        if self.embedded_require_certificate and (
+            self.embedded_cert_file is None or self.embedded_ca_file is None
+        ):
+            raise ValueError(
+                "embedded_require_certificate needs TLS (embedded_cert_file, "
+                "embedded_key_file) and the CA of the client certificates (embedded_ca_file)"
+            )
+        if not is_loopback_host(self.embedded_host):
+            needed = (
+                "embedded_password_file",
+                "embedded_acl_file",
+                "embedded_cert_file",
+                "embedded_key_file",
+            )
+            missing = [key for key in needed if self.embedded_guards[key] is None]
+            if missing:
+                raise ValueError(
+                    f"embedded_host = {self.embedded_host!r} puts the embedded broker on the "
+                    "network, where anyone could read the hole cards' tags and inject reads: "
+                    "it needs passwords, an ACL and TLS. Add "
+                    f"{', '.join(missing)}; {EMBEDDED_GUARD_HELP}. Or keep embedded_host = "
+                    '"127.0.0.1" (open, for this machine only)'
+                )
+        return self
+
+    @property
+    def embedded_is_guarded(self) -> bool:
+        """True when the embedded broker asks every client for a password."""
+        return self.url is None and self.embedded_password_file is not None
 
     @property
     def tls_files(self) -> TlsFiles:
@@ -82,7 +232,10 @@ class WebSettings(ConfigModel):
     port: int = Field(8080, ge=0, le=65535, description="web server port (0 = any free port)")
     producer_token: SecretStr | None = Field(
         None,
-        description="token the broadcast overlay needs; unset = a random one printed at start",
+        description=(
+            "token the broadcast overlay needs (at least 16 characters); unset = a random one "
+            "per start, written to state_dir/producer-token (mode 0600), never printed"
+        ),
     )
     token_secret: SecretStr | None = Field(
         None,
@@ -121,6 +274,17 @@ class WebSettings(ConfigModel):
             "(the cookie can then be sniffed)"
         ),
     )
+
+    @field_validator("producer_token")
+    @classmethod
+    def _producer_token_long(cls, token: SecretStr | None) -> SecretStr | None:
+        if token is not None and len(token.get_secret_value()) < 16:
+            raise ValueError(
+                "the producer token must have at least 16 characters (anyone who guesses it "
+                "sees the overlay's cards); make one with `python3 -c 'import secrets; "
+                "print(secrets.token_urlsafe(24))'`, or leave it unset"
+            )
+        return token
 
     @model_validator(mode="after")
     def _users_valid(self) -> WebSettings:
@@ -235,7 +399,36 @@ def _known_readers(readers: list[str]) -> list[str]:
     unknown = [r for r in readers if r not in KNOWN_READER_IDS]
     if unknown:
         raise ValueError(f"unknown reader ids {unknown}; see docs/protocol.md")
+    repeated = sorted({r for r in readers if readers.count(r) > 1})
+    if repeated:
+        raise ValueError(f"{', '.join(repeated)} listed more than once; name each antenna once")
     return readers
+
+
+def _known_game(code: str) -> str:
+    from hub.rules.errors import RulesError
+    from hub.rules.games import game
+
+    try:
+        game(code)
+    except RulesError as err:
+        raise ValueError(str(err)) from None
+    return code
+
+
+def game_cards(code: str) -> tuple[str, ...]:
+    """The cards a deck for the game ``code`` must hold (all 52 for every game today; a
+    short-deck game leaves out the ranks below its lowest).
+
+    >>> len(game_cards("NT"))
+    52
+    """
+    from hub.rules.games import game
+
+    g = game(code)
+    cards = tuple(c for c in FULL_DECK if RANKS.index(c[0]) >= g.lowest_rank)
+    assert len(cards) == g.deck_size, f"{g.name}: {len(cards)} cards, not {g.deck_size}"
+    return cards
 
 
 class TableSettings(ConfigModel):
@@ -275,6 +468,11 @@ class TableSettings(ConfigModel):
     @classmethod
     def _readers_known(cls, readers: list[str] | None) -> list[str] | None:
         return None if readers is None else _known_readers(readers)
+
+    @field_validator("game")
+    @classmethod
+    def _game_known(cls, code: str | None) -> str | None:
+        return None if code is None else _known_game(code)
 
 
 @dataclass(frozen=True)
@@ -444,3 +642,8 @@ class HubConfig(ConfigModel):
     @classmethod
     def _readers_known(cls, readers: list[str]) -> list[str]:
         return _known_readers(readers)
+
+    @field_validator("game")
+    @classmethod
+    def _game_known(cls, code: str) -> str:
+        return _known_game(code)

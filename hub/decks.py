@@ -32,7 +32,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.cards import FULL_DECK, RANK_NAMES, SUIT_NAMES
 from feltwire.config import EMBEDDED_BROKER_PORT, load_config, parse_mqtt_url
-from feltwire.deck import Deck, dump_deck, load_deck
+from feltwire.deck import Deck, load_deck, write_deck
 from feltwire.errors import ConfigError, DeckError, ProtocolError
 from feltwire.protocol import decode_inventory, reader_tags_filter
 from hub.config import HubConfig, TlsFiles
@@ -185,18 +185,16 @@ def _register(args: argparse.Namespace) -> int:
         client.disconnect()
         if reg.tags and reg.step is not Step.DONE:
             partial = args.out.with_suffix(".partial.toml")
-            partial.write_text(dump_deck(reg.deck(args.name)))
-            print(f"{len(reg.tags)} cards so far saved to {partial}", file=sys.stderr)
-    tmp = args.out.with_suffix(".tmp")
-    tmp.write_text(dump_deck(reg.deck(args.name)))
-    tmp.replace(args.out)
-    print(f"deck {args.name!r} written to {args.out}")
+            write_deck(reg.deck(args.name), partial)
+            print(f"{len(reg.tags)} cards so far saved to {partial} (mode 0600)", file=sys.stderr)
+    write_deck(reg.deck(args.name), args.out)
+    print(f"deck {args.name!r} written to {args.out} (mode 0600: it names every card's tag)")
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
     try:
-        deck = load_deck(args.deck)
+        deck = load_deck(args.deck, required=None)  # a partial deck: list what is missing
     except DeckError as exc:
         print(f"feltwire deck check: {exc}", file=sys.stderr)
         return 1
@@ -272,6 +270,12 @@ def _connection_options(args: argparse.Namespace, default_url: str) -> None:
     hub = load_config(HubConfig, args.config) if args.config is not None else None
     files = hub.mqtt.tls_files if hub is not None else TlsFiles()
     if hub is not None and args.mqtt is None:
+        if hub.mqtt.embedded_is_guarded:
+            raise ValueError(
+                "the hub's embedded broker asks every client for a password: give --mqtt "
+                "mqtts://<table>-hub:<password>@<host>:<port> with a hub credential (`feltwire "
+                "credentials add --role hub --table <table>`) and --ca-file ca.crt"
+            )
         args.mqtt = hub.mqtt.url or f"mqtt://127.0.0.1:{hub.mqtt.embedded_port}"
     args.mqtt = args.mqtt or default_url
     if args.table is None:

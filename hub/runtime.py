@@ -211,9 +211,9 @@ async def start_hub(
     event_log = logs.get(service.table)
     embedded: EmbeddedBroker | None = None
     if config.mqtt.url is None:
-        embedded = EmbeddedBroker(config.mqtt.embedded_host, config.mqtt.embedded_port)
+        embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
         await embedded.start()
-        broker = parse_mqtt_url(embedded.url)
+        broker = embedded.hub_address
     else:
         broker = parse_mqtt_url(config.mqtt.url)
 

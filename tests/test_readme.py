@@ -32,6 +32,12 @@ def test_hub_and_node_examples_validate(tmp_path: Path) -> None:
     assert node.buttons and node.lights
 
 
+def test_the_guarded_embedded_broker_example_validates() -> None:
+    mqtt = toml_block_after("then in `hub.toml`:")
+    cfg = parse_config(HubConfig, mqtt, source="README guarded hub.toml")
+    assert cfg.mqtt.embedded_host == "0.0.0.0" and cfg.mqtt.embedded_is_guarded
+
+
 def test_every_command_in_the_usage_table_exists() -> None:
     used = set(re.findall(r"^\| `feltwire ([\w-]+)", README, re.M))
     assert used and used <= set(COMMANDS), used - set(COMMANDS)

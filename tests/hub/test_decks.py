@@ -45,6 +45,8 @@ def test_deck_register_command_writes_a_52_card_deck(
     mosquitto: MosquittoProcess, tmp_path: Path
 ) -> None:
     out = tmp_path / "red1.toml"
+    out.write_text("an older deck\n")
+    out.chmod(0o644)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -92,6 +94,7 @@ def test_deck_register_command_writes_a_52_card_deck(
     assert proc.returncode == 0, err
     deck = load_deck(out)
     assert deck.name == "red1" and len(deck) == 52
+    assert out.stat().st_mode & 0o777 == 0o600  # it names every card's tag
     assert [deck.card_for(u) for u in UID[:52]] == list(REGISTER_ORDER)
     check = subprocess.run(
         [sys.executable, "-m", "feltwire", "deck", "check", str(out), "--json"],
