@@ -516,6 +516,21 @@ class HubConfig(ConfigModel):
     max_payload_bytes: int = Field(
         DEFAULT_MAX_PAYLOAD_BYTES, ge=256, le=1 << 20, description="larger messages are refused"
     )
+    node_rate_limit: float = Field(
+        100.0,
+        gt=0,
+        le=100_000,
+        description=(
+            "messages a second one node may send, sustained (a dealing table sends a few); "
+            "more are refused and counted with their sequence numbers (rate_limited)"
+        ),
+    )
+    node_burst: int = Field(
+        500,
+        ge=1,
+        le=1_000_000,
+        description="messages one node may send at once before its rate applies",
+    )
     mqtt: HubMqttSettings = Field(default_factory=HubMqttSettings, description="broker")
     web: WebSettings = Field(default_factory=WebSettings, description="web server")
     rules: RulesSettings | None = Field(

@@ -8,24 +8,71 @@ logged — the hub never stops for bad input:
 from the topic) → ``schema_version`` → ``node_mismatch`` (the payload's ``node`` is not
 the node whose topic it came on: the broker's ACL binds that topic to the node's
 credential, so a payload naming another node is a forgery). Accepted messages are then
-deduplicated per
-(node, reader) by sequence number (``duplicate``, ``stale``), and each uid that is not in
-the registered deck is refused on its own (``unknown_tag``) while the rest of the
-inventory is applied.
+checked against the node's whole stream (:class:`hub.nodes.NodeWatch`): a sequence
+number no node can have reached is refused (``seq_jump``), a node over its rate is refused
+(``rate_limited``, with its sequence number kept); then deduplicated per (node, reader)
+by sequence number (``duplicate``, ``stale``); sequence numbers skipped among live
+messages are counted as lost, with the node and the numbers. Each uid that is not in the
+registered deck is refused on its own (``unknown_tag``) while the rest of the inventory
+is applied. Button presses (``…/node/<node>/button``) get the same checks but the
+sequence ones (they carry no ``seq``).
+
+What the hub should tell the dealer about a node (reads lost, a flood, a count stuck
+behind or implausible) is queued as a :class:`NodeNotice` in :attr:`Ingest.notices`.
+Log lines go through a :class:`~hub.throttle.LogThrottle`: a flood of refusals does not
+flood the journal (the counters count every one).
 """
 
 from __future__ import annotations
 
+import enum
 import logging
+import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from feltwire.deck import Deck
 from feltwire.errors import ProtocolError
-from feltwire.protocol import TopicKind, decode_inventory, parse_topic
+from feltwire.protocol import (
+    ButtonPress,
+    TopicKind,
+    decode_button_press,
+    decode_inventory,
+    parse_topic,
+)
+from hub.nodes import NodeWatch
+from hub.throttle import LogThrottle
 
 log = logging.getLogger(__name__)
+
+DEFAULT_NODE_RATE = 100.0
+"""Messages a second one node may send, sustained (a dealing table sends a few)."""
+DEFAULT_NODE_BURST = 500
+"""Messages one node may send at once before its rate applies."""
+
+
+class NoticeKind(enum.StrEnum):
+    """What the hub tells the dealer about a node's message stream."""
+
+    LOST = "reads_lost"
+    """Sequence numbers skipped: reads that never reached the hub."""
+    FLOOD = "node_flooding"
+    """The node sends faster than its rate limit: messages refused."""
+    SEQUENCE = "node_sequence"
+    """The node's count is implausible, or its reads keep arriving older than ones taken."""
+
+
+@dataclass(frozen=True, slots=True)
+class NodeNotice:
+    """Something about one node's stream worth an alert: what, which node, which
+    sequence numbers (``first``..``last``), on which antenna if one."""
+
+    kind: NoticeKind
+    node: str
+    first: int | None
+    last: int | None
+    reader: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +90,27 @@ class Ingest:
     """Turns raw MQTT messages into :class:`InventoryRead`s, counting every refusal."""
 
     def __init__(
-        self, *, table: str, readers: Iterable[str], deck: Deck, max_payload_bytes: int
+        self,
+        *,
+        table: str,
+        readers: Iterable[str],
+        deck: Deck,
+        max_payload_bytes: int,
+        node_rate: float = DEFAULT_NODE_RATE,
+        node_burst: int = DEFAULT_NODE_BURST,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
+        """``clock`` measures the rate limit (the hub's monotonic time), ``wall`` bounds a
+        plausible sequence number (a fresh count starts at the wall clock in ms)."""
         self.table = table
+        self.nodes = NodeWatch(rate=node_rate, burst=node_burst)
+        """Every node's stream: last seq, reads lost, refused over the rate."""
+        self.notices: list[NodeNotice] = []
+        """What to tell the dealer about nodes, in order (the service takes them)."""
+        self._clock = clock
+        self._wall = wall
+        self._log = LogThrottle(log)
         self.readers = frozenset(readers)
         self.deck = deck
         self.max_payload_bytes = max_payload_bytes
@@ -57,15 +122,50 @@ class Ingest:
         log: the same message arriving again afterwards is a duplicate)."""
         key = (read.node, read.reader)
         self._last_seq[key] = max(read.seq, self._last_seq.get(key, read.seq))
+        self.nodes.taken(read.node, read.seq, live=False)
+
+    def reset_node(self, node: str) -> None:
+        """Forget every sequence number of ``node`` (the operator reset it: its count went
+        back, or a forged message set it far ahead); its next message is taken."""
+        for key in [k for k in self._last_seq if k[0] == node]:
+            del self._last_seq[key]
+        self.nodes.reset(node)
 
     def _refuse(self, reason: str, topic: str, message: str) -> None:
         self.counters["rejected"] += 1
         self.counters[f"rejected.{reason}"] += 1
-        log.warning("refused message on %s: %s (%s)", topic, message, reason)
+        self._log.warning(
+            f"refused-{reason}", "refused message on %s: %s (%s)", topic, message, reason
+        )
 
-    def handle(self, topic: str, payload: bytes) -> InventoryRead | None:
+    def handle_button(self, topic: str, payload: bytes) -> ButtonPress | None:
+        """Validate a button press; None when refused (counted under its reason)."""
+        self.counters["received"] += 1
+        try:
+            parsed = parse_topic(topic)
+            if parsed.kind is not TopicKind.BUTTON or parsed.table != self.table:
+                raise ProtocolError("bad_topic", f"not a button topic of table {self.table!r}")
+            press = decode_button_press(payload, self.max_payload_bytes)
+            if press.node != parsed.node:
+                raise ProtocolError(
+                    "node_mismatch",
+                    f"button press names node {press.node!r} on node {parsed.node!r}'s topic: "
+                    f"a forgery or a misconfigured node; check the credential of {parsed.node!r}",
+                )
+        except ProtocolError as exc:
+            self._refuse(exc.reason, topic, str(exc))
+            return None
+        if not self.nodes.admit(press.node, None, self._clock()):
+            self._refuse("rate_limited", topic, f"node {press.node!r} is over its rate")
+            self.notices.append(NodeNotice(NoticeKind.FLOOD, press.node, None, None))
+            return None
+        return press
+
+    def handle(self, topic: str, payload: bytes, *, retained: bool = False) -> InventoryRead | None:
         """Validate one message; the read, or None when refused or already seen. The
-        caller counts it ``accepted`` once the event log holds it (``failed`` if not)."""
+        caller counts it ``accepted`` once the event log holds it (``failed`` if not).
+        ``retained``: the broker repeats a retained message (when the hub subscribes),
+        which says nothing of what the node sent since (no gap is counted from it)."""
         self.counters["received"] += 1
         try:
             if len(payload) > self.max_payload_bytes:
@@ -97,14 +197,42 @@ class Ingest:
             self._refuse(exc.reason, topic, str(exc))
             return None
 
-        key = (inv.node, inv.reader)
-        last = self._last_seq.get(key)
-        if last is not None and inv.seq <= last:
-            kind = "duplicate" if inv.seq == last else "stale"
-            self.counters[kind] += 1
-            log.info("dropped %s message from %s seq %d (last %d)", kind, inv.node, inv.seq, last)
+        node, seq, live = inv.node, inv.seq, not retained
+        why = self.nodes.plausible(node, seq, wall_ms=int(self._wall() * 1000))
+        if why is not None:
+            self._refuse("seq_jump", topic, f"node {node!r}: {why}")
+            self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, seq, inv.reader))
             return None
-        self._last_seq[key] = inv.seq
+        if not self.nodes.admit(node, seq, self._clock()):
+            self._refuse("rate_limited", topic, f"node {node!r} is over its rate (seq {seq})")
+            self.notices.append(NodeNotice(NoticeKind.FLOOD, node, seq, seq, inv.reader))
+            return None
+        key = (node, inv.reader)
+        last = self._last_seq.get(key)
+        if last is not None and seq <= last:
+            kind = "duplicate" if seq == last else "stale"
+            self.counters[kind] += 1
+            self._log.log(
+                logging.INFO,
+                f"{kind}-{node}",
+                "dropped %s message from %s seq %d on %s (last %d)",
+                kind,
+                node,
+                seq,
+                inv.reader,
+                last,
+            )
+            if kind == "stale" and self.nodes.stale(node, live=live):
+                self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, last, inv.reader))
+            return None
+        self._last_seq[key] = seq
+        lost = self.nodes.taken(node, seq, live=live)
+        if lost is not None:
+            self.counters["lost"] += lost[1] - lost[0] + 1
+            self._log.warning(
+                f"lost-{node}", "node %s: reads seq %d..%d never reached the hub", node, *lost
+            )
+            self.notices.append(NodeNotice(NoticeKind.LOST, node, lost[0], lost[1]))
 
         cards = set()
         unknown = []
@@ -116,7 +244,8 @@ class Ingest:
                 cards.add(card)
         if unknown:
             self.counters["unknown_tag"] += len(unknown)
-            log.warning(
+            self._log.warning(
+                f"unknown-{inv.reader}",
                 "tags %s on %s are not in deck %r: ignored",
                 ", ".join(unknown),
                 inv.reader,

@@ -56,7 +56,7 @@ STALE_STREAK = 5
 MAX_NODES = 256
 """Nodes one table keeps accounts for; a message of a further node is refused as over the
 rate (a flood of invented node ids cannot grow the hub without bound)."""
-RANGES_KEPT = 50
+RANGES_KEPT = 1000
 """Sequence ranges kept per node and kind (lost, refused): the latest ones."""
 
 
@@ -122,9 +122,10 @@ class NodeWatch:
             n.jumps += 1
         return f"seq {seq} is far ahead of any count a node can reach"
 
-    def admit(self, node: str, seq: int, now: float) -> bool:
+    def admit(self, node: str, seq: int | None, now: float) -> bool:
         """Take one message of ``node`` from its token bucket at time ``now`` (seconds,
-        monotonic); False (counted with ``seq``) when the node is over its rate."""
+        monotonic); False (counted, with ``seq`` when it has one) when the node is over
+        its rate."""
         if node not in self._nodes and len(self._nodes) >= MAX_NODES:
             return False
         n = self._node(node)
@@ -134,7 +135,10 @@ class NodeWatch:
         if n.tokens >= 1.0:
             n.tokens -= 1.0
             return True
-        n.limited.add(seq, seq)
+        if seq is None:
+            n.limited.count += 1
+        else:
+            n.limited.add(seq, seq)
         return False
 
     def taken(self, node: str, seq: int, *, live: bool) -> tuple[int, int] | None:

@@ -320,4 +320,6 @@ def _table_service(
         live_equity=table.live_equity,
         log=event_log,
         doubled_after_s=table.rules.debounce_seconds if table.rules is not None else 0.5,
+        node_rate=config.node_rate_limit,
+        node_burst=config.node_burst,
     )

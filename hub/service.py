@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import sqlite3
 import ssl
 import threading
@@ -37,18 +38,15 @@ import aiomqtt
 
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck
-from feltwire.errors import ProtocolError
 from feltwire.protocol import (
     TOPIC_PREFIX,
     ButtonPress,
     LightCommand,
     LightPattern,
     ReaderKind,
-    TopicKind,
     alerts_topic,
     encode,
     light_set_topic,
-    parse_topic,
     public_topic,
     reader_kind,
     reader_tags_filter,
@@ -58,7 +56,14 @@ from hub.config import TlsFiles
 from hub.equity import EquityError
 from hub.eventlog import EventLog, EventLogError, InputKind, LogRecord, decode_read, encode_read
 from hub.feeds import Broadcaster, DelayedRelease, Event
-from hub.ingest import Ingest, InventoryRead
+from hub.ingest import (
+    DEFAULT_NODE_BURST,
+    DEFAULT_NODE_RATE,
+    Ingest,
+    InventoryRead,
+    NodeNotice,
+    NoticeKind,
+)
 from hub.lights import LightBoard, presence_pattern
 from hub.live_equity import (
     LiveSpot,
@@ -87,6 +92,62 @@ code the dealing monitor uses in a hand)."""
 DOUBLED_UID_ALERT = "uid_on_two_antennas"
 """The security alert's code: one registered tag read on two antennas at the same time."""
 
+RESET_NODE_COMMAND = "reset_node"
+"""The ``command`` of the table input that resets a node's sequence (the operator's)."""
+NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+NODE_ALERT_EVERY_S = 60.0
+"""An alert about one node's stream (lost reads, a flood …) is repeated at most this often."""
+MAX_BATCH = 256
+"""Messages of one table taken together at most: logged in one transaction (one fsync)."""
+
+_NODE_TEXT = {
+    NoticeKind.LOST: (
+        "node {node}: {lost} reads never reached the hub (lately seq {seqs}); each antenna's"
+        " next read brings it up to date",
+        "check the node's network and the broker (its queue for the hub); tell the floor"
+        " if it goes on",
+    ),
+    NoticeKind.FLOOD: (
+        "node {node} sends more messages than the hub takes from one node: {limited}"
+        " refused (lately seq {seqs})",
+        "a node that floods is faulty or forged: check it, and its credential",
+    ),
+    NoticeKind.SEQUENCE: (
+        "node {node}'s message count (seq {first}) does not follow what the hub took from"
+        " it: its reads are refused",
+        "if the node's state was reset or restored, an admin resets its sequence"
+        " (POST /api/admin/nodes/{node}/reset); otherwise check its credential",
+    ),
+}
+
+
+def node_alert(notice: NodeNotice, stats: dict[str, Any] | None, now: float) -> Event:
+    """The alert frame for what the ingest noticed about a node's stream (never a card)."""
+    stats = stats or {}
+    ranges = stats.get("lost_seqs" if notice.kind is NoticeKind.LOST else "rate_limited_seqs", [])
+    seqs = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges[-3:]) or "?"
+    values = {
+        "node": notice.node,
+        "lost": stats.get("lost", 0),
+        "limited": stats.get("rate_limited", 0),
+        "seqs": seqs,
+        "first": notice.first,
+    }
+    message, remedy = _NODE_TEXT[notice.kind]
+    return {
+        "type": "alert",
+        "t": now,
+        "code": notice.kind.value,
+        "severity": "warning",
+        "seat": None,
+        "rule": "system",
+        "node": notice.node,
+        "message": message.format(**values),
+        "remedy": remedy.format(**values),
+        "readers": [notice.reader] if notice.reader else [],
+    }
+
+
 LOG_FAILED_ALERT = "event_log_failed"
 """The system alert's code: the event log cannot be written (a full disk, a file gone)."""
 LOG_ALERT_EVERY_S = 60.0
@@ -103,8 +164,10 @@ class LogUnavailable(RuntimeError):
         self.reason = reason
 
 
-_Unapplied = tuple[Future[LogRecord], InputKind, dict[str, Any], float]
-"""A read whose log write has started (or finished) but that is not applied yet."""
+_Item = tuple[InputKind, dict[str, Any], float]
+"""An input as the service applies it: kind, payload, the hub's time."""
+_Unapplied = tuple[Future[list[LogRecord]], list[_Item]]
+"""Inputs whose log write has started (or finished) but that are not applied yet."""
 
 
 def public_antenna(reader: str, cards: tuple[str, ...]) -> dict[str, Any]:
@@ -143,11 +206,20 @@ class HubService:
         live_equity: bool = True,
         log: EventLog | None = None,
         doubled_after_s: float = 0.5,
+        node_rate: float = DEFAULT_NODE_RATE,
+        node_burst: int = DEFAULT_NODE_BURST,
     ) -> None:
         self.table = table
         self.readers = readers
         self.ingest = Ingest(
-            table=table, readers=readers, deck=deck, max_payload_bytes=max_payload_bytes
+            table=table,
+            readers=readers,
+            deck=deck,
+            max_payload_bytes=max_payload_bytes,
+            node_rate=node_rate,
+            node_burst=node_burst,
+            clock=clock,
+            wall=wall,
         )
         self.presence = TablePresence()
         self.public = Broadcaster(tap=self._to_public_topic)
@@ -197,8 +269,10 @@ class HubService:
         """The latest alerts the hub raised itself (security, the event log; newest last):
         they have no id (they are not in the event log, so not acknowledged there)."""
         self._unapplied: deque[_Unapplied] = deque()
-        self.inbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
-        """MQTT messages for this table, taken in order by :func:`run_mqtt`'s worker."""
+        self.inbox: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
+        """MQTT messages for this table — (topic, payload, retained) — taken in order by
+        :func:`run_mqtt`'s worker."""
+        self._node_alerted: dict[tuple[str, str], float] = {}
         self.throttle = LogThrottle(logging.getLogger(__name__))
         """Log lines of faults that repeat (a full disk, a failing task) go through it."""
         self._log_alerted: float | None = None
@@ -243,7 +317,7 @@ class HubService:
         when it cannot be written."""
         assert self.log is not None
         try:
-            return self.log.append(kind, payload, now)
+            return self.log.append(kind, payload, now, wall=self.wall())
         except (EventLogError, sqlite3.Error, OSError) as exc:
             raise self.log_failed(exc) from exc
 
@@ -286,6 +360,10 @@ class HubService:
             return self._apply_read(decode_read(payload), now)
         if kind is InputKind.BUTTON:
             self._apply_button(payload, now)
+            return None
+        if kind is InputKind.TABLE and payload.get("command") == RESET_NODE_COMMAND:
+            self.ingest.reset_node(str(payload["node"]))
+            log.info("table %s: node %s's sequence reset", self.table, payload["node"])
             return None
         if self.rules is None:
             log.warning("a %s input in the log, but this hub enforces no rules: skipped", kind)
@@ -336,20 +414,34 @@ class HubService:
         """Ingest counters (received, accepted, rejected by reason …)."""
         return dict(self.ingest.counters)
 
+    def reset_node(self, node: str) -> None:
+        """The operator resets ``node``'s sequence (its count went back — a restored SD
+        card — or a forged message set it far ahead): logged, so a restarted hub does the
+        same; the node's next message is taken whatever its ``seq``."""
+        if not NODE_ID.match(node):
+            raise ValueError(f"{node!r} is not a node id (1-32 of A-Z a-z 0-9 _ -)")
+        self.record(InputKind.TABLE, {"command": RESET_NODE_COMMAND, "node": node}, self._clock())
+
+    def tell_notices(self) -> None:
+        """Alert the dealer of what the ingest noticed about nodes (reads lost, a flood, a
+        sequence stuck or implausible): one alert per node and kind a minute at most."""
+        notices, self.ingest.notices = self.ingest.notices, []
+        now = self._clock()
+        for notice in notices:
+            key = (notice.kind.value, notice.node)
+            last = self._node_alerted.get(key)
+            if last is not None and now - last < NODE_ALERT_EVERY_S:
+                continue
+            self._node_alerted[key] = now
+            self.hub_alert(
+                node_alert(notice, self.ingest.nodes.stats().get(notice.node), now), notice.node
+            )
+
     def handle_button(self, topic: str, payload: bytes) -> ButtonPress | None:
         """A dealer button pressed on a node: counted and shown on the console feed."""
-        try:
-            parsed = parse_topic(topic)
-            if parsed.kind is not TopicKind.BUTTON or parsed.table != self.table:
-                raise ProtocolError("bad_topic", f"not a button topic of table {self.table}")
-            if len(payload) > self.ingest.max_payload_bytes:
-                raise ProtocolError("oversized", f"button payload of {len(payload)} bytes")
-            press = ButtonPress.model_validate_json(payload)
-        except ValueError as exc:
-            reason = exc.reason if isinstance(exc, ProtocolError) else "malformed"
-            self.ingest.counters["rejected"] += 1
-            self.ingest.counters[f"rejected.{reason}"] += 1
-            log.warning("refused button message on %s: %s", topic, exc)
+        press = self.ingest.handle_button(topic, payload)
+        self.tell_notices()
+        if press is None:
             return None
         self.record(InputKind.BUTTON, {"node": press.node, "button": press.button}, self._clock())
         return press
@@ -359,61 +451,93 @@ class HubService:
         self.ingest.counters[f"button.{button}"] += 1
         self.public.publish({"type": "button", "node": node, "button": button, "t": now})
 
-    def handle_message(self, topic: str, payload: bytes) -> AntennaChange | None:
+    def handle_message(
+        self, topic: str, payload: bytes, *, retained: bool = False
+    ) -> AntennaChange | None:
         """Take one MQTT message; returns the antenna change it caused, if any."""
         try:
-            return self._handle(topic, payload)
+            return self._handle(topic, payload, retained)
         finally:
             with self._handled_cv:
                 self.handled += 1
                 self._handled_cv.notify_all()
 
-    async def take_message(self, topic: str, payload: bytes, disk: Executor) -> None:
-        """Take one MQTT message like :meth:`handle_message`, with the event log's write
-        of a read (an fsync with ``event_log_sync = "full"``) done on ``disk``, off the
-        event loop, so the other tables' reads and the web go on meanwhile.
+    async def take_message(
+        self, topic: str, payload: bytes, disk: Executor, *, retained: bool = False
+    ) -> None:
+        """Take one MQTT message as :meth:`take_batch` takes many."""
+        await self.take_batch([(topic, payload, retained)], disk)
 
-        The read is still on disk before it is applied, and inputs are applied in the
-        order they are logged: an input recorded meanwhile (a console action, a tick)
-        first applies the reads already on their way to the log (:meth:`record`). One
-        table's messages must be taken one after another (:func:`run_mqtt` does).
+    async def take_batch(self, messages: list[tuple[str, bytes, bool]], disk: Executor) -> None:
+        """Take MQTT messages that arrived together — (topic, payload, retained) — like
+        :meth:`handle_message` takes one, with ONE event-log write for all the inputs
+        among them (one transaction, one fsync with ``event_log_sync = "full"``), done on
+        ``disk``, off the event loop, so a burst is taken at the disk's pace per batch,
+        not per message, and the other tables and the web go on meanwhile.
+
+        Every input is on disk before it is applied, and inputs are applied in the order
+        they are logged: an input recorded meanwhile (a console action, a tick) first
+        applies the inputs already on their way to the log (:meth:`record`). One table's
+        messages must be taken one batch after another (:func:`run_mqtt` does). When the
+        log cannot be written, the batch's reads are counted ``failed`` and LogUnavailable
+        is raised (the dealer is told).
         """
         try:
-            if self.log is None or topic.endswith("/button"):
-                self._handle(topic, payload)
+            items = [item for m in messages if (item := self._screen(*m)) is not None]
+            self.tell_notices()
+            reads = sum(kind is InputKind.INVENTORY for kind, _, _ in items)
+            if not items:
                 return
-            read = self.ingest.handle(topic, payload)
-            if read is None:
+            if self.log is None:
+                self._apply_logged()
+                for kind, data, now in items:
+                    self._dispatch(kind, data, now)
+                self.ingest.counters["accepted"] += reads
                 return
-            kind, data, now = InputKind.INVENTORY, encode_read(read), self._clock()
-            written = disk.submit(self.log.append, kind, data, now)
-            self._unapplied.append((written, kind, data, now))
+            wall = self.wall()
+            batch = [(kind, data, now, wall) for kind, data, now in items]
+            written = disk.submit(self.log.append_many, batch)
+            entry = (written, items)
+            self._unapplied.append(entry)
             try:
                 await asyncio.wrap_future(written)
             except (EventLogError, sqlite3.Error, OSError) as exc:
-                self._unapplied.remove((written, kind, data, now))
-                self.ingest.counters["failed"] += 1
+                self._unapplied.remove(entry)
+                self.ingest.counters["failed"] += reads
                 raise self.log_failed(exc) from exc
-            self.ingest.counters["accepted"] += 1
+            self.ingest.counters["accepted"] += reads
             self._apply_logged()
         finally:
             with self._handled_cv:
-                self.handled += 1
+                self.handled += len(messages)
                 self._handled_cv.notify_all()
 
+    def _screen(self, topic: str, payload: bytes, retained: bool) -> _Item | None:
+        """One message through the ingest's checks: the input it makes, or None."""
+        now = self._clock()
+        if topic.endswith("/button"):
+            press = self.ingest.handle_button(topic, payload)
+            if press is None:
+                return None
+            return InputKind.BUTTON, {"node": press.node, "button": press.button}, now
+        read = self.ingest.handle(topic, payload, retained=retained)
+        return None if read is None else (InputKind.INVENTORY, encode_read(read), now)
+
     def _apply_logged(self) -> None:
-        """Apply, in order, the reads whose log write :meth:`take_message` started
+        """Apply, in order, the inputs whose log write :meth:`take_batch` started
         (waiting for a write still going on)."""
         while self._unapplied:
-            written, kind, data, now = self._unapplied.popleft()
+            written, items = self._unapplied.popleft()
             written.result()
-            self._dispatch(kind, data, now)
+            for kind, data, now in items:
+                self._dispatch(kind, data, now)
 
-    def _handle(self, topic: str, payload: bytes) -> AntennaChange | None:
+    def _handle(self, topic: str, payload: bytes, retained: bool) -> AntennaChange | None:
         if topic.endswith("/button"):
             self.handle_button(topic, payload)
             return None
-        read = self.ingest.handle(topic, payload)
+        read = self.ingest.handle(topic, payload, retained=retained)
+        self.tell_notices()
         if read is None:
             return None
         try:
@@ -820,14 +944,22 @@ async def _take_messages(service: HubService, disk: Executor) -> None:
     whose handling fails (the event log cannot be written) is counted, logged and
     dropped; the table goes on with the next."""
     while True:
-        topic, payload = await service.inbox.get()
+        batch = [await service.inbox.get()]
+        while len(batch) < MAX_BATCH and not service.inbox.empty():
+            batch.append(service.inbox.get_nowait())
         try:
-            await service.take_message(topic, payload, disk)
+            await service.take_batch(batch, disk)
         except LogUnavailable:
             pass  # counted (failed), logged and told to the dealer by the service
         except Exception:
-            service.ingest.counters["failed"] += 1
-            log.exception("table %s: a message on %s could not be taken", service.table, topic)
+            service.ingest.counters["failed"] += len(batch)
+            service.throttle.error(
+                "take",
+                "table %s: %d messages could not be taken",
+                service.table,
+                len(batch),
+                exc_info=True,
+            )
 
 
 async def _serve_broker(
@@ -878,7 +1010,7 @@ async def _serve_broker(
                         topic = str(message.topic)
                         parts = topic.split("/", 3)
                         service = tables.get(parts[2], first) if len(parts) > 2 else first
-                        service.inbox.put_nowait((topic, bytes(payload)))
+                        service.inbox.put_nowait((topic, bytes(payload), bool(message.retain)))
                 finally:
                     for sender in senders:
                         sender.cancel()

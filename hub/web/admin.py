@@ -1,18 +1,24 @@
-"""The admin's routes: the audit trail of card-bearing pages and feeds.
+"""The admin's routes: the audit trail of card-bearing pages and feeds, and the nodes.
 
 ``GET /api/admin/audit`` — who opened (or was refused) which card-bearing page or feed,
 when and from where (:mod:`hub.audit`), newest first, ``limit`` entries a page; the
-answer's ``next_before`` fetches the next (older) page. Admin only.
+answer's ``next_before`` fetches the next (older) page.
+
+``POST /api/admin/nodes/{node}/reset?table=…`` — reset one node's message sequence: its
+next message is taken whatever its ``seq`` (for a node whose count went back — a restored
+SD card — or was pushed far ahead by a forged message). Logged in the table's event log
+and in the audit trail. Admin only, both.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request
 from pydantic import BaseModel
 
 from hub.web.auth import Principal, Role, WebAuth, allow
+from hub.web.common import TableDep
 
 ADMIN = allow(Role.ADMIN)
 
@@ -50,3 +56,30 @@ def register(app: FastAPI) -> None:
             total=len(auth.audit),
             suppressed=auth.audit.suppressed,
         )
+
+    @app.post("/api/admin/nodes/{node}/reset")
+    async def reset_node(
+        request: Request,
+        service: TableDep,
+        who: Annotated[Principal, Depends(ADMIN)],
+        node: Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$")],
+    ) -> dict[str, Any]:
+        """Reset one node's message sequence at this table (admin only; logged, audited)."""
+        before = service.ingest.nodes.stats().get(node)
+        if before is None:
+            raise HTTPException(404, f"table {service.table} has heard nothing from node {node!r}")
+        service.reset_node(node)
+        auth: WebAuth = request.app.state.auth
+        auth.audit.record(
+            outcome="open",
+            feed="nodes",
+            route=request.url.path,
+            table=service.table,
+            name=who.name,
+            role=who.role.value,
+            via=who.via,
+            address=request.client.host if request.client is not None else "",
+            user_agent=request.headers.get("user-agent", ""),
+            detail=f"reset node {node}'s sequence (it was at {before['last_seq']})",
+        )
+        return {"node": node, "table": service.table, "was": before["last_seq"], "reset": True}

@@ -92,10 +92,13 @@ def create_app(tables: Mapping[str, HubService] | HubService, *, auth: WebAuth) 
     async def api_stats(
         service: TableDep, _: Annotated[Principal, Depends(PUBLIC)]
     ) -> dict[str, Any]:
-        """Ingest counters: messages received, accepted, refused by reason."""
+        """Ingest counters (messages received, accepted, refused by reason, lost) and
+        each node's stream: last seq, reads lost and refused over the rate, with their
+        latest sequence numbers."""
         return {
             "table": service.table,
             "counters": service.counters,
+            "nodes": service.ingest.nodes.stats(),
             "changes": service.changes,
             "subscribers": {"public": len(service.public), "overlay": len(service.overlay)},
         }

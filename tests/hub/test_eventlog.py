@@ -47,11 +47,21 @@ def message(reader: str, seq: int, uids: list[str], node: str = "n1") -> tuple[s
     return f"feltwire/v1/t1/node/{node}/reader/{reader}/tags", json.dumps(body).encode()
 
 
+def _without_hub_alerts(view: dict[str, Any]) -> dict[str, Any]:
+    """A view's alert list without the alerts the hub raised itself (security, the event
+    log: ``id`` None): they are news of the live run, not inputs, so no replay repeats them."""
+    if "alerts" in view:
+        view = view | {"alerts": [a for a in view["alerts"] if a.get("id") is not None]}
+    if isinstance(view.get("rules"), dict):
+        view = view | {"rules": _without_hub_alerts(view["rules"])}
+    return view
+
+
 def state(svc: HubService, table: TableService | None) -> dict[str, Any]:
     """Everything a restart must bring back."""
     out: dict[str, Any] = {
         "presence": dict(svc.presence.snapshot()),
-        "public": svc.public_snapshot(),
+        "public": _without_hub_alerts(svc.public_snapshot()),
         "overlay": svc.overlay_snapshot(),
         "lights": svc.lights.current(),
         "changes": svc.changes,
@@ -61,7 +71,7 @@ def state(svc: HubService, table: TableService | None) -> dict[str, Any]:
     if table is not None:
         hand = table.monitor.hand if table.monitor is not None else None
         out |= {
-            "rules": table.public_state(),
+            "rules": _without_hub_alerts(table.public_state()),
             "stacks": {s: (p.stack, p.pending) for s, p in table.table.players.items()},
             "finished": (table.hands_finished, table.hands_voided),
             "alerts": {n: [a.as_dict() for a in al] for n, al in table.alerts_by_hand.items()},
