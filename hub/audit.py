@@ -89,6 +89,7 @@ CREATE TRIGGER IF NOT EXISTS audit_append_only_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 """
 
+
 class AuditError(Exception):
     """The audit trail cannot be opened, or its chain does not verify."""
 

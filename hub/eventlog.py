@@ -6,7 +6,8 @@ a tick, a table command — with its time, *then* applies it. The hub's state af
 restart is the replay of the log through the same code paths, with the recorded times as
 the clock (no MQTT, no wall clock during replay).
 
-Storage: one SQLite file per table (``<state_dir>/events.sqlite``) in WAL mode, one row
+Storage: one SQLite file per table (``events.sqlite`` in the state directory, see
+:func:`hub.runtime.event_log_path`) in WAL mode, one row
 per input: table id, sequence number, ``t`` (the hub's table time: the clock of the
 replay), kind, JSON payload, ``wall`` (the wall-clock time, for records; empty in rows
 written before schema 2) and ``chain``. :meth:`EventLog.append_many` writes many inputs
@@ -24,27 +25,32 @@ Damage is detected, never accepted silently:
   into one of two checksummed slots in turn, so a torn write of the seal leaves the
   other slot (the commit before) readable.
 
+The chain is not keyed: it catches damage (a failing SD card, a careless operator, an
+edit with the ``sqlite3`` shell), not someone who rewrites the log *and* its seal
+consistently — whoever may write the state directory can do that, so keep it 0700.
+
 :func:`check_log` verifies a log read-only — every row's chain, and the last row against
-the seal — and :class:`EventLog` refuses to open a damaged one (:class:`EventLogDamaged`,
-naming the file, what was lost — sequence numbers, how many inputs, the time of the last
-good one — and what to do). A log shorter than its seal (a deleted or damaged WAL, bytes
-overwritten in it — SQLite silently drops every WAL frame after a bad checksum — a
-truncated database, a torn final write) is damage; when exactly the last commit is
-missing the message says that the last write was torn. A log *ahead* of its seal (the
-hub died between a commit and the seal write) is sound when its chain verifies: the seal
-is rewritten and an INFO line says so. The operator accepts a loss explicitly with
-``feltwire event-log accept-loss`` (:func:`accept_loss`): the verified prefix is kept,
-the damaged files are moved aside for forensics, and the loss is recorded in the log
-(:attr:`EventLog.accepted_losses`). A log of schema 1 (no chain, no seal) is migrated in
-place when it is opened.
+the seal; a damaged log is left exactly as found, WAL included — and :class:`EventLog`
+refuses to open a damaged one (:class:`EventLogDamaged`, naming the file, what was lost
+— sequence numbers, how many inputs, the time of the last good one — and what to do). A
+log shorter than its seal (a deleted or damaged WAL, bytes overwritten in it — SQLite
+silently drops every WAL frame after a bad checksum — a truncated database, a torn final
+write) is damage; when exactly the last commit is missing the message says that the last
+write was torn. A log *ahead* of its seal (the hub died between a commit and the seal
+write) is sound when its chain verifies: the seal is rewritten and an INFO line says so.
+The operator accepts a loss explicitly with ``feltwire event-log accept-loss``
+(:func:`accept_loss`): the verified prefix is kept, the damaged files are moved aside
+for forensics, and the loss is recorded in the log (:attr:`EventLog.accepted_losses`). A
+log of schema 1 (no chain, no seal) is migrated in place when it is opened.
 
 Durability: ``synchronous = FULL`` by default — every commit is on disk (fsync of the
 WAL) before the input is applied, so neither a crash of the process (``kill -9``) nor a
 power cut loses an input the hub acted on. ``NORMAL`` survives a process crash as well
-(the WAL is in the OS cache) but may lose the last inputs on a power cut — which the
-seal then reports as a loss; it is offered for slow SD cards (``event_log_sync =
-"normal"`` in ``hub.toml``). A commit that fails (the disk is full) raises
-:class:`EventLogWriteError` and leaves the log as it was.
+(the WAL is in the OS cache) but may lose the last inputs on a power cut; the seal is
+not synced either then, so such a loss is reported only when the seal outlived the lost
+frames. It is offered for slow SD cards (``event_log_sync = "normal"`` in ``hub.toml``).
+A commit that fails (the disk is full) raises :class:`EventLogWriteError` and leaves the
+log as it was.
 
 **Secrecy**: the log holds every hole card (it is the truth). The file and its seal are
 created with mode 0600 (SQLite gives its ``-wal`` and ``-shm`` files the same mode)

@@ -228,7 +228,8 @@ async def test_the_hub_refuses_a_damaged_log_and_after_accept_loss_resumes_the_p
         crashed = tmp_path / "state"
         crashed.mkdir(mode=0o700)
         for name in ("events.sqlite", "events.sqlite-wal", "events.sqlite.seal"):
-            shutil.copy2(live / name, crashed / name)
+            if (live / name).exists():
+                shutil.copy2(live / name, crashed / name)
     finally:
         await stop(hub)
     # the WAL damaged in the first frame written after hand 1
@@ -256,3 +257,46 @@ async def test_the_hub_refuses_a_damaged_log_and_after_accept_loss_resumes_the_p
         assert resumed.log is not None and len(resumed.log.accepted_losses) == 1
     finally:
         await stop(resumed)
+
+
+@pytest.mark.parametrize("crash_at", [1, 2, 3, 4, 5, 6])
+def test_an_accept_loss_cut_short_is_refused_by_the_hub_and_finished_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crash_at: int
+) -> None:
+    path = damaged_log(tmp_path / "state")
+    real_replace = os.replace
+    calls = 0
+
+    def crashing_replace(src: Any, dst: Any) -> None:  # the machine dies at one rename
+        nonlocal calls
+        calls += 1
+        if calls == crash_at:
+            raise OSError("power cut")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(eventlog.os, "replace", crashing_replace)
+    with pytest.raises(OSError, match="power cut"):
+        eventlog.accept_loss(path, "t1")
+    monkeypatch.setattr(eventlog.os, "replace", real_replace)
+    with pytest.raises(eventlog.EventLogDamaged):  # in between, never a table
+        EventLog(path, "t1")
+    loss = eventlog.accept_loss(path, "t1")
+    assert loss is not None and f"dropped inputs 13..{N}" in loss.description
+    log = EventLog(path, "t1")
+    assert log.last_seq == 12 and len(log.accepted_losses) == 1
+    log.close()
+    aside = sorted(p.name for p in path.parent.iterdir() if ".damaged-" in p.name)
+    assert len(aside) == 3 and not [p for p in path.parent.iterdir() if ".rebuilt-" in p.name]
+
+
+def test_check_says_a_log_is_in_use_while_a_hub_holds_it(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    config = write_config(tmp_path / "hub.toml", state)
+    log = EventLog(state / "events.sqlite", "t1")
+    log.append(eventlog.InputKind.TICK, {}, 1.0)
+    try:
+        checked = feltwire("event-log", "check", "--config", str(config))
+    finally:
+        log.close()
+    assert checked.returncode == 1 and "is locked: a running hub" in checked.stdout
+    assert "Traceback" not in checked.stdout + checked.stderr
