@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "node": ("table_node.main", "run a table node (readers → MQTT)"),
     "bridge": ("firmware_bridge.main", "run a serial reader-board bridge (board → MQTT)"),
     "demo": ("hub.demo", "a whole simulated table on this machine"),
+    "event-log": ("hub.eventlog_cli", "check the hub's event logs; accept a loss explicitly"),
     "history": ("hub.history", "hand histories: replay PHH files"),
     "deck": ("hub.decks", "register a deck of tagged cards; check a deck file"),
     "equity": ("hub.equity_cli", "win, tie and equity shares of a spot, for any game"),

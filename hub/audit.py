@@ -31,8 +31,6 @@ counted in :attr:`AuditLog.suppressed`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sqlite3
 import threading
 import time
@@ -41,7 +39,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from hub.eventlog import create_private
+from hub.eventlog import GENESIS, chain_digest, create_private
 from hub.security.limits import SlidingWindow
 
 AUDIT_FILE = "audit.sqlite"
@@ -91,9 +89,6 @@ CREATE TRIGGER IF NOT EXISTS audit_append_only_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 """
 
-GENESIS = "0" * 64
-"""The chain value before the first row."""
-
 
 class AuditError(Exception):
     """The audit trail cannot be opened, or its chain does not verify."""
@@ -125,11 +120,6 @@ class AuditEntry:
     def as_dict(self) -> dict[str, Any]:
         """The entry as JSON-ready data (what ``GET /api/admin/audit`` returns)."""
         return asdict(self)
-
-
-def _chain(previous: str, values: tuple[object, ...]) -> str:
-    text = json.dumps([previous, *values], separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class AuditLog:
@@ -203,7 +193,7 @@ class AuditLog:
                 user_agent[:MAX_TEXT],
                 detail[:MAX_TEXT],
             )
-            chain = _chain(self._last_chain, values)
+            chain = chain_digest(self._last_chain, values)
             cur = self._db.execute(
                 f"INSERT INTO audit ({', '.join(_FIELDS)}, chain) "
                 f"VALUES ({', '.join('?' * (len(_FIELDS) + 1))})",
@@ -242,7 +232,7 @@ class AuditLog:
             row_id, values, chain = row[0], tuple(row[1:-1]), row[-1]
             if expected_id is not None and row_id != expected_id:
                 raise AuditError(f"audit rows {expected_id}..{row_id - 1} are missing")
-            if _chain(previous, values) != chain:
+            if chain_digest(previous, values) != chain:
                 raise AuditError(f"audit row {row_id} was changed (its chain does not match)")
             previous, expected_id = chain, row_id + 1
         return len(rows)
