@@ -138,6 +138,16 @@ class Ingest:
             f"refused-{reason}", "refused message on %s: %s (%s)", topic, message, reason
         )
 
+    def _lost(self, node: str, lost: tuple[int, int] | None) -> None:
+        """Count, log and note reads of ``node`` that never came (``first``..``last``)."""
+        if lost is None:
+            return
+        self.counters["lost"] += lost[1] - lost[0] + 1
+        self._log.warning(
+            f"lost-{node}", "node %s: reads seq %d..%d never reached the hub", node, *lost
+        )
+        self.notices.append(NodeNotice(NoticeKind.LOST, node, lost[0], lost[1]))
+
     def handle_button(self, topic: str, payload: bytes) -> ButtonPress | None:
         """Validate a button press; None when refused (counted under its reason)."""
         self.counters["received"] += 1
@@ -155,7 +165,7 @@ class Ingest:
         except ProtocolError as exc:
             self._refuse(exc.reason, topic, str(exc))
             return None
-        if not self.nodes.admit(press.node, None, self._clock()):
+        if not self.nodes.admit(press.node, None, self._clock())[0]:
             self._refuse("rate_limited", topic, f"node {press.node!r} is over its rate")
             self.notices.append(NodeNotice(NoticeKind.FLOOD, press.node, None, None))
             return None
@@ -203,7 +213,9 @@ class Ingest:
             self._refuse("seq_jump", topic, f"node {node!r}: {why}")
             self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, seq, inv.reader))
             return None
-        if not self.nodes.admit(node, seq, self._clock()):
+        admitted, lost = self.nodes.admit(node, seq, self._clock(), live=live)
+        self._lost(node, lost)
+        if not admitted:
             self._refuse("rate_limited", topic, f"node {node!r} is over its rate (seq {seq})")
             self.notices.append(NodeNotice(NoticeKind.FLOOD, node, seq, seq, inv.reader))
             return None
@@ -226,13 +238,7 @@ class Ingest:
                 self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, last, inv.reader))
             return None
         self._last_seq[key] = seq
-        lost = self.nodes.taken(node, seq, live=live)
-        if lost is not None:
-            self.counters["lost"] += lost[1] - lost[0] + 1
-            self._log.warning(
-                f"lost-{node}", "node %s: reads seq %d..%d never reached the hub", node, *lost
-            )
-            self.notices.append(NodeNotice(NoticeKind.LOST, node, lost[0], lost[1]))
+        self._lost(node, self.nodes.taken(node, seq, live=live))
 
         cards = set()
         unknown = []

@@ -28,12 +28,12 @@ in milliseconds for the plausibility bound.
 >>> watch = NodeWatch(rate=10, burst=3)
 >>> watch.plausible("n1", 2**63 - 1, wall_ms=1_800_000_000_000)
 'seq 9223372036854775807 is far ahead of any count a node can reach'
->>> [watch.admit("n1", seq, now=0.0) for seq in (1, 2, 3, 4)]
+>>> [watch.admit("n1", seq, now=0.0)[0] for seq in (1, 2, 3, 4)]
 [True, True, True, False]
->>> watch.taken("n1", 1, live=True), watch.taken("n1", 5, live=True)
-(None, (2, 4))
+>>> watch.taken("n1", 1, live=True), watch.taken("n1", 6, live=True)  # 4 came, refused
+(None, (5, 5))
 >>> watch.stats()["n1"]["lost"], watch.stats()["n1"]["rate_limited"]
-(3, 1)
+(1, 1)
 """
 
 from __future__ import annotations
@@ -122,24 +122,27 @@ class NodeWatch:
             n.jumps += 1
         return f"seq {seq} is far ahead of any count a node can reach"
 
-    def admit(self, node: str, seq: int | None, now: float) -> bool:
+    def admit(
+        self, node: str, seq: int | None, now: float, *, live: bool = True
+    ) -> tuple[bool, tuple[int, int] | None]:
         """Take one message of ``node`` from its token bucket at time ``now`` (seconds,
-        monotonic); False (counted, with ``seq`` when it has one) when the node is over
-        its rate."""
+        monotonic): whether it may pass — not when the node is over its rate (counted,
+        with ``seq`` when it has one) — and the sequence range lost before a refused
+        live one (it came, so what it follows is known; see :meth:`taken`)."""
         if node not in self._nodes and len(self._nodes) >= MAX_NODES:
-            return False
+            return False, None
         n = self._node(node)
         if n.refilled is not None:
             n.tokens = min(float(self.burst), n.tokens + (now - n.refilled) * self.rate)
         n.refilled = now
         if n.tokens >= 1.0:
             n.tokens -= 1.0
-            return True
+            return True, None
         if seq is None:
             n.limited.count += 1
-        else:
-            n.limited.add(seq, seq)
-        return False
+            return False, None
+        n.limited.add(seq, seq)
+        return False, self._follow(n, seq) if live else None
 
     def taken(self, node: str, seq: int, *, live: bool) -> tuple[int, int] | None:
         """``node``'s message ``seq`` was taken (``live``: not a retained repeat, and not
@@ -147,8 +150,10 @@ class NodeWatch:
         n = self._node(node)
         n.stale_streak = 0
         n.hi = seq if n.hi is None else max(n.hi, seq)
-        if not live:
-            return None
+        return self._follow(n, seq) if live else None
+
+    def _follow(self, n: _Node, seq: int) -> tuple[int, int] | None:
+        """A live message ``seq`` came: the range lost before it (counted), if any."""
         base = n.live_hi
         n.live_hi = seq if base is None else max(base, seq)
         if base is None or seq <= base + 1 or seq - base - 1 > MAX_GAP:

@@ -40,6 +40,9 @@ from hub.web.auth import Role, WebAuth
 
 log = logging.getLogger(__name__)
 
+STOP_WAIT_S = 5.0
+"""How long :meth:`HubRuntime.stop` waits for a task to end before asking it again."""
+
 
 class _Server(uvicorn.Server):
     """uvicorn without its own signal handlers: the process's entry point owns signals."""
@@ -60,12 +63,6 @@ def _logged_table(path: Path) -> str | None:
     except sqlite3.Error as exc:
         raise EventLogError(f"event log {path}: {exc}") from exc
     return None if row is None else str(row[0])
-
-
-def _last_time(event_log: EventLog) -> float | None:
-    """The time of the last input ``event_log`` holds (None: it is empty)."""
-    last = list(event_log.records(after=max(0, event_log.last_seq - 1)))
-    return last[-1].t if last else None
 
 
 def event_log_path(state_dir: Path, table: str, *, several: bool) -> Path:
@@ -138,9 +135,22 @@ class HubRuntime:
         self._server.should_exit = True
         for task in self._tasks:
             task.cancel()
+        pending = {t for t in self._tasks if not t.done()}
+        for _ in range(3):  # a task that swallowed a cancellation is asked again
+            if not pending:
+                break
+            _, pending = await asyncio.wait(pending, timeout=STOP_WAIT_S)
+            for task in pending:
+                log.warning("task %s did not stop yet; cancelling it again", task.get_name())
+                task.cancel()
+        if pending:
+            log.error(
+                "tasks %s did not stop: leaving them", ", ".join(t.get_name() for t in pending)
+            )
         for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            if task.done() and not task.cancelled():
+                with contextlib.suppress(Exception):
+                    task.result()
         if self.embedded is not None:
             await self.embedded.stop()
         for event_log in self.logs.values():
@@ -185,7 +195,7 @@ async def start_hub(
             if table.table in log_paths:
                 opened = EventLog(log_paths[table.table], table.table, sync=config.event_log_sync)
                 logs[table.table] = opened
-                now.resume(_last_time(opened))
+                now.resume(opened.last_t)
         for table in tables:
             if deck is not None:
                 table_deck = deck

@@ -170,6 +170,17 @@ _Unapplied = tuple[Future[list[LogRecord]], list[_Item]]
 """Inputs whose log write has started (or finished) but that are not applied yet."""
 
 
+async def wait_event(event: asyncio.Event, limit: float | None) -> None:
+    """Wait until ``event`` is set, at most ``limit`` seconds (None: no limit).
+
+    Unlike ``asyncio.wait_for`` on Python 3.11 — which drops a cancellation that arrives
+    in the moment the event is set, so a task told to stop waits on for ever — a
+    cancellation always gets through: the hub's tasks stop when told."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(limit):
+            await event.wait()
+
+
 def public_antenna(reader: str, cards: tuple[str, ...]) -> dict[str, Any]:
     """How the public sees an antenna: cards if face up, otherwise only how many."""
     kind = reader_kind(reader)
@@ -694,8 +705,7 @@ class HubService:
             ]
             self._doubled_changed.clear()
             timeout = None if not due else max(0.01, min(due) - now)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._doubled_changed.wait(), timeout)
+            await wait_event(self._doubled_changed, timeout)
 
     def to_overlay(self, event: Event, happened: float) -> None:
         """Send an overlay event now, or hold it until the delay has passed."""
@@ -773,8 +783,7 @@ class HubService:
         if self.rules is None or not self.live_equity:
             await self._equity_due.wait()
         else:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._equity_due.wait(), poll_s)
+            await wait_event(self._equity_due, poll_s)
         if self._equity_due.is_set():
             await asyncio.sleep(settle_s)
             self._equity_due.clear()
@@ -861,8 +870,7 @@ class HubService:
             nxt = self._held.next_release()
             self._held_changed.clear()
             timeout = None if nxt is None else max(0.0, nxt - self._clock())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._held_changed.wait(), timeout)
+            await wait_event(self._held_changed, timeout)
 
     def public_snapshot(self) -> Event:
         """The public picture of the table (no hole cards)."""

@@ -24,6 +24,7 @@ import pytest
 
 import hub.eventlog as eventlog
 from feltwire.deck import simulated_deck
+from feltwire.protocol import reader_tags_topic
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.eventlog import EventLog, EventLogError
 from hub.main import main as hub_main
@@ -156,7 +157,7 @@ def test_feltwire_hub_refuses_a_damaged_log_with_a_message_and_exit_1(
 def message(reader: str, seq: int, cards: list[str]) -> tuple[str, bytes]:
     uids = sorted(DECK.uid_for(c) for c in cards)
     body = {"v": 1, "node": "n1", "seq": seq, "ts": 0, "reader": reader, "uids": uids}
-    return f"feltwire/v1/t1/reader/{reader}/tags", json.dumps(body).encode()
+    return reader_tags_topic("t1", "n1", reader), json.dumps(body).encode()
 
 
 def stacks(hub: HubRuntime) -> dict[int, int]:

@@ -121,6 +121,10 @@ async def test_a_flood_is_accounted_for_read_by_read_and_the_pages_keep_serving(
         node = stats["nodes"]["flood"]
         limited, lost = covered(node["rate_limited_seqs"]), covered(node["lost_seqs"])
         assert len(limited) == node["rate_limited"] and len(lost) == node["lost"]
+        print(  # the figures, for the record (pytest -s)
+            f"flood: {FLOOD} in {took:.1f} s; logged {len(logged)}, rate-limited "
+            f"{len(limited)}, lost {len(lost)}; {len(answers)} page answers"
+        )
         # every read: in the log, refused over the rate or counted lost — each exactly once
         assert logged | limited | lost == set(range(1, FLOOD + 1))
         assert len(logged) + len(limited) + len(lost) == FLOOD
