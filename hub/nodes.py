@@ -161,6 +161,13 @@ class NodeWatch:
         n.lost.add(base + 1, seq - 1)
         return (base + 1, seq - 1)
 
+    def resume(self) -> None:
+        """The event log was replayed: each node's next live message should follow the
+        last one the log holds (a gap from there is reads lost while the hub was away —
+        acknowledged by the broker but never logged)."""
+        for n in self._nodes.values():
+            n.live_hi = n.hi
+
     def stale(self, node: str, *, live: bool) -> bool:
         """A message of ``node`` was refused ``stale``; True when this makes
         :data:`STALE_STREAK` live ones in a row (time to tell the operator)."""

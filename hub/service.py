@@ -150,6 +150,9 @@ def node_alert(notice: NodeNotice, stats: dict[str, Any] | None, now: float) -> 
 
 LOG_FAILED_ALERT = "event_log_failed"
 """The system alert's code: the event log cannot be written (a full disk, a file gone)."""
+LOSS_ACCEPTED_ALERT = "event_log_loss_accepted"
+"""The alert at start when the operator accepted a loss of the event log
+(``feltwire event-log accept-loss``): the table was rebuilt without some inputs."""
 LOG_ALERT_EVERY_S = 60.0
 """The event-log alert is repeated at most this often while the fault lasts."""
 
@@ -400,10 +403,25 @@ class HubService:
             self.replaying = False
         self.replayed = count
         self.ingest.counters["replayed"] += count
+        self.ingest.nodes.resume()
         if self.rules is not None:
             self.rules.ensure_open(self._clock())
         self.release_due()
         log.info("replayed %d inputs from the event log", count)
+        for loss in self.log.accepted_losses:
+            self.hub_alert(
+                {
+                    "type": "alert",
+                    "t": self._clock(),
+                    "code": LOSS_ACCEPTED_ALERT,
+                    "severity": "warning",
+                    "seat": None,
+                    "rule": "system",
+                    "message": f"the event log lost inputs, and the loss was accepted: {loss}",
+                    "remedy": "check the stacks and the hand against the table before going on",
+                },
+                "event log",
+            )
         return count
 
     def _replay_one(self, rec: LogRecord) -> None:

@@ -256,6 +256,8 @@ async def test_the_hub_refuses_a_damaged_log_and_after_accept_loss_resumes_the_p
         state: dict[str, Any] = resumed.rules.public_state() if resumed.rules else {}
         assert state["hand"] == 1 and not state["in_hand"]
         assert resumed.log is not None and len(resumed.log.accepted_losses) == 1
+        told = [a for a in state["alerts"] if a["code"] == "event_log_loss_accepted"]
+        assert told and "lost inputs" in told[0]["message"]  # the dealer is told
     finally:
         await stop(resumed)
 

@@ -75,3 +75,11 @@ def test_a_node_stuck_behind_is_noticed_once_and_a_reset_lets_it_start_anew() ->
     watch.reset("n")
     assert watch.stats()["n"]["last_seq"] is None
     assert watch.taken("n", 3, live=True) is None  # a new baseline, no gap
+
+
+def test_after_a_replay_the_next_live_message_follows_the_log() -> None:
+    watch = NodeWatch(rate=100, burst=100)
+    for seq in (3, 4, 9):  # replayed from the log
+        watch.taken("n", seq, live=False)
+    watch.resume()
+    assert watch.taken("n", 12, live=True) == (10, 11)  # acknowledged, never logged: lost
