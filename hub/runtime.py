@@ -146,6 +146,7 @@ async def start_hub(
     *,
     deck: Deck | None = None,
     clock: Callable[[], float] = time.time,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> HubRuntime:
     """Start every part of the hub described by ``config`` (every table it lists).
 
@@ -208,7 +209,11 @@ async def start_hub(
         else secrets.token_urlsafe(16)
     )
     auth = WebAuth.from_settings(
-        config.web, producer_token=token, state_dir=config.state_dir, clock=clock
+        config.web,
+        producer_token=token,
+        state_dir=config.state_dir,
+        clock=clock,
+        monotonic=monotonic,
     )
     app = create_app(services, auth=auth)
     server = _Server(

@@ -1,5 +1,5 @@
-"""What the web security tests share: a real hub with users and a token secret, a clock
-the test moves, and signing in over real HTTP."""
+"""What the web security tests share: a real hub with users and a token secret, clocks
+the test moves (wall and monotonic), and signing in over real HTTP."""
 
 from __future__ import annotations
 
@@ -15,16 +15,15 @@ from fastapi import FastAPI
 
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
-from hub.security.passwords import hash_password
 from hub.web.auth import CSRF_HEADER, SESSION_COOKIE
-from hub.web_users import WebUser
+from hub.web_users import WebUser, hash_web_password
 
 SECRET = "test-token-secret-0123456789abcdef"
 PASSWORD = "correct horse battery staple"
 USER_ROLES = ("dealer", "producer", "admin")
+PASSWORD_HASH = hash_web_password(PASSWORD)
 USERS = [
-    WebUser(name=f"{role}-user", role=role, password_hash=hash_password(PASSWORD, iterations=1000))
-    for role in USER_ROLES
+    WebUser(name=f"{role}-user", role=role, password_hash=PASSWORD_HASH) for role in USER_ROLES
 ]
 
 
@@ -34,10 +33,11 @@ def user_name(role: str) -> str:
 
 
 class MovableClock:
-    """Wall-clock time that stands still until the test moves it."""
+    """A clock that stands still until the test moves it: wall time by default, or a
+    monotonic clock (``MovableClock(time.monotonic())``)."""
 
-    def __init__(self) -> None:
-        self.now = time.time()
+    def __init__(self, start: float | None = None) -> None:
+        self.now = time.time() if start is None else start
 
     def __call__(self) -> float:
         return self.now
@@ -63,10 +63,19 @@ def hub_config(state_dir: Path | None = None, **web: Any) -> HubConfig:
 
 @contextlib.asynccontextmanager
 async def running_hub(
-    state_dir: Path | None = None, *, clock: MovableClock | None = None, **web: Any
+    state_dir: Path | None = None,
+    *,
+    clock: MovableClock | None = None,
+    monotonic: MovableClock | None = None,
+    **web: Any,
 ) -> AsyncIterator[HubRuntime]:
-    """A hub of :func:`hub_config`, stopped afterwards."""
-    hub = await start_hub(hub_config(state_dir, **web), clock=clock or time.time)
+    """A hub of :func:`hub_config` (``clock``: its wall clock, ``monotonic``: its
+    monotonic clock; real ones unless given), stopped afterwards."""
+    hub = await start_hub(
+        hub_config(state_dir, **web),
+        clock=clock or time.time,
+        monotonic=monotonic or time.monotonic,
+    )
     try:
         yield hub
     finally:
