@@ -36,6 +36,7 @@ from hub.service import HubService, run_mqtt
 from hub.table_service import TableService
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
+from hub.web.server import server_config
 
 log = logging.getLogger(__name__)
 
@@ -215,17 +216,8 @@ async def start_hub(
         clock=clock,
         monotonic=monotonic,
     )
-    app = create_app(services, auth=auth)
-    server = _Server(
-        uvicorn.Config(
-            app,
-            host=config.web.host,
-            port=config.web.port,
-            log_level="warning",
-            lifespan="off",
-            ws_ping_interval=20,
-        )
-    )
+    app = create_app(services, auth=auth, max_body_bytes=config.web.max_body_bytes)
+    server = _Server(server_config(app, config.web))
     tasks: list[asyncio.Task[None]] = [
         asyncio.create_task(server.serve(), name="web"),
         asyncio.create_task(

@@ -19,6 +19,7 @@ from hub.security.limits import SignInLimiter, SlidingWindow
 from hub.security.passwords import hash_password
 from hub.security.sessions import SessionStore
 from hub.web.auth import AuthError, Role, TokenSigner
+from hub.web.server import ConnectionGuard
 from hub.web_users import (
     UserDirectory,
     WebUser,
@@ -168,6 +169,19 @@ def test_audit_trail_throttles_refusals_in_all_on_the_monotonic_clock() -> None:
         outcome="refused", via="token", address="10.3.0.1", user_agent="", **fields
     )
     assert entry is not None and entry.t == wall.now  # entries carry wall time
+
+
+def test_connection_guard_counts_per_address_and_in_all() -> None:
+    guard = ConnectionGuard(
+        max_per_address=2, max_total=5, header_timeout=1, trusted_proxies=["10.9.0.0/16"]
+    )
+    assert [guard.admit("10.0.0.1") for _ in range(3)] == [True, True, False]
+    assert [guard.admit("10.9.1.1") for _ in range(3)] == [True, True, True]  # a proxy
+    assert not guard.admit("10.0.0.2")  # 5 open: the total
+    assert guard.counts == {"connections_over_address_limit": 1, "connections_over_total_limit": 1}
+    guard.release("10.0.0.1")
+    assert guard.admit("10.0.0.2") and guard.open == 5
+    assert guard.is_trusted("::ffff:10.9.3.4") and not guard.is_trusted("10.8.0.1")
 
 
 def test_web_user_hashes_are_validated() -> None:

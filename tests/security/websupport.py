@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
 from hub.web.auth import CSRF_HEADER, SESSION_COOKIE
+from hub.web.server import ConnectionGuard, HubServerConfig
 from hub.web_users import WebUser, hash_web_password
 
 SECRET = "test-token-secret-0123456789abcdef"
@@ -87,6 +88,13 @@ def app_of(hub: HubRuntime) -> FastAPI:
     app = hub._server.config.app
     assert isinstance(app, FastAPI)
     return app
+
+
+def guard_of(hub: HubRuntime) -> ConnectionGuard:
+    """The connection guard of the running hub's web server."""
+    config = hub._server.config
+    assert isinstance(config, HubServerConfig)
+    return config.guard
 
 
 @dataclass(frozen=True)
