@@ -18,7 +18,8 @@ a ``state_dir`` (tests, the demo) keeps its trail in memory: the same code on SQ
 Refusals are throttled per client address (:data:`REFUSALS_PER_MINUTE`) and in all
 (:data:`REFUSALS_PER_MINUTE_TOTAL`), so neither one client hammering the overlay with bad
 tokens nor many addresses doing it together can fill the disk; the refusals left out are
-counted in :attr:`AuditLog.suppressed` (and said in the log, throttled too). Opens are
+counted in :attr:`AuditLog.suppressed` (the web's access rule says so in the log,
+throttled too). Opens are
 never throttled. An entry's time ``t`` is the wall clock (it is a record, read by
 people); the throttle's windows run on a monotonic clock, so a clock jump neither
 lifts nor extends them.
@@ -37,7 +38,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import sqlite3
 import threading
 import time
@@ -47,9 +47,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from hub.eventlog import create_private
-from hub.security.limits import SlidingWindow, ThrottledLog
-
-log = logging.getLogger(__name__)
+from hub.security.limits import SlidingWindow
 
 AUDIT_FILE = "audit.sqlite"
 """The audit trail's file name inside the hub's state directory."""
@@ -164,7 +162,6 @@ class AuditLog:
         """Refusals left out by the throttle (per address or in all)."""
         self._refusals = SlidingWindow(REFUSALS_PER_MINUTE, 60.0)
         self._all_refusals = SlidingWindow(REFUSALS_PER_MINUTE_TOTAL, 60.0)
-        self._said = ThrottledLog(log, limit=1, window=60.0, monotonic=monotonic)
         if self.path is not None:
             create_private(self.path)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -203,13 +200,6 @@ class AuditLog:
             or self._all_refusals.retry_after("", now) > 0
         ):
             self.suppressed += 1
-            self._said.warning(
-                "audit trail: refusals beyond %d per address or %d in all per minute are "
-                "counted, not written (%d so far)",
-                REFUSALS_PER_MINUTE,
-                REFUSALS_PER_MINUTE_TOTAL,
-                self.suppressed,
-            )
             return True
         self._refusals.add(address, now)
         self._all_refusals.add("", now)

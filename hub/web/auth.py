@@ -62,7 +62,13 @@ from urllib.parse import urlsplit
 from fastapi import HTTPException, WebSocketException, status
 from starlette.requests import HTTPConnection
 
-from hub.audit import AUDIT_FILE, AuditLog, Outcome
+from hub.audit import (
+    AUDIT_FILE,
+    REFUSALS_PER_MINUTE,
+    REFUSALS_PER_MINUTE_TOTAL,
+    AuditLog,
+    Outcome,
+)
 from hub.security.limits import SignInLimiter, ThrottledLog
 from hub.security.sessions import Session, SessionStore
 from hub.web_users import UserDirectory, check_password
@@ -422,7 +428,7 @@ class Access:
         if table is None:
             tables = getattr(conn.app.state, "tables", None) or {}
             table = next(iter(tables), "")
-        auth.audit.record(
+        entry = auth.audit.record(
             outcome=outcome,
             feed=self.audit,
             route=conn.url.path,
@@ -434,6 +440,15 @@ class Access:
             user_agent=conn.headers.get("user-agent", ""),
             detail=detail,
         )
+        if entry is None:
+            auth.refusal_log.warning(
+                "audit trail: a refusal at %s not written, the throttle is on "
+                "(%d per address, %d in all per minute; %d left out so far)",
+                conn.url.path,
+                REFUSALS_PER_MINUTE,
+                REFUSALS_PER_MINUTE_TOTAL,
+                auth.audit.suppressed,
+            )
 
     def _session_problem(self, conn: HTTPConnection, who: Principal) -> str | None:
         """Why a request authenticated by the session cookie may not pass, or None."""

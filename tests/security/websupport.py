@@ -70,8 +70,8 @@ async def running_hub(
     monotonic: MovableClock | None = None,
     **web: Any,
 ) -> AsyncIterator[HubRuntime]:
-    """A hub of :func:`hub_config` (``clock``: its wall clock, ``monotonic``: its
-    monotonic clock; real ones unless given), stopped afterwards."""
+    """A hub of :func:`hub_config`, stopped afterwards; ``clock`` and ``monotonic`` are its
+    wall and monotonic clocks (None: the system's)."""
     hub = await start_hub(
         hub_config(state_dir, **web),
         clock=clock or time.time,
