@@ -15,9 +15,14 @@ was changed or removed behind the hub's back (with the triggers dropped). A hub 
 a ``state_dir`` (tests, the demo) keeps its trail in memory: the same code on SQLite's
 ``:memory:``, gone when the hub stops.
 
-Refusals are throttled per client address (:data:`REFUSALS_PER_MINUTE`), so a client
-hammering the overlay with bad tokens cannot fill the disk; the refusals left out are
-counted in :attr:`AuditLog.suppressed`.
+Refusals are throttled per client address (:data:`REFUSALS_PER_MINUTE`) and in all
+(:data:`REFUSALS_PER_MINUTE_TOTAL`), so neither one client hammering the overlay with bad
+tokens nor many addresses doing it together can fill the disk; the refusals left out are
+counted in :attr:`AuditLog.suppressed` (the web's access rule says so in the log,
+throttled too). Opens are
+never throttled. An entry's time ``t`` is the wall clock (it is a record, read by
+people); the throttle's windows run on a monotonic clock, so a clock jump neither
+lifts nor extends them.
 
 >>> trail = AuditLog.memory(clock=lambda: 100.0)
 >>> entry = trail.record(
@@ -47,6 +52,9 @@ AUDIT_FILE = "audit.sqlite"
 
 REFUSALS_PER_MINUTE = 30
 """Refusals written per client address and minute; more are only counted."""
+
+REFUSALS_PER_MINUTE_TOTAL = 120
+"""Refusals written per minute from all addresses together; more are only counted."""
 
 MAX_TEXT = 300
 """Longest user agent or reason kept (they come from the client)."""
@@ -128,12 +136,22 @@ class AuditLog:
     Thread-safe: one lock around the connection.
     """
 
-    def __init__(self, path: Path | str, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = None if str(path) == ":memory:" else Path(path)
         self.clock = clock
+        """Wall time: each entry's ``t``."""
+        self.monotonic = monotonic
+        """The refusal throttle's clock."""
         self.suppressed = 0
-        """Refusals left out by the per-address throttle."""
+        """Refusals left out by the throttle (per address or in all)."""
         self._refusals = SlidingWindow(REFUSALS_PER_MINUTE, 60.0)
+        self._all_refusals = SlidingWindow(REFUSALS_PER_MINUTE_TOTAL, 60.0)
         if self.path is not None:
             create_private(self.path)
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -155,9 +173,27 @@ class AuditLog:
         self._last_chain = str(row[0]) if row is not None else GENESIS
 
     @classmethod
-    def memory(cls, *, clock: Callable[[], float] = time.time) -> AuditLog:
+    def memory(
+        cls,
+        *,
+        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> AuditLog:
         """A trail that lives in memory only (a hub without a state directory)."""
-        return cls(":memory:", clock=clock)
+        return cls(":memory:", clock=clock, monotonic=monotonic)
+
+    def _throttled(self, address: str) -> bool:
+        """Whether a refusal from ``address`` is left out now (if not, it is counted)."""
+        now = self.monotonic()
+        if (
+            self._refusals.retry_after(address, now) > 0
+            or self._all_refusals.retry_after("", now) > 0
+        ):
+            self.suppressed += 1
+            return True
+        self._refusals.add(address, now)
+        self._all_refusals.add("", now)
+        return False
 
     def record(
         self,
@@ -177,8 +213,7 @@ class AuditLog:
         throttled (counted in :attr:`suppressed`)."""
         now = self.clock()
         with self._lock:
-            if outcome == "refused" and not self._refusals.hit(address, now):
-                self.suppressed += 1
+            if outcome == "refused" and self._throttled(address):
                 return None
             values: tuple[Any, ...] = (
                 now,
@@ -243,4 +278,12 @@ class AuditLog:
             self._db.close()
 
 
-__all__ = ["AUDIT_FILE", "AuditEntry", "AuditError", "AuditLog", "Outcome"]
+__all__ = [
+    "AUDIT_FILE",
+    "REFUSALS_PER_MINUTE",
+    "REFUSALS_PER_MINUTE_TOTAL",
+    "AuditEntry",
+    "AuditError",
+    "AuditLog",
+    "Outcome",
+]

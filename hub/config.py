@@ -274,6 +274,77 @@ class WebSettings(ConfigModel):
             "(the cookie can then be sniffed)"
         ),
     )
+    trusted_proxies: list[str] = Field(
+        default_factory=list,
+        max_length=64,
+        description=(
+            'addresses or networks ("127.0.0.1", "10.0.0.0/24") of reverse proxies in '
+            "front of the hub: only from these is X-Forwarded-For / X-Forwarded-Proto "
+            "believed (the client's address for sign-in limits and the audit trail); "
+            "empty = none, the TCP peer is the client"
+        ),
+    )
+    max_body_bytes: int = Field(
+        64 * 1024,
+        ge=4096,
+        le=16 * 1024 * 1024,
+        description=(
+            "largest request body or WebSocket message accepted; a larger one is refused "
+            "(413, or WebSocket close 1009) before it is read, signed in or not"
+        ),
+    )
+    header_timeout_seconds: float = Field(
+        10,
+        gt=0,
+        le=300,
+        description=(
+            "a connection must send a whole request (headers and body) within this long "
+            "of opening, and of each response, or it is closed (idle, slow and "
+            "half-open connections); WebSockets are pinged every 20 s instead"
+        ),
+    )
+    max_connections_per_address: int = Field(
+        32,
+        ge=1,
+        le=100_000,
+        description=(
+            "open connections one client address may hold (WebSockets included); more "
+            "are closed at once and counted. A browser opens up to 6 per page and one "
+            "WebSocket: 32 covers a console, a TV view and an OBS overlay on one machine. "
+            "Not applied to trusted_proxies"
+        ),
+    )
+    max_connections: int = Field(
+        1000,
+        ge=1,
+        le=100_000,
+        description=(
+            "open web connections in all; more are closed at once and counted. Keep it "
+            "well below the hub's open-file limit (LimitNOFILE= in the systemd unit)"
+        ),
+    )
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_addresses(cls, proxies: list[str]) -> list[str]:
+        for proxy in proxies:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"trusted_proxies: {proxy!r} is not an IP address or network "
+                    '(e.g. "127.0.0.1" or "10.0.0.0/24")'
+                ) from None
+        return proxies
+
+    @model_validator(mode="after")
+    def _connection_limits_consistent(self) -> WebSettings:
+        if self.max_connections_per_address > self.max_connections:
+            raise ValueError(
+                f"max_connections_per_address ({self.max_connections_per_address}) is more "
+                f"than max_connections ({self.max_connections})"
+            )
+        return self
 
     @field_validator("producer_token")
     @classmethod

@@ -37,6 +37,7 @@ from hub.table_service import TableService
 from hub.table_time import TableTime
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
+from hub.web.server import server_config
 
 log = logging.getLogger(__name__)
 
@@ -233,19 +234,14 @@ async def start_hub(
         else secrets.token_urlsafe(16)
     )
     auth = WebAuth.from_settings(
-        config.web, producer_token=token, state_dir=config.state_dir, clock=clock
+        config.web,
+        producer_token=token,
+        state_dir=config.state_dir,
+        clock=clock,
+        monotonic=monotonic,
     )
-    app = create_app(services, auth=auth)
-    server = _Server(
-        uvicorn.Config(
-            app,
-            host=config.web.host,
-            port=config.web.port,
-            log_level="warning",
-            lifespan="off",
-            ws_ping_interval=20,
-        )
-    )
+    app = create_app(services, auth=auth, max_body_bytes=config.web.max_body_bytes)
+    server = _Server(server_config(app, config.web))
     tasks: list[asyncio.Task[None]] = [
         asyncio.create_task(server.serve(), name="web"),
         asyncio.create_task(

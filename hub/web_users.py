@@ -3,8 +3,15 @@
 A user signs in at ``/login`` with a name and a password and gets a session
 (:mod:`hub.web.session`). Users come from ``[web] users`` in ``hub.toml`` and from the
 file ``[web] users_file`` names (re-read when it changes, so a user added while the hub
-runs can sign in at once). Only a PBKDF2-SHA512 hash of each password is kept — the
-``$7$`` format of :mod:`hub.security.passwords`.
+runs can sign in at once). Only a hash of each password is kept: **argon2id**
+(``$argon2id$v=19$m=19456,t=2,p=1$…``, the OWASP baseline: 19 MiB and two passes, about
+0.1 s on a Raspberry Pi 4), so a copied users file costs a guesser dearly per try.
+
+Older hubs wrote PBKDF2-SHA512 ``$7$`` hashes (10,000 rounds) for web users. Those keep
+signing in — an upgrade must not lock the dealer out mid-event, and ``--check-config``
+runs before every start — but the hub warns at start (and whenever the users file is
+re-read) naming each such user and the command that re-creates it. Mosquitto's ``$7$``
+format stays for the broker's generated credentials (:mod:`hub.security.passwords`).
 
     feltwire web-user add --role dealer NAME [--file web-users.toml]
     feltwire web-user remove NAME --file web-users.toml
@@ -16,10 +23,9 @@ runs can sign in at once). Only a PBKDF2-SHA512 hash of each password is kept �
     [[users]]
     name = "ann"
     role = "dealer"
-    password_hash = "$7$10000$…"
+    password_hash = "$argon2id$v=19$m=19456,t=2,p=1$…"
 
->>> from hub.security.passwords import hash_password
->>> user = WebUser(name="ann", role="dealer", password_hash=hash_password("pw", iterations=1))
+>>> user = WebUser(name="ann", role="dealer", password_hash=hash_web_password("pw"))
 >>> users = UserDirectory([user])
 >>> users.verify("ann", "pw") == user, users.verify("ann", "guess"), users.verify("bo", "pw")
 (True, None, None)
@@ -38,10 +44,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
+from argon2 import PasswordHasher, extract_parameters
+from argon2.exceptions import InvalidHashError, VerificationError
 from pydantic import Field, ValidationError, field_validator
 
 from feltwire.config import ConfigModel
-from hub.security.passwords import hash_password, verify_password, write_private_text
+from hub.security.passwords import PBKDF2_PREFIX, verify_password, write_private_text
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +63,58 @@ UserRole = Literal["dealer", "producer", "admin"]
 """The roles a user can have (``public`` needs no account)."""
 
 
+ARGON2_PREFIX = "$argon2id$"
+ARGON2_TIME_COST = 2
+"""Passes over the memory (OWASP's argon2id baseline: m = 19 MiB, t = 2, p = 1)."""
+ARGON2_MEMORY_KIB = 19 * 1024
+"""Memory per hash, KiB: what one sign-in costs the hub (sign-ins are checked one at a
+time, so this is also the most they take together)."""
+ARGON2_PARALLELISM = 1
+MAX_ARGON2_MEMORY_KIB = 256 * 1024
+"""Largest memory cost a configured hash may ask for (a hand-made hash cannot make each
+sign-in attempt cost the hub gigabytes)."""
+MAX_ARGON2_TIME_COST = 16
+
+_HASHER = PasswordHasher(
+    time_cost=ARGON2_TIME_COST, memory_cost=ARGON2_MEMORY_KIB, parallelism=ARGON2_PARALLELISM
+)
+
+
+def hash_web_password(password: str) -> str:
+    """The argon2id hash of a web user's password (what ``feltwire web-user add`` writes)."""
+    return _HASHER.hash(password)
+
+
+def is_legacy_hash(password_hash: str) -> bool:
+    """True for a ``$7$`` PBKDF2 hash written by an older hub (still accepted, warned about)."""
+    return password_hash.startswith(PBKDF2_PREFIX)
+
+
+def _argon2_matches(password: str, password_hash: str) -> bool:
+    try:
+        return _HASHER.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
 @functools.cache
 def _dummy_hash() -> str:
     """Checked for an unknown name, so a wrong name costs the same time as a wrong password."""
-    return hash_password("feltwire: no such user")
+    return hash_web_password("feltwire: no such user")
+
+
+def check_password(user: WebUser | None, password: str) -> bool:
+    """True when ``password`` is ``user``'s; for no user (an unknown name) the same work
+    is done against a dummy hash, and a legacy ``$7$`` user's check costs an argon2id
+    check too, so the time taken does not say which names exist or how they are hashed.
+    CPU-bound (argon2id): run it off the event loop."""
+    if user is None:
+        _argon2_matches(password, _dummy_hash())
+        return False
+    if is_legacy_hash(user.password_hash):
+        _argon2_matches(password, _dummy_hash())
+        return verify_password(password, user.password_hash)
+    return _argon2_matches(password, user.password_hash)
 
 
 class WebUser(ConfigModel):
@@ -68,14 +124,33 @@ class WebUser(ConfigModel):
     role: UserRole = Field(description="dealer, producer or admin")
     password_hash: str = Field(
         repr=False,
-        description="PBKDF2-SHA512 hash ($7$…) from `feltwire web-user add`; never the password",
+        description=(
+            "argon2id hash ($argon2id$…) from `feltwire web-user add`, never the password; "
+            "an older hub's PBKDF2 $7$ hash still works (with a warning at start)"
+        ),
     )
 
     @field_validator("password_hash")
     @classmethod
     def _is_a_hash(cls, value: str) -> str:
-        if not value.startswith("$7$") or value.count("$") != 4:
-            raise ValueError("not a $7$ password hash: make one with `feltwire web-user add`")
+        if is_legacy_hash(value) and value.count("$") == 4:
+            return value
+        if not value.startswith(ARGON2_PREFIX):
+            raise ValueError(
+                "not an argon2id password hash ($argon2id$…): make one with `feltwire web-user add`"
+            )
+        try:
+            params = extract_parameters(value)
+        except InvalidHashError:
+            raise ValueError(
+                "a garbled argon2id hash: make a new one with `feltwire web-user add`"
+            ) from None
+        if params.memory_cost > MAX_ARGON2_MEMORY_KIB or params.time_cost > MAX_ARGON2_TIME_COST:
+            raise ValueError(
+                f"argon2id cost too high (m={params.memory_cost} KiB, t={params.time_cost}; "
+                f"at most m={MAX_ARGON2_MEMORY_KIB}, t={MAX_ARGON2_TIME_COST}): every sign-in "
+                "attempt would cost that much; make one with `feltwire web-user add`"
+            )
         return value
 
 
@@ -144,7 +219,8 @@ class UserDirectory:
     """Who may sign in: the config's users and those of the users file.
 
     The file is read again when its modification time changes; a file that has become
-    unreadable is logged and the users read before stay in force.
+    unreadable is logged and the users read before stay in force. A user whose hash is a
+    legacy ``$7$`` one is warned about once (per hash) when it is read.
     """
 
     def __init__(self, users: Iterable[WebUser] = (), users_file: Path | None = None) -> None:
@@ -152,7 +228,28 @@ class UserDirectory:
         self.users_file = users_file
         self._from_file: dict[str, WebUser] = {}
         self._stamp: tuple[int, int] | None = None
+        self._warned: set[tuple[str, str]] = set()
+        self._warn_legacy(self._inline.values(), None)
         self._refresh()
+
+    def _warn_legacy(self, users: Iterable[WebUser], path: Path | None) -> None:
+        for user in users:
+            if not is_legacy_hash(user.password_hash):
+                continue
+            if (user.name, user.password_hash) in self._warned:
+                continue
+            self._warned.add((user.name, user.password_hash))
+            command = f"feltwire web-user add --role {user.role} {user.name}"
+            if path is not None:
+                how = f"`{command} --file {path}`"
+            else:
+                how = f"`{command}` and replace its entry in [web] users"
+            log.warning(
+                "web user %r has an old PBKDF2 ($7$) password hash: it still signs in, "
+                "but re-create it with %s to store an argon2id hash",
+                user.name,
+                how,
+            )
 
     def _refresh(self) -> None:
         if self.users_file is None:
@@ -164,6 +261,7 @@ class UserDirectory:
                 return
             self._from_file = unique_users(read_users_file(self.users_file), str(self.users_file))
             self._stamp = stamp
+            self._warn_legacy(self._from_file.values(), self.users_file)
         except (OSError, ValueError) as exc:
             log.error("web users file not (re)read, the users read before stay: %s", exc)
 
@@ -173,10 +271,10 @@ class UserDirectory:
         return self._inline.get(name) or self._from_file.get(name)
 
     def verify(self, name: str, password: str) -> WebUser | None:
-        """The user when ``password`` is theirs, else None (same cost for unknown names)."""
+        """The user when ``password`` is theirs, else None (same cost for unknown names;
+        CPU-bound, see :func:`check_password`)."""
         user = self.lookup(name)
-        ok = verify_password(password, user.password_hash if user else _dummy_hash())
-        return user if ok and user is not None else None
+        return user if check_password(user, password) and user is not None else None
 
     def __len__(self) -> int:
         self._refresh()
@@ -218,7 +316,9 @@ def read_new_password() -> str:
 
 
 def _add(args: argparse.Namespace) -> int:
-    user = WebUser(name=args.name, role=args.role, password_hash=hash_password(read_new_password()))
+    user = WebUser(
+        name=args.name, role=args.role, password_hash=hash_web_password(read_new_password())
+    )
     if args.file is None:
         print("# add to the users list of [web] in hub.toml:")
         print(inline_entry(user))
@@ -253,11 +353,15 @@ def main(argv: list[str]) -> int:
 
 
 __all__ = [
+    "ARGON2_PREFIX",
     "NAME_PATTERN",
     "UserDirectory",
     "UserRole",
     "WebUser",
+    "check_password",
+    "hash_web_password",
     "inline_entry",
+    "is_legacy_hash",
     "read_users_file",
     "toml_entry",
     "write_users_file",

@@ -1,21 +1,29 @@
 """Rate limits: how many times something may happen per key within a sliding window.
 
-Pure: every call takes the time (``now``) from the caller, so a test moves a fake clock
-instead of sleeping. :class:`SignInLimiter` is the web sign-in's guard against password
-guessing (per name and per client address); :class:`SlidingWindow` is the building block
-(the audit trail throttles refusals with one).
+The limits are pure: every call takes the time (``now``) from the caller — a monotonic
+clock in the hub, so a wall-clock jump (NTP, ``date -s``) never lifts or extends one —
+and a test moves a fake clock instead of sleeping. :class:`SignInLimiter` is the web
+sign-in's guard against password guessing (per name *and* client address, and per
+address); :class:`SlidingWindow` is the building block (the audit trail throttles
+refusals with two); :class:`ThrottledLog` puts one in front of a logger, so a flood of
+refusals writes a bounded number of lines to the journal and counts the rest.
 
->>> limiter = SignInLimiter(per_name=2, per_address=3, window=60)
+>>> limiter = SignInLimiter(per_name_and_address=2, per_address=3, window=60)
 >>> limiter.failed("ann", "10.0.0.9", now=0); limiter.failed("ann", "10.0.0.9", now=1)
 >>> limiter.retry_after("ann", "10.0.0.9", now=2), limiter.retry_after("bo", "10.0.0.9", now=2)
 (58.0, 0.0)
+>>> limiter.retry_after("ann", "10.0.0.7", now=2)  # the same name from elsewhere
+0.0
 >>> limiter.retry_after("ann", "10.0.0.9", now=59)
 1.0
 """
 
 from __future__ import annotations
 
+import logging
+import time
 from collections import deque
+from collections.abc import Callable
 
 MAX_KEYS = 10_000
 """Keys a window remembers at most (the oldest are forgotten first): bounds the memory a
@@ -94,38 +102,100 @@ class SlidingWindow:
 
 
 class SignInLimiter:
-    """Failed sign-ins allowed per name and per client address within ``window`` seconds.
+    """Failed sign-ins allowed per (name, client address) and per client address within
+    ``window`` seconds.
 
-    Once either budget is spent, sign-in from that address or for that name is refused
-    (429) until the oldest failure leaves the window — before the password is even
-    checked, so a locked-out guesser learns nothing. A success clears that name's
-    failures only: the address's budget is never reset, so an attacker who knows one
-    password cannot use it to buy more guesses at others.
+    Once a budget is spent, sign-in for that name from that address (or for any name from
+    that address) is refused (429) until the oldest failure leaves the window — before the
+    password is even checked, so a locked-out guesser learns nothing. The name's budget is
+    per address: someone guessing the dealer's password from one address cannot keep the
+    dealer out everywhere else. A success clears that name's failures from that address
+    only: the address's budget is never reset, so an attacker who knows one password
+    cannot use it to buy more guesses at others.
     """
 
-    def __init__(self, *, per_name: int = 5, per_address: int = 20, window: float = 300) -> None:
-        self.by_name = SlidingWindow(per_name, window)
+    def __init__(
+        self, *, per_name_and_address: int = 5, per_address: int = 20, window: float = 300
+    ) -> None:
+        self.by_name = SlidingWindow(per_name_and_address, window)
         self.by_address = SlidingWindow(per_address, window)
 
     @staticmethod
-    def _name_key(name: str) -> str:
-        return name.casefold()
+    def _name_key(name: str, address: str) -> str:
+        return f"{name.casefold()}\x00{address}"
 
     def retry_after(self, name: str, address: str, now: float) -> float:
         """Seconds until this name may try from this address again (0: now)."""
         return max(
-            self.by_name.retry_after(self._name_key(name), now),
+            self.by_name.retry_after(self._name_key(name, address), now),
             self.by_address.retry_after(address, now),
         )
 
     def failed(self, name: str, address: str, now: float) -> None:
         """Count a failed sign-in."""
-        self.by_name.add(self._name_key(name), now)
+        self.by_name.add(self._name_key(name, address), now)
         self.by_address.add(address, now)
 
-    def succeeded(self, name: str) -> None:
-        """A sign-in for ``name`` succeeded: its own failures are forgotten."""
-        self.by_name.clear(self._name_key(name))
+    def succeeded(self, name: str, address: str) -> None:
+        """A sign-in for ``name`` from ``address`` succeeded: those failures are forgotten."""
+        self.by_name.clear(self._name_key(name, address))
 
 
-__all__ = ["MAX_KEYS", "SignInLimiter", "SlidingWindow"]
+class ThrottledLog:
+    """A logger that writes at most ``limit`` lines per ``window`` seconds and counts the
+    rest: a flood (refused connections, bad sign-ins, a process out of file descriptors)
+    leaves a bounded number of lines in the journal, each line after a gap saying how
+    many were left out, and the last one of a window saying that more are only counted.
+
+    >>> now = [0.0]
+    >>> lines = ThrottledLog(logging.getLogger("doctest"), limit=2, window=60,
+    ...                      monotonic=lambda: now[0])
+    >>> [lines.warning("refused %s", n) for n in range(4)], lines.suppressed
+    ([True, True, False, False], 2)
+    >>> now[0] = 61; lines.warning("refused again"), lines.suppressed
+    (True, 0)
+    """
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        *,
+        limit: int = 5,
+        window: float = 60.0,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.logger = logger
+        self.monotonic = monotonic
+        self._window = SlidingWindow(limit, window)
+        self.suppressed = 0
+        """Lines left out since the last one written."""
+        self.suppressed_total = 0
+        """Lines left out since this log was made."""
+
+    def log(self, level: int, msg: str, *args: object) -> bool:
+        """Write the line unless this window's lines are spent; True when written."""
+        now = self.monotonic()
+        if not self._window.hit("", now):
+            self.suppressed += 1
+            self.suppressed_total += 1
+            return False
+        if self.suppressed:
+            msg += " (%d like it left out before this one)"
+            args += (self.suppressed,)
+            self.suppressed = 0
+        if self._window.count("", now) == self._window.limit:
+            msg += "; more like it within %.0f s are only counted"
+            args += (self._window.window,)
+        self.logger.log(level, msg, *args)
+        return True
+
+    def warning(self, msg: str, *args: object) -> bool:
+        """:meth:`log` at WARNING."""
+        return self.log(logging.WARNING, msg, *args)
+
+    def error(self, msg: str, *args: object) -> bool:
+        """:meth:`log` at ERROR."""
+        return self.log(logging.ERROR, msg, *args)
+
+
+__all__ = ["MAX_KEYS", "SignInLimiter", "SlidingWindow", "ThrottledLog"]

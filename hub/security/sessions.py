@@ -12,13 +12,16 @@ sessions **in memory**, keyed by the SHA-256 of the id:
   time it takes says nothing about how much of a guessed id was right.
 
 Each session has an absolute lifetime (from sign-in) and an idle timeout (from its last
-use); whichever comes first ends it. Each also carries its CSRF token, which the pages
-send back in ``X-CSRF-Token`` with every state-changing request.
+use); whichever comes first ends it. Both are measured on a **monotonic** clock: a
+wall-clock jump (NTP stepping the clock, ``date -s``, a Pi without a real-time clock
+setting itself at boot) neither ends a session early nor keeps one alive longer. Each
+also carries its CSRF token, which the pages send back in ``X-CSRF-Token`` with every
+state-changing request.
 
 Pure apart from the randomness: the clock is passed in.
 
 >>> now = [0.0]
->>> store = SessionStore(clock=lambda: now[0], absolute=3600, idle=600)
+>>> store = SessionStore(monotonic=lambda: now[0], absolute=3600, idle=600)
 >>> sid, s = store.create("ann", "dealer", source="10.0.0.4")
 >>> store.get(sid).name
 'ann'
@@ -53,7 +56,9 @@ class Session:
     role: str
     csrf: str
     created: float
+    """When it was made (the store's monotonic clock)."""
     last_seen: float
+    """When it was last used (the store's monotonic clock)."""
     source: str
     key: str
     """The SHA-256 of the session id (the id itself is not kept)."""
@@ -65,14 +70,14 @@ class SessionStore:
     def __init__(
         self,
         *,
-        clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
         absolute: float = 12 * 3600,
         idle: float = 2 * 3600,
         max_sessions: int = MAX_SESSIONS,
     ) -> None:
         if absolute <= 0 or idle <= 0:
             raise ValueError("session lifetimes must be positive")
-        self.clock = clock
+        self.monotonic = monotonic
         self.absolute = absolute
         self.idle = idle
         self.max_sessions = max_sessions
@@ -80,7 +85,7 @@ class SessionStore:
 
     def create(self, name: str, role: str, *, source: str = "") -> tuple[str, Session]:
         """A new session for ``name`` in ``role``: its id (for the cookie) and itself."""
-        now = self.clock()
+        now = self.monotonic()
         self._purge(now)
         while len(self._sessions) >= self.max_sessions:
             oldest = min(self._sessions.values(), key=lambda s: s.last_seen)
@@ -99,8 +104,13 @@ class SessionStore:
         return session_id, session
 
     def expires_at(self, session: Session) -> float:
-        """When ``session`` ends unless it is used again (the earlier of both limits)."""
+        """When ``session`` ends unless it is used again (the earlier of both limits), on
+        the store's monotonic clock."""
         return min(session.created + self.absolute, session.last_seen + self.idle)
+
+    def remaining(self, session: Session) -> float:
+        """Seconds until ``session`` ends unless it is used again (0: it has ended)."""
+        return max(0.0, self.expires_at(session) - self.monotonic())
 
     def get(self, session_id: str, *, touch: bool = True) -> Session | None:
         """The live session with this id (its idle timer restarted), or None when there
@@ -111,7 +121,7 @@ class SessionStore:
         session = self._sessions.get(key)
         if session is None:
             return None
-        now = self.clock()
+        now = self.monotonic()
         if now >= self.expires_at(session):
             del self._sessions[key]
             return None
@@ -135,7 +145,7 @@ class SessionStore:
             del self._sessions[key]
 
     def __len__(self) -> int:
-        self._purge(self.clock())
+        self._purge(self.monotonic())
         return len(self._sessions)
 
 

@@ -7,7 +7,9 @@ roles allowed to use it (:func:`hub.web.auth.allow`).
 
 Public (no sign-in): ``/`` the public table view, ``/ws/public`` its feed,
 ``/api/public`` its snapshot, ``/api/tables``, ``/api/stats``, ``/healthz``,
-``/openapi.json``. The dealer console's routes are in :mod:`hub.web.console`, the
+``/openapi.json``. Every request meets the body cap first (:mod:`hub.web.guard`, before
+any access rule); its refusals and the server's (:mod:`hub.web.server`) are counted in
+``app.state.web_refusals``. The dealer console's routes are in :mod:`hub.web.console`, the
 tournament clock's (pause, resume) in :mod:`hub.web.clock`, the producer's overlay in
 :mod:`hub.web.overlay`, signing in and out (``/login``, ``/api/session``) in
 :mod:`hub.web.session`, the admin's audit trail in :mod:`hub.web.admin`.
@@ -16,6 +18,7 @@ tournament clock's (pause, resume) in :mod:`hub.web.clock`, the producer's overl
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Mapping
 from html import escape
 from importlib.resources import files
@@ -30,8 +33,12 @@ from hub.service import HubService
 from hub.web import admin, clock, console, overlay, session
 from hub.web.auth import EVERYONE, Principal, WebAuth, allow, current_principal
 from hub.web.common import TableDep, pump
+from hub.web.guard import BodyLimit
 
 STATIC = files("hub.web") / "static"
+
+DEFAULT_MAX_BODY_BYTES = 64 * 1024
+"""The body cap when none is given (``[web] max_body_bytes``' default)."""
 
 PUBLIC = allow(*EVERYONE)
 
@@ -50,8 +57,14 @@ def page(name: str, **values: str) -> str:
     return html
 
 
-def create_app(tables: Mapping[str, HubService] | HubService, *, auth: WebAuth) -> FastAPI:
-    """The hub's web app for ``tables`` (one service or several, by table id)."""
+def create_app(
+    tables: Mapping[str, HubService] | HubService,
+    *,
+    auth: WebAuth,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+) -> FastAPI:
+    """The hub's web app for ``tables`` (one service or several, by table id); request
+    bodies over ``max_body_bytes`` are refused (413) before anything reads them."""
     if isinstance(tables, HubService):
         tables = {tables.table: tables}
     if not tables:
@@ -65,6 +78,8 @@ def create_app(tables: Mapping[str, HubService] | HubService, *, auth: WebAuth) 
     )
     app.state.tables = dict(tables)
     app.state.auth = auth
+    app.state.web_refusals = Counter[str]()
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes, counts=app.state.web_refusals)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
 
     @app.get("/openapi.json", include_in_schema=False)

@@ -32,15 +32,23 @@ session's token (403 otherwise), and a WebSocket opened with the cookie must com
 hub's own origin. Requests carrying a token are exempt — a token is never sent by the
 browser on its own. A rule made with ``audit="…"`` (the routes that carry hole cards)
 appends every open and every refusal to the audit trail (:mod:`hub.audit`).
+
+Clocks: sessions' idle and absolute expiry and the sign-in limiter run on a monotonic
+clock (``monotonic``), so a wall-clock jump neither ends nor extends them. The wall clock
+(``clock``) is only for what must mean the same across restarts or to people: a token's
+expiry ``e`` (seconds since the epoch — a token outlives the process that issued it, so a
+wall-clock jump does move it), audit entry times, and the expiry times shown to clients.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
 import ipaddress
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -54,13 +62,24 @@ from urllib.parse import urlsplit
 from fastapi import HTTPException, WebSocketException, status
 from starlette.requests import HTTPConnection
 
-from hub.audit import AUDIT_FILE, AuditLog, Outcome
-from hub.security.limits import SignInLimiter
+from hub.audit import (
+    AUDIT_FILE,
+    REFUSALS_PER_MINUTE,
+    REFUSALS_PER_MINUTE_TOTAL,
+    AuditLog,
+    Outcome,
+)
+from hub.security.limits import SignInLimiter, ThrottledLog
 from hub.security.sessions import Session, SessionStore
-from hub.web_users import UserDirectory
+from hub.web_users import UserDirectory, check_password
 
 if TYPE_CHECKING:
     from hub.config import WebSettings
+
+log = logging.getLogger(__name__)
+
+REFUSAL_LINES_PER_MINUTE = 20
+"""Refused sign-ins logged per minute (the rest are counted, see :class:`ThrottledLog`)."""
 
 TOKEN_PREFIX = "fwt1"
 SESSION_COOKIE = "feltwire_session"
@@ -136,7 +155,11 @@ def _unb64(text: str) -> bytes:
 
 
 class TokenSigner:
-    """Issues and checks ``fwt1`` tokens with one secret (HMAC-SHA256)."""
+    """Issues and checks ``fwt1`` tokens with one secret (HMAC-SHA256).
+
+    The expiry ``e`` is wall time (seconds since the epoch): a token must mean the same to
+    the hub after a restart, which a monotonic clock cannot promise. Keep tokens short.
+    """
 
     def __init__(self, secret: bytes, *, clock: Callable[[], float] = time.time) -> None:
         if len(secret) < 16:
@@ -190,7 +213,10 @@ def is_loopback(host: str) -> bool:
 
 class WebAuth:
     """The hub's credentials and what guards them: the token signer, the producer token,
-    the users and their sessions, the sign-in rate limit, and the audit trail."""
+    the users and their sessions, the sign-in rate limit, and the audit trail.
+
+    ``clock`` is wall time (token expiry, audit times, expiry shown to clients);
+    ``monotonic`` runs session expiry and every rate limit (see the module docstring)."""
 
     def __init__(
         self,
@@ -198,6 +224,7 @@ class WebAuth:
         secret: bytes | None = None,
         producer_token: str | None = None,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
         users: UserDirectory | None = None,
         session_seconds: float = 12 * 3600,
         idle_seconds: float = 2 * 3600,
@@ -207,14 +234,26 @@ class WebAuth:
         limiter: SignInLimiter | None = None,
     ) -> None:
         self.clock = clock
+        self.monotonic = monotonic
         self.signer = TokenSigner(secret or secrets.token_bytes(32), clock=clock)
         self.producer_token = producer_token
         self.users = users if users is not None else UserDirectory()
-        self.sessions = SessionStore(clock=clock, absolute=session_seconds, idle=idle_seconds)
+        self.sessions = SessionStore(
+            monotonic=monotonic, absolute=session_seconds, idle=idle_seconds
+        )
         self.secure_cookies = secure_cookies
         self.served_on_loopback = served_on_loopback
-        self.audit = audit if audit is not None else AuditLog.memory(clock=clock)
+        self.audit = (
+            audit if audit is not None else AuditLog.memory(clock=clock, monotonic=monotonic)
+        )
         self.limiter = limiter if limiter is not None else SignInLimiter()
+        self.refusal_log = ThrottledLog(
+            log, limit=REFUSAL_LINES_PER_MINUTE, window=60.0, monotonic=monotonic
+        )
+        """Where refused sign-ins are said: a guessing flood cannot fill the journal."""
+        self._sign_in_turn = asyncio.Lock()
+        """Sign-ins are checked one at a time: the limiter's count is exact, and at most
+        one password hash (argon2id: 19 MiB) is being computed."""
 
     @classmethod
     def from_settings(
@@ -224,6 +263,7 @@ class WebAuth:
         producer_token: str | None,
         state_dir: Path | None,
         clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> WebAuth:
         """The hub's credentials as ``[web]`` configures them; the audit trail in
         ``state_dir`` (in memory when there is none)."""
@@ -232,15 +272,16 @@ class WebAuth:
             secret=secret.get_secret_value().encode() if secret is not None else None,
             producer_token=producer_token,
             clock=clock,
+            monotonic=monotonic,
             users=UserDirectory(web.users, web.users_file),
             session_seconds=web.session_hours * 3600,
             idle_seconds=web.session_idle_minutes * 60,
             secure_cookies=web.secure_cookies,
             served_on_loopback=is_loopback(web.host),
             audit=(
-                AuditLog(state_dir / AUDIT_FILE, clock=clock)
+                AuditLog(state_dir / AUDIT_FILE, clock=clock, monotonic=monotonic)
                 if state_dir is not None
-                else AuditLog.memory(clock=clock)
+                else AuditLog.memory(clock=clock, monotonic=monotonic)
             ),
         )
 
@@ -254,20 +295,27 @@ class WebAuth:
 
     # ---------------------------------------------------------------- sign-in
 
-    def sign_in(self, name: str, password: str, source: str) -> tuple[str, Session]:
+    async def sign_in(self, name: str, password: str, source: str) -> tuple[str, Session]:
         """A new session for ``name`` when ``password`` is theirs: the session id (for the
-        cookie) and the session. TooManySignIns (before any check) when this name or
-        address failed too often recently, SignInRefused for a wrong name or password."""
-        now = self.clock()
-        wait = self.limiter.retry_after(name, source, now)
-        if wait > 0:
-            raise TooManySignIns(wait)
-        user = self.users.verify(name, password)
-        if user is None:
-            self.limiter.failed(name, source, now)
-            raise SignInRefused("wrong name or password")
-        self.limiter.succeeded(name)
-        return self.sessions.create(user.name, user.role, source=source)
+        cookie) and the session. TooManySignIns (before any check) when this name failed
+        too often from this address, or this address did, recently; SignInRefused for a
+        wrong name or password. The password hash is checked in a worker thread (the
+        event loop keeps serving), one sign-in at a time."""
+        async with self._sign_in_turn:
+            wait = self.limiter.retry_after(name, source, self.monotonic())
+            if wait > 0:
+                raise TooManySignIns(wait)
+            user = self.users.lookup(name)
+            ok = await asyncio.to_thread(check_password, user, password)
+            if not ok or user is None:
+                self.limiter.failed(name, source, self.monotonic())
+                raise SignInRefused("wrong name or password")
+            self.limiter.succeeded(name, source)
+            return self.sessions.create(user.name, user.role, source=source)
+
+    def session_expires_at(self, session: Session) -> float:
+        """When ``session`` ends unless used again, as wall time (for clients to show)."""
+        return self.clock() + self.sessions.remaining(session)
 
     def sign_out(self, conn: HTTPConnection) -> bool:
         """End the session of this request's cookie; False when it had none."""
@@ -319,7 +367,7 @@ class WebAuth:
             "session",
             source,
             csrf=session.csrf,
-            expires_at=self.sessions.expires_at(session),
+            expires_at=self.session_expires_at(session),
         )
 
 
@@ -380,7 +428,7 @@ class Access:
         if table is None:
             tables = getattr(conn.app.state, "tables", None) or {}
             table = next(iter(tables), "")
-        auth.audit.record(
+        entry = auth.audit.record(
             outcome=outcome,
             feed=self.audit,
             route=conn.url.path,
@@ -392,6 +440,15 @@ class Access:
             user_agent=conn.headers.get("user-agent", ""),
             detail=detail,
         )
+        if entry is None:
+            auth.refusal_log.warning(
+                "audit trail: a refusal at %s not written, the throttle is on "
+                "(%d per address, %d in all per minute; %d left out so far)",
+                conn.url.path,
+                REFUSALS_PER_MINUTE,
+                REFUSALS_PER_MINUTE_TOTAL,
+                auth.audit.suppressed,
+            )
 
     def _session_problem(self, conn: HTTPConnection, who: Principal) -> str | None:
         """Why a request authenticated by the session cookie may not pass, or None."""

@@ -3,8 +3,10 @@
 * ``GET /login`` — the sign-in page (English and Czech, ``static/login.*``);
 * ``POST /api/session`` — a name and a password, as JSON or as a form; on success a
   new session (:mod:`hub.security.sessions`) and its cookie, on failure 401 with the same
-  message whatever was wrong; too many failures for the name or from the address: 429
-  with ``Retry-After`` (:class:`hub.security.limits.SignInLimiter`);
+  message whatever was wrong; too many failures for the name from this address, or from
+  the address: 429 with ``Retry-After`` (:class:`hub.security.limits.SignInLimiter`).
+  The address is the TCP peer's, or the client a proxy in ``[web] trusted_proxies``
+  names in ``X-Forwarded-For`` (:mod:`hub.web.server`); refusals are logged throttled;
 * ``GET /api/session`` — who this request is (name, role, how) and, for a session, its
   CSRF token and expiry;
 * ``DELETE /api/session`` — sign out (the session ends on the hub, the cookie is cleared).
@@ -180,14 +182,16 @@ def register(app: FastAPI) -> None:
         auth: WebAuth = request.app.state.auth
         source = request.client.host if request.client is not None else ""
         try:
-            session_id, session = auth.sign_in(creds.name, creds.password, source)
+            session_id, session = await auth.sign_in(creds.name, creds.password, source)
         except TooManySignIns as exc:
-            log.warning("sign-in as %r from %s refused: rate limit", creds.name, source)
+            auth.refusal_log.warning(
+                "sign-in as %r from %s refused: too many failures", creds.name, source
+            )
             raise HTTPException(
                 429, str(exc), headers={"Retry-After": str(math.ceil(exc.retry_after))}
             ) from None
         except SignInRefused as exc:
-            log.warning("failed sign-in as %r from %s", creds.name, source)
+            auth.refusal_log.warning("failed sign-in as %r from %s", creds.name, source)
             raise HTTPException(401, str(exc)) from None
         auth.sign_out(request)  # a session this browser had before ends: no fixation
         log.info("%s %r signed in from %s", session.role, session.name, source)
@@ -197,7 +201,7 @@ def register(app: FastAPI) -> None:
             role=session.role,
             via="session",
             csrf_token=session.csrf,
-            expires_at=auth.sessions.expires_at(session),
+            expires_at=auth.session_expires_at(session),
         )
         response.set_cookie(
             SESSION_COOKIE,

@@ -14,32 +14,40 @@ from pathlib import Path
 
 import pytest
 
-from hub.audit import AuditError, AuditLog
+from hub.audit import REFUSALS_PER_MINUTE_TOTAL, AuditError, AuditLog
 from hub.security.limits import SignInLimiter, SlidingWindow
-from hub.security.passwords import verify_password
+from hub.security.passwords import hash_password
 from hub.security.sessions import SessionStore
 from hub.web.auth import AuthError, Role, TokenSigner
-from hub.web_users import UserDirectory, WebUser, read_users_file
+from hub.web.server import ConnectionGuard
+from hub.web_users import (
+    UserDirectory,
+    WebUser,
+    check_password,
+    hash_web_password,
+    read_users_file,
+)
 from tests.hub.support import FakeClock
 from tests.security.websupport import SECRET
 
 
-def test_sign_in_limiter_counts_per_name_and_per_address() -> None:
-    limiter = SignInLimiter(per_name=5, per_address=20, window=300)
+def test_sign_in_limiter_counts_per_name_and_address_and_per_address() -> None:
+    limiter = SignInLimiter(per_name_and_address=5, per_address=20, window=300)
     for n in range(5):
         assert limiter.retry_after("ann", "10.0.0.1", now=n) == 0
         limiter.failed("ann", "10.0.0.1", now=n)
-    # the name is locked, from every address, until its oldest failure leaves the window
+    # the name is locked from that address until its oldest failure leaves the window
     assert limiter.retry_after("ann", "10.0.0.1", now=10) == 290
-    assert limiter.retry_after("ANN", "10.9.9.9", now=10) == 290  # names fold case
+    assert limiter.retry_after("ANN", "10.0.0.1", now=10) == 290  # names fold case
+    assert limiter.retry_after("ann", "10.9.9.9", now=10) == 0  # not from elsewhere
     assert limiter.retry_after("bo", "10.0.0.1", now=10) == 0
     assert limiter.retry_after("ann", "10.0.0.1", now=300) == 0
     # the address: 20 failures over any names lock it for every name
     for n in range(20):
         limiter.failed(f"user{n}", "10.0.0.2", now=400)
     assert limiter.retry_after("someone", "10.0.0.2", now=401) == 299
-    # a success clears only that name's failures, never an address's
-    limiter.succeeded("user3")
+    # a success clears only that name's failures from that address, never an address's
+    limiter.succeeded("user3", "10.0.0.2")
     assert limiter.retry_after("user3", "10.0.0.2", now=401) == 299
     assert limiter.retry_after("user3", "10.0.0.3", now=401) == 0
 
@@ -56,7 +64,7 @@ def test_sliding_window_forgets_the_oldest_keys_beyond_its_bound() -> None:
 
 def test_session_store_idle_absolute_revoke_and_hashed_keys() -> None:
     clock = FakeClock()
-    store = SessionStore(clock=clock, absolute=3600, idle=600, max_sessions=2)
+    store = SessionStore(monotonic=clock, absolute=3600, idle=600, max_sessions=2)
     sid, session = store.create("ann", "dealer", source="10.0.0.4")
     assert len(sid) >= 43 and sid not in repr(store.__dict__)  # only its hash is kept
     assert session.csrf and session.csrf != sid
@@ -121,7 +129,7 @@ def test_audit_trail_is_append_only_and_tamper_evident(tmp_path: Path) -> None:
 
 def test_audit_trail_throttles_refusals_per_address() -> None:
     clock = FakeClock()
-    trail = AuditLog.memory(clock=clock)
+    trail = AuditLog.memory(monotonic=clock)
     fields = {
         "feed": "overlay",
         "route": "/ws/overlay",
@@ -139,6 +147,59 @@ def test_audit_trail_throttles_refusals_per_address() -> None:
     assert trail.record(outcome="refused", address="10.6.6.6", **fields) is not None
     assert all(len(e.user_agent) <= 300 for e in trail.read(limit=500))
     assert trail.verify() == len(trail) == 32
+
+
+def test_audit_trail_throttles_refusals_in_all_on_the_monotonic_clock() -> None:
+    wall, mono = FakeClock(), FakeClock()
+    trail = AuditLog.memory(clock=wall, monotonic=mono)
+    fields = {"feed": "overlay", "route": "/overlay", "table": "t1", "name": "?", "role": "?"}
+    for n in range(200):  # one refusal each from 200 addresses
+        trail.record(
+            outcome="refused", via="token", address=f"10.2.{n}.1", user_agent="x", **fields
+        )
+    assert len(trail) == REFUSALS_PER_MINUTE_TOTAL and trail.suppressed == 200 - len(trail)
+    wall.now += 3600  # the wall clock jumps: the throttle's minute is not over
+    assert (
+        trail.record(outcome="refused", via="token", address="10.3.0.1", user_agent="", **fields)
+        is None
+    )
+    assert trail.record(outcome="open", via="token", address="10.3.0.1", user_agent="", **fields)
+    mono.now += 60
+    entry = trail.record(
+        outcome="refused", via="token", address="10.3.0.1", user_agent="", **fields
+    )
+    assert entry is not None and entry.t == wall.now  # entries carry wall time
+
+
+def test_connection_guard_counts_per_address_and_in_all() -> None:
+    guard = ConnectionGuard(
+        max_per_address=2, max_total=5, header_timeout=1, trusted_proxies=["10.9.0.0/16"]
+    )
+    assert [guard.admit("10.0.0.1") for _ in range(3)] == [True, True, False]
+    assert [guard.admit("10.9.1.1") for _ in range(3)] == [True, True, True]  # a proxy
+    assert not guard.admit("10.0.0.2")  # 5 open: the total
+    assert guard.counts == {"connections_over_address_limit": 1, "connections_over_total_limit": 1}
+    guard.release("10.0.0.1")
+    assert guard.admit("10.0.0.2") and guard.open == 5
+    assert guard.is_trusted("::ffff:10.9.3.4") and not guard.is_trusted("10.8.0.1")
+
+
+def test_web_user_hashes_are_validated() -> None:
+    good = hash_web_password("pw")
+    assert good.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert WebUser(name="a", role="dealer", password_hash=good).password_hash == good
+    costly = good.replace("m=19456", "m=4194304")
+    for bad, why in (
+        ("$argon2id$nonsense", "garbled"),
+        (good.replace("$argon2id$", "$argon2i$"), "not an argon2id"),
+        (costly, "cost too high"),
+        ("plain", "not an argon2id"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            WebUser(name="a", role="dealer", password_hash=bad)
+    legacy = WebUser(name="a", role="dealer", password_hash=hash_password("pw", iterations=5))
+    assert check_password(legacy, "pw") and not check_password(legacy, "px")
+    assert not check_password(None, "pw")
 
 
 def test_tokens_forged_expired_garbled_are_refused() -> None:
@@ -175,8 +236,9 @@ def test_web_user_command_writes_hashes_only(tmp_path: Path) -> None:
     code, out, _ = run(web_users.main, ["add", "--role", "dealer", "ann"], "a long password\n")
     assert code == 0 and "a long password" not in out
     entry = out.splitlines()[-1]  # pasted into [web] users = [ … ] it is a valid user
-    pasted = tomllib.loads(f"users = [{entry}]")["users"][0]
-    assert verify_password("a long password", WebUser.model_validate(pasted).password_hash)
+    pasted = WebUser.model_validate(tomllib.loads(f"users = [{entry}]")["users"][0])
+    assert pasted.password_hash.startswith("$argon2id$")
+    assert check_password(pasted, "a long password") and not check_password(pasted, "guess")
     for name, role in (("ann", "dealer"), ("bo", "producer"), ("ann", "admin")):
         argv = ["add", "--role", role, name, "--file", str(users)]
         code, out, _ = run(web_users.main, argv, "another long password\n")
@@ -186,7 +248,8 @@ def test_web_user_command_writes_hashes_only(tmp_path: Path) -> None:
     assert "another long password" not in text
     read = {u.name: u for u in read_users_file(users)}
     assert {n: u.role for n, u in read.items()} == {"bo": "producer", "ann": "admin"}
-    assert verify_password("another long password", read["ann"].password_hash)
+    assert read["ann"].password_hash.startswith("$argon2id$")
+    assert check_password(read["ann"], "another long password")
     directory = UserDirectory([], users)
     assert directory.verify("ann", "another long password") == read["ann"]
     assert directory.verify("ann", "wrong") is None and directory.verify("zed", "x") is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import time
 from pathlib import Path
 
 import httpx
@@ -156,9 +157,9 @@ async def test_pages_for_a_signed_in_user_carry_the_csrf_token() -> None:
 
 
 async def test_sessions_expire_when_idle_and_after_their_lifetime() -> None:
-    clock = MovableClock()
+    clock = MovableClock(time.monotonic())
     async with (
-        running_hub(clock=clock, session_hours=3, session_idle_minutes=60) as hub,
+        running_hub(monotonic=clock, session_hours=3, session_idle_minutes=60) as hub,
         httpx.AsyncClient(base_url=hub.web_url) as http,
     ):
         dealer = await sign_in(http, "dealer")
@@ -186,9 +187,9 @@ async def test_sessions_expire_when_idle_and_after_their_lifetime() -> None:
 
 
 async def test_sign_in_is_rate_limited_per_name_and_per_address() -> None:
-    clock = MovableClock()
+    clock = MovableClock(time.monotonic())
     async with (
-        running_hub(clock=clock) as hub,
+        running_hub(monotonic=clock) as hub,
         httpx.AsyncClient(base_url=hub.web_url) as http,
     ):
 
@@ -272,13 +273,11 @@ async def test_overlay_opens_and_refusals_are_audited(tmp_path: Path) -> None:
 
 
 async def test_removed_user_loses_their_session(tmp_path: Path) -> None:
-    from hub.security.passwords import hash_password
-    from hub.web_users import WebUser, write_users_file
+    from hub.web_users import WebUser, hash_web_password, write_users_file
 
     users_file = tmp_path / "web-users.toml"
     write_users_file(
-        users_file,
-        [WebUser(name="temp", role="dealer", password_hash=hash_password("pw", iterations=9))],
+        users_file, [WebUser(name="temp", role="dealer", password_hash=hash_web_password("pw"))]
     )
     async with (
         running_hub(users_file=users_file) as hub,

@@ -1,5 +1,5 @@
-"""What the web security tests share: a real hub with users and a token secret, a clock
-the test moves, and signing in over real HTTP."""
+"""What the web security tests share: a real hub with users and a token secret, clocks
+the test moves (wall and monotonic), and signing in over real HTTP."""
 
 from __future__ import annotations
 
@@ -15,16 +15,16 @@ from fastapi import FastAPI
 
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.runtime import HubRuntime, start_hub
-from hub.security.passwords import hash_password
 from hub.web.auth import CSRF_HEADER, SESSION_COOKIE
-from hub.web_users import WebUser
+from hub.web.server import ConnectionGuard, HubServerConfig
+from hub.web_users import WebUser, hash_web_password
 
 SECRET = "test-token-secret-0123456789abcdef"
 PASSWORD = "correct horse battery staple"
 USER_ROLES = ("dealer", "producer", "admin")
+PASSWORD_HASH = hash_web_password(PASSWORD)
 USERS = [
-    WebUser(name=f"{role}-user", role=role, password_hash=hash_password(PASSWORD, iterations=1000))
-    for role in USER_ROLES
+    WebUser(name=f"{role}-user", role=role, password_hash=PASSWORD_HASH) for role in USER_ROLES
 ]
 
 
@@ -34,10 +34,11 @@ def user_name(role: str) -> str:
 
 
 class MovableClock:
-    """Wall-clock time that stands still until the test moves it."""
+    """A clock that stands still until the test moves it: wall time by default, or a
+    monotonic clock (``MovableClock(time.monotonic())``)."""
 
-    def __init__(self) -> None:
-        self.now = time.time()
+    def __init__(self, start: float | None = None) -> None:
+        self.now = time.time() if start is None else start
 
     def __call__(self) -> float:
         return self.now
@@ -87,6 +88,13 @@ def app_of(hub: HubRuntime) -> FastAPI:
     app = hub._server.config.app
     assert isinstance(app, FastAPI)
     return app
+
+
+def guard_of(hub: HubRuntime) -> ConnectionGuard:
+    """The connection guard of the running hub's web server."""
+    config = hub._server.config
+    assert isinstance(config, HubServerConfig)
+    return config.guard
 
 
 @dataclass(frozen=True)
