@@ -19,7 +19,7 @@ sequence ones (they carry no ``seq``).
 
 What the hub should tell the dealer about a node (reads lost, a flood, a count stuck
 behind or implausible) is queued as a :class:`NodeNotice` in :attr:`Ingest.notices`.
-Log lines go through a :class:`~hub.throttle.LogThrottle`: a flood of refusals does not
+Log lines go through a :class:`~hub.throttle.ThrottledLog`: a flood of refusals does not
 flood the journal (the counters count every one).
 """
 
@@ -42,7 +42,7 @@ from feltwire.protocol import (
     parse_topic,
 )
 from hub.nodes import NodeWatch
-from hub.throttle import LogThrottle
+from hub.throttle import ThrottledLog
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +86,17 @@ class InventoryRead:
     unknown_uids: tuple[str, ...]
 
 
+def _same_node(named: str, topic_node: str | None) -> None:
+    """Refuse (``node_mismatch``) a payload naming another node than its topic's: the
+    broker's ACL binds the topic to the node's credential, so that is a forgery."""
+    if named != topic_node:
+        raise ProtocolError(
+            "node_mismatch",
+            f"payload names node {named!r} on node {topic_node!r}'s topic: "
+            f"a forgery or a misconfigured node; check the credential of {topic_node!r}",
+        )
+
+
 class Ingest:
     """Turns raw MQTT messages into :class:`InventoryRead`s, counting every refusal."""
 
@@ -110,7 +121,7 @@ class Ingest:
         """What to tell the dealer about nodes, in order (the service takes them)."""
         self._clock = clock
         self._wall = wall
-        self._log = LogThrottle(log)
+        self._log = ThrottledLog(log)
         self.readers = frozenset(readers)
         self.deck = deck
         self.max_payload_bytes = max_payload_bytes
@@ -135,7 +146,7 @@ class Ingest:
         self.counters["rejected"] += 1
         self.counters[f"rejected.{reason}"] += 1
         self._log.warning(
-            f"refused-{reason}", "refused message on %s: %s (%s)", topic, message, reason
+            "refused message on %s: %s (%s)", topic, message, reason, key=f"refused-{reason}"
         )
 
     def _lost(self, node: str, lost: tuple[int, int] | None) -> None:
@@ -144,7 +155,7 @@ class Ingest:
             return
         self.counters["lost"] += lost[1] - lost[0] + 1
         self._log.warning(
-            f"lost-{node}", "node %s: reads seq %d..%d never reached the hub", node, *lost
+            "node %s: reads seq %d..%d never reached the hub", node, *lost, key=f"lost-{node}"
         )
         self.notices.append(NodeNotice(NoticeKind.LOST, node, lost[0], lost[1]))
 
@@ -156,12 +167,7 @@ class Ingest:
             if parsed.kind is not TopicKind.BUTTON or parsed.table != self.table:
                 raise ProtocolError("bad_topic", f"not a button topic of table {self.table!r}")
             press = decode_button_press(payload, self.max_payload_bytes)
-            if press.node != parsed.node:
-                raise ProtocolError(
-                    "node_mismatch",
-                    f"button press names node {press.node!r} on node {parsed.node!r}'s topic: "
-                    f"a forgery or a misconfigured node; check the credential of {parsed.node!r}",
-                )
+            _same_node(press.node, parsed.node)
         except ProtocolError as exc:
             self._refuse(exc.reason, topic, str(exc))
             return None
@@ -197,12 +203,7 @@ class Ingest:
                 raise ProtocolError(
                     "malformed", f"payload names reader {inv.reader!r} on {parsed.target!r}'s topic"
                 )
-            if inv.node != parsed.node:
-                raise ProtocolError(
-                    "node_mismatch",
-                    f"payload names node {inv.node!r} on node {parsed.node!r}'s topic: "
-                    f"a forgery or a misconfigured node; check the credential of {parsed.node!r}",
-                )
+            _same_node(inv.node, parsed.node)
         except ProtocolError as exc:
             self._refuse(exc.reason, topic, str(exc))
             return None
@@ -226,13 +227,13 @@ class Ingest:
             self.counters[kind] += 1
             self._log.log(
                 logging.INFO,
-                f"{kind}-{node}",
                 "dropped %s message from %s seq %d on %s (last %d)",
                 kind,
                 node,
                 seq,
                 inv.reader,
                 last,
+                key=f"{kind}-{node}",
             )
             if kind == "stale" and self.nodes.stale(node, live=live):
                 self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, last, inv.reader))
@@ -251,10 +252,10 @@ class Ingest:
         if unknown:
             self.counters["unknown_tag"] += len(unknown)
             self._log.warning(
-                f"unknown-{inv.reader}",
                 "tags %s on %s are not in deck %r: ignored",
                 ", ".join(unknown),
                 inv.reader,
                 self.deck.name,
+                key=f"unknown-{inv.reader}",
             )
         return InventoryRead(inv.reader, inv.node, inv.seq, frozenset(cards), tuple(unknown))

@@ -76,7 +76,7 @@ from hub.live_equity import (
 )
 from hub.overlay_state import OverlayFrameError, OverlayState
 from hub.presence import AntennaChange, TablePresence
-from hub.throttle import LogThrottle
+from hub.throttle import ThrottledLog
 
 if TYPE_CHECKING:
     from hub.table_service import TableService
@@ -287,7 +287,7 @@ class HubService:
         """MQTT messages for this table — (topic, payload, retained) — taken in order by
         :func:`run_mqtt`'s worker."""
         self._node_alerted: dict[tuple[str, str], float] = {}
-        self.throttle = LogThrottle(logging.getLogger(__name__))
+        self.throttle = ThrottledLog(logging.getLogger(__name__))
         """Log lines of faults that repeat (a full disk, a failing task) go through it."""
         self._log_alerted: float | None = None
 
@@ -341,7 +341,7 @@ class HubService:
         reason = str(exc) or type(exc).__name__
         self.ingest.counters["log_failed"] += 1
         self.throttle.error(
-            "event-log", "table %s: the event log cannot be written: %s", self.table, reason
+            "table %s: the event log cannot be written: %s", self.table, reason, key="event-log"
         )
         now = self._clock()
         if self._log_alerted is None or now - self._log_alerted >= LOG_ALERT_EVERY_S:
@@ -365,7 +365,7 @@ class HubService:
         on with its next step (call from inside the ``except``)."""
         self.ingest.counters[f"task_failed.{task}"] += 1
         self.throttle.error(
-            f"task-{task}", "table %s: %s failed; it goes on", self.table, task, exc_info=True
+            "table %s: %s failed; it goes on", self.table, task, exc_info=True, key=f"task-{task}"
         )
 
     def _dispatch(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
@@ -674,7 +674,7 @@ class HubService:
             return
         code = frame["code"]
         self.throttle.warning(
-            f"alert-{code}-{where}", "table %s alert %s on %s", self.table, code, where
+            "table %s alert %s on %s", self.table, code, where, key=f"alert-{code}-{where}"
         )
         frame = frame | {"id": None}
         self.public.publish(frame)
@@ -980,11 +980,11 @@ async def _take_messages(service: HubService, disk: Executor) -> None:
         except Exception:
             service.ingest.counters["failed"] += len(batch)
             service.throttle.error(
-                "take",
                 "table %s: %d messages could not be taken",
                 service.table,
                 len(batch),
                 exc_info=True,
+                key="take",
             )
 
 

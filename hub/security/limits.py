@@ -20,10 +20,7 @@ refusals writes a bounded number of lines to the journal and counts the rest.
 
 from __future__ import annotations
 
-import logging
-import time
 from collections import deque
-from collections.abc import Callable
 
 MAX_KEYS = 10_000
 """Keys a window remembers at most (the oldest are forgotten first): bounds the memory a
@@ -141,61 +138,4 @@ class SignInLimiter:
         self.by_name.clear(self._name_key(name, address))
 
 
-class ThrottledLog:
-    """A logger that writes at most ``limit`` lines per ``window`` seconds and counts the
-    rest: a flood (refused connections, bad sign-ins, a process out of file descriptors)
-    leaves a bounded number of lines in the journal, each line after a gap saying how
-    many were left out, and the last one of a window saying that more are only counted.
-
-    >>> now = [0.0]
-    >>> lines = ThrottledLog(logging.getLogger("doctest"), limit=2, window=60,
-    ...                      monotonic=lambda: now[0])
-    >>> [lines.warning("refused %s", n) for n in range(4)], lines.suppressed
-    ([True, True, False, False], 2)
-    >>> now[0] = 61; lines.warning("refused again"), lines.suppressed
-    (True, 0)
-    """
-
-    def __init__(
-        self,
-        logger: logging.Logger,
-        *,
-        limit: int = 5,
-        window: float = 60.0,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.logger = logger
-        self.monotonic = monotonic
-        self._window = SlidingWindow(limit, window)
-        self.suppressed = 0
-        """Lines left out since the last one written."""
-        self.suppressed_total = 0
-        """Lines left out since this log was made."""
-
-    def log(self, level: int, msg: str, *args: object) -> bool:
-        """Write the line unless this window's lines are spent; True when written."""
-        now = self.monotonic()
-        if not self._window.hit("", now):
-            self.suppressed += 1
-            self.suppressed_total += 1
-            return False
-        if self.suppressed:
-            msg += " (%d like it left out before this one)"
-            args += (self.suppressed,)
-            self.suppressed = 0
-        if self._window.count("", now) == self._window.limit:
-            msg += "; more like it within %.0f s are only counted"
-            args += (self._window.window,)
-        self.logger.log(level, msg, *args)
-        return True
-
-    def warning(self, msg: str, *args: object) -> bool:
-        """:meth:`log` at WARNING."""
-        return self.log(logging.WARNING, msg, *args)
-
-    def error(self, msg: str, *args: object) -> bool:
-        """:meth:`log` at ERROR."""
-        return self.log(logging.ERROR, msg, *args)
-
-
-__all__ = ["MAX_KEYS", "SignInLimiter", "SlidingWindow", "ThrottledLog"]
+__all__ = ["MAX_KEYS", "SignInLimiter", "SlidingWindow"]

@@ -18,7 +18,7 @@ from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request
 from pydantic import BaseModel
 
 from hub.web.auth import Principal, Role, WebAuth, allow
-from hub.web.common import TableDep
+from hub.web.common import TableDep, audit
 
 ADMIN = allow(Role.ADMIN)
 
@@ -69,17 +69,6 @@ def register(app: FastAPI) -> None:
         if before is None:
             raise HTTPException(404, f"table {service.table} has heard nothing from node {node!r}")
         service.reset_node(node)
-        auth: WebAuth = request.app.state.auth
-        auth.audit.record(
-            outcome="open",
-            feed="nodes",
-            route=request.url.path,
-            table=service.table,
-            name=who.name,
-            role=who.role.value,
-            via=who.via,
-            address=request.client.host if request.client is not None else "",
-            user_agent=request.headers.get("user-agent", ""),
-            detail=f"reset node {node}'s sequence (it was at {before['last_seq']})",
-        )
+        detail = f"reset node {node}'s sequence (it was at {before['last_seq']})"
+        audit(request, service, who, outcome="open", feed="nodes", detail=detail)
         return {"node": node, "table": service.table, "was": before["last_seq"], "reset": True}

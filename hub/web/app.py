@@ -114,6 +114,7 @@ def create_app(
             "table": service.table,
             "counters": service.counters,
             "nodes": service.ingest.nodes.stats(),
+            "web": dict(app.state.web_refusals),
             "changes": service.changes,
             "subscribers": {"public": len(service.public), "overlay": len(service.overlay)},
         }

@@ -50,6 +50,7 @@ import ipaddress
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
@@ -66,11 +67,13 @@ from hub.audit import (
     AUDIT_FILE,
     REFUSALS_PER_MINUTE,
     REFUSALS_PER_MINUTE_TOTAL,
+    AuditError,
     AuditLog,
     Outcome,
 )
-from hub.security.limits import SignInLimiter, ThrottledLog
+from hub.security.limits import SignInLimiter
 from hub.security.sessions import Session, SessionStore
+from hub.throttle import ThrottledLog
 from hub.web_users import UserDirectory, check_password
 
 if TYPE_CHECKING:
@@ -428,18 +431,28 @@ class Access:
         if table is None:
             tables = getattr(conn.app.state, "tables", None) or {}
             table = next(iter(tables), "")
-        entry = auth.audit.record(
-            outcome=outcome,
-            feed=self.audit,
-            route=conn.url.path,
-            table=table,
-            name=who.name if who is not None else "?",
-            role=who.role.value if who is not None else "?",
-            via=who.via if who is not None else "token",
-            address=conn.client.host if conn.client is not None else "",
-            user_agent=conn.headers.get("user-agent", ""),
-            detail=detail,
-        )
+        try:
+            entry = auth.audit.record(
+                outcome=outcome,
+                feed=self.audit,
+                route=conn.url.path,
+                table=table,
+                name=who.name if who is not None else "?",
+                role=who.role.value if who is not None else "?",
+                via=who.via if who is not None else "token",
+                address=conn.client.host if conn.client is not None else "",
+                user_agent=conn.headers.get("user-agent", ""),
+                detail=detail,
+            )
+        except (sqlite3.Error, OSError, AuditError) as exc:
+            auth.refusal_log.error(
+                "audit trail: cannot be written (%s): %s at %s", exc, outcome, conn.url.path
+            )
+            if outcome == "open":  # fail closed: no card-bearing feed opens unaudited
+                raise self._refuse(
+                    conn, 503, f"the audit trail cannot be written ({exc}): try again later"
+                ) from None
+            return
         if entry is None:
             auth.refusal_log.warning(
                 "audit trail: a refusal at %s not written, the throttle is on "

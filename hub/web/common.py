@@ -13,8 +13,10 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Query, WebSocket, WebSocketException, status
 from starlette.requests import HTTPConnection
 
+from hub.audit import Outcome
 from hub.feeds import Broadcaster, Event
 from hub.service import HubService
+from hub.web.auth import Principal, WebAuth
 
 
 def tables_of(conn: HTTPConnection) -> Mapping[str, HubService]:
@@ -80,6 +82,32 @@ async def pump(
             receiver.cancel()
             if getter is not None:
                 getter.cancel()
+
+
+def audit(
+    conn: HTTPConnection,
+    service: HubService,
+    who: Principal,
+    *,
+    outcome: Outcome,
+    feed: str,
+    detail: str,
+) -> None:
+    """Write what ``who`` did at ``service``'s table to the audit trail (who, from where,
+    which route; never a card)."""
+    auth: WebAuth = conn.app.state.auth
+    auth.audit.record(
+        outcome=outcome,
+        feed=feed,
+        route=conn.url.path,
+        table=service.table,
+        name=who.name,
+        role=who.role.value,
+        via=who.via,
+        address=conn.client.host if conn.client is not None else "",
+        user_agent=conn.headers.get("user-agent", ""),
+        detail=detail,
+    )
 
 
 TableDep = Annotated[HubService, Depends(get_table)]

@@ -57,8 +57,8 @@ from hub.rules.procedure import (
 )
 from hub.service import HubService, LogUnavailable
 from hub.table_service import TableService, public_event
-from hub.web.auth import Principal, Role, WebAuth, allow
-from hub.web.common import TableDep, pump
+from hub.web.auth import Principal, Role, allow
+from hub.web.common import TableDep, audit, pump
 
 log = logging.getLogger(__name__)
 
@@ -181,23 +181,6 @@ def _answer(rules: TableService, step: Step) -> dict[str, Any]:
     }
 
 
-def _audit_refusal(request: Request, service: HubService, who: Principal, detail: str) -> None:
-    """Write a refused console input to the audit trail (who, from where; never a card)."""
-    auth: WebAuth = request.app.state.auth
-    auth.audit.record(
-        outcome="refused",
-        feed="console",
-        route=request.url.path,
-        table=service.table,
-        name=who.name,
-        role=who.role.value,
-        via=who.via,
-        address=request.client.host if request.client is not None else "",
-        user_agent=request.headers.get("user-agent", ""),
-        detail=detail,
-    )
-
-
 def _command(service: HubService, inp: ConsoleInput) -> dict[str, Any]:
     """Enter a dealer command; 409 with the reason when it was refused."""
     rules, step = _enter(service, inp)
@@ -291,7 +274,8 @@ def register(app: FastAPI) -> None:
         card = None if body.card is None else card_index(body.card)
         rules, step = _enter(service, ManualCard(body.antenna, card, 0.0))
         if step.refused == MANUAL_CARD_IN_PLAY:
-            _audit_refusal(request, service, who, "a card entered by hand is already in play")
+            detail = "a card entered by hand is already in play"
+            audit(request, service, who, outcome="refused", feed="console", detail=detail)
         if step.refused is not None:
             raise _refuse(service, step.refused)
         return _answer(rules, step)

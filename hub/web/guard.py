@@ -37,7 +37,7 @@ from collections import Counter
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.security.limits import ThrottledLog
+from hub.throttle import ThrottledLog
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Throttled log lines (:mod:`hub.throttle`): one per key and interval, the rest counted."""
+"""Throttled log lines (:mod:`hub.throttle`): a few per key and window, the rest counted."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 import pytest
 
 import hub.throttle
-from hub.throttle import LogThrottle
+from hub.throttle import ThrottledLog
 from tests.hub.support import FakeClock
 
 
@@ -17,14 +17,15 @@ def test_docstring_examples() -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
-def test_a_flood_of_one_fault_logs_one_line_per_interval(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_flood_of_one_fault_logs_a_few_lines_a_minute(caplog: pytest.LogCaptureFixture) -> None:
     clock = FakeClock(0.0)
-    throttle = LogThrottle(logging.getLogger("flood"), every=10.0, clock=clock)
+    lines = ThrottledLog(logging.getLogger("flood"), limit=2, window=60.0, monotonic=clock)
     with caplog.at_level(logging.WARNING, logger="flood"):
-        for i in range(10_000):
-            clock.now = i * 0.01  # 100 a second for 100 s
-            throttle.warning("disk", "cannot write")
-            throttle.warning("other", "another fault")
-    lines = [r.getMessage() for r in caplog.records]
-    assert len(lines) == 2 * 10  # one per key every 10 s
-    assert "999 more like it held back" in lines[2]
+        for i in range(12_000):
+            clock.now = i * 0.01  # 100 a second for 120 s, of two kinds
+            lines.warning("cannot write", key="disk")
+            lines.warning("another fault", key="other")
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 2 * 2 * 2  # two a minute of each kind, for two minutes
+    assert any("left out before this one" in line for line in said)
+    assert lines.suppressed_total == 2 * 12_000 - len(said)

@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from hub.config import WebSettings
+from hub.web.auth import Role
 from tests.web.support import DECK, Room, room
 
 
@@ -91,6 +92,10 @@ async def test_a_full_disk_refuses_inputs_says_why_and_the_hub_carries_on(tmp_pa
             # the dealer is told, on the console, in words
             alerts = [a for a in (await state(r))["alerts"] if a["code"] == "event_log_failed"]  # type: ignore[union-attr,index]
             assert alerts and "full" in alerts[0]["message"]
+            # the overlay cannot be opened unaudited: 503, not a bare 500
+            async with httpx.AsyncClient(base_url=r.hub.web_url, timeout=10) as http:
+                overlay = await http.get(f"/overlay?token={r.hub.token(Role.PRODUCER)}")
+            assert overlay.status_code == 503 and "audit trail" in overlay.json()["detail"]
             await asyncio.sleep(0.6)  # the rules' ticks fail meanwhile (0.25 s apart)
             running = {t.get_name(): t for t in r.hub._tasks}
             assert not [name for name, t in running.items() if t.done()], running
