@@ -107,6 +107,10 @@ def hub_toml(tables: list[str], mqtt_port: int, web_port: int, state: Path, opt:
         f'producer_token = "{TOKEN}"',
         "overlay_delay_minutes = 0",
         "allow_live_hole_cards = true",
+        # every overlay WebSocket of the bench comes from this one address (as from one
+        # production machine): the per-address connection limit must admit them all
+        f"max_connections_per_address = {len(tables) + 32}",
+        f"max_connections = {max(1000, len(tables) + 64)}",
     ]
     if opt.rules:
         players = ", ".join(

@@ -21,9 +21,13 @@ Damage is detected, never accepted silently:
   behind the hub's back breaks the chain from that row on;
 * the **seal**, ``<log>.seal`` beside the log (mode 0600, outside SQLite and its WAL),
   holds the last committed sequence number and its chain, and those of the commit
-  before. It is written after each commit — with ``fdatasync`` when ``sync = "full"`` —
-  into one of two checksummed slots in turn, so a torn write of the seal leaves the
-  other slot (the commit before) readable.
+  before. It is written after each commit into one of two checksummed slots in turn, so
+  a torn write of the seal leaves the other slot (the commit before) readable. With
+  ``sync = "full"`` it is made durable (``fdatasync``) at most every
+  :data:`SEAL_SYNC_S` and when the log closes: the commit it follows is already on disk
+  when the seal is written, so the seal can never get ahead of the log — after a power
+  cut it is at most that far behind (a log ahead of its seal verifies), and a
+  busy table pays one extra fsync a second instead of one per commit.
 
 The chain is not keyed: it catches damage (a failing SD card, a careless operator, an
 edit with the ``sqlite3`` shell), not someone who rewrites the log *and* its seal
@@ -365,6 +369,8 @@ class Seal:
     prev_chain: str | None = None
 
 
+SEAL_SYNC_S = 1.0
+"""The seal is made durable at most this often (seconds, monotonic) and on close."""
 SEAL_SLOT = 512
 """Bytes per slot of the seal file (two slots, written in turn)."""
 
@@ -464,16 +470,22 @@ class _SealWriter:
         self._n = max((s[0] for s in slots if s is not None), default=0)
         self.failures = 0
         """Seal writes that failed (the log itself was committed; see :meth:`write`)."""
+        self._synced: float | None = None
+        self._unsynced = False
 
     def write(self, seal: Seal) -> None:
-        """Write ``seal`` into the older slot (fdatasync when durable). A failure is
-        logged, not raised: the commit it follows is in the log, and the next write
-        tries again (until then the log is ahead of its seal, which a restart accepts)."""
+        """Write ``seal`` into the older slot (fdatasync when durable, at most every
+        :data:`SEAL_SYNC_S`). A failure is logged, not raised: the commit it follows is in
+        the log, and the next write tries again (until then the log is ahead of its seal,
+        which a restart accepts)."""
         n = self._n + 1
         try:
             os.pwrite(self._fd, _encode_slot(seal, n), (n % 2) * SEAL_SLOT)
-            if self.durable:
+            self._unsynced = True
+            now = time.monotonic()
+            if self.durable and (self._synced is None or now - self._synced >= SEAL_SYNC_S):
                 _datasync(self._fd)
+                self._synced, self._unsynced = now, False
         except OSError as exc:
             self.failures += 1
             if self.failures == 1:
@@ -486,6 +498,8 @@ class _SealWriter:
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
+            if self.durable and self._unsynced:
+                _datasync(self._fd)
             os.close(self._fd)
 
 
