@@ -47,3 +47,20 @@ def test_overlay_holds_cards_back_for_the_delay() -> None:
         ev = ov.queue.get_nowait()
     assert ev["cards"] == ["As"] and ev["reader"] == "seat3"
     assert "As" in json.dumps(svc.overlay_snapshot())
+
+
+def test_a_button_press_naming_another_node_is_refused() -> None:
+    """pi-south's credential may publish on pi-south's button topic only (the ACL); a
+    press there that says it is pi-north's is a forgery: refused, not taken (issue 12)."""
+    svc = make(0, FakeClock())
+    with svc.public.subscribe() as pub:
+        forged = {"v": 1, "node": "pi-north", "button": "misdeal", "ts": 0}
+        svc.handle_message("feltwire/v1/t1/node/pi-south/button", json.dumps(forged).encode())
+        own = {"v": 1, "node": "pi-south", "button": "undo", "ts": 0}
+        svc.handle_message("feltwire/v1/t1/node/pi-south/button", json.dumps(own).encode())
+        frames = [pub.queue.get_nowait() for _ in range(pub.queue.qsize())]
+    assert svc.counters["rejected.node_mismatch"] == 1
+    assert [(f["node"], f["button"]) for f in frames if f["type"] == "button"] == [
+        ("pi-south", "undo")
+    ]
+    assert "button.misdeal" not in svc.counters
