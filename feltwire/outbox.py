@@ -20,40 +20,14 @@ database and its ``-wal``/``-shm`` 0600, an existing looser one tightened.
 from __future__ import annotations
 
 import logging
-import os
 import sqlite3
-import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from feltwire.files import private_dir, private_file
+
 log = logging.getLogger(__name__)
-
-
-def private_dir(path: Path) -> None:
-    """Create the directory ``path`` (and its parents) for its owner only (0700); an
-    existing one that others may enter is tightened. One the process does not own
-    cannot be: that is logged, and the files inside stay private all the same."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    current = stat.S_IMODE(path.stat().st_mode)
-    if current & 0o077:
-        try:
-            path.chmod(current & 0o700)
-        except PermissionError:
-            log.warning(
-                "state dir %s is mode %o and not ours to tighten: make it 0700", path, current
-            )
-
-
-def private_file(path: Path) -> None:
-    """Create ``path`` (empty) when missing, for its owner only (0600); an existing file
-    that others may read or write is tightened."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        if os.fstat(fd).st_mode & 0o077:
-            os.fchmod(fd, 0o600)
-    finally:
-        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from feltwire.outbox import Outbox, private_dir, private_file
+from feltwire.files import private_dir, private_file
+from feltwire.outbox import Outbox
 from feltwire.protocol import ReaderInventory, encode, reader_tags_topic
 
 

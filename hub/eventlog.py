@@ -91,6 +91,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from feltwire.cards import card_code, card_index
+from feltwire.files import private_file
 from hub.ingest import InventoryRead
 from hub.rules.procedure import (
     Act,
@@ -303,16 +304,9 @@ def _create_schema(db: sqlite3.Connection) -> None:
     )
 
 
-def create_private(path: Path) -> None:
-    """Create ``path`` (and its directory) readable by the owner only; tighten an
-    existing file that is looser."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-    try:
-        if os.fstat(fd).st_mode & 0o077:
-            os.fchmod(fd, 0o600)
-    finally:
-        os.close(fd)
+create_private = private_file
+"""Create ``path`` (and its directory) for its owner only; tighten a looser one
+(:func:`feltwire.files.private_file`)."""
 
 
 def seal_path(path: Path) -> Path:
