@@ -408,7 +408,12 @@ class HubService:
             self.rules.ensure_open(self._clock())
         self.release_due()
         log.info("replayed %d inputs from the event log", count)
+        last = list(self.log.records(after=max(0, self.log.last_seq - 1)))
+        last_wall = last[-1].wall if last and last[-1].wall is not None else float("-inf")
         for loss in self.log.accepted_losses:
+            if loss.at < last_wall:
+                continue  # accepted before the hub last ran: told then
+            log.warning("table %s: %s", self.table, loss)
             self.hub_alert(
                 {
                     "type": "alert",
