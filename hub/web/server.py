@@ -73,6 +73,8 @@ WS_PING_SECONDS = 20.0
 """Ping interval of WebSockets, and how long a pong may take before the socket closes."""
 
 ACCEPT_FAILED = "socket.accept() out of system resource"
+ACCEPT_RETRIES_FAILED = "accept_retries_failed"
+"""Counter: asyncio's retries of accept() after EMFILE that failed (a listener closed)."""
 """The message asyncio's event loop reports when ``accept()`` fails for want of file
 descriptors (or memory)."""
 
@@ -302,6 +304,7 @@ class AcceptErrorThrottle:
         self.previous = loop.get_exception_handler()
         self.counts = counts
         self._said = ThrottledLog(log, limit=3, window=60.0)
+        self._said_retries = ThrottledLog(log, limit=3, window=60.0)
 
     def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         if context.get("message") == ACCEPT_FAILED:
@@ -314,10 +317,31 @@ class AcceptErrorThrottle:
                 self.counts[ACCEPTS_FAILED],
             )
             return
+        if _accept_retry_failed(context):
+            # asyncio retries accept() a second after EMFILE, once per failed accept (up to
+            # the backlog); a retry for a listener closed meanwhile fails again: one report
+            # each, a traceback apiece — counted and throttled like the accept errors
+            self.counts[ACCEPT_RETRIES_FAILED] += 1
+            self._said_retries.error(
+                "web: a retried accept failed (%s; %d so far): a listener closed while the "
+                "hub was out of file descriptors",
+                context.get("exception"),
+                self.counts[ACCEPT_RETRIES_FAILED],
+            )
+            return
         if self.previous is not None:
             self.previous(loop, context)
         else:
             loop.default_exception_handler(context)
+
+
+def _accept_retry_failed(context: dict[str, Any]) -> bool:
+    """True for asyncio's report of a failed accept retry (``_start_serving``)."""
+    handle = context.get("handle")
+    callback = getattr(handle, "_callback", None)
+    return getattr(callback, "__name__", "") == "_start_serving" and isinstance(
+        context.get("exception"), OSError | ValueError
+    )
 
 
 class LogThrottle(logging.Filter):
