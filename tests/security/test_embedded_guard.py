@@ -28,7 +28,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +54,7 @@ from hub.config import HubConfig, HubMqttSettings
 from hub.runtime import HubRuntime, start_hub
 from hub.security.acl import rules_for_role
 from tests.security.conftest import Credential, TableSecrets
+from tests.security.test_hub_mqtt import wait_until
 
 DECK = simulated_deck()
 TABLE = "table1"
@@ -246,12 +247,6 @@ class Node:
 
     def close(self) -> None:
         self.transport.close()
-
-
-async def wait_until(cond: Callable[[], bool], limit: float = 15) -> None:
-    async with asyncio.timeout(limit):
-        while not cond():
-            await asyncio.sleep(0.02)
 
 
 def dealt_uids() -> set[str]:

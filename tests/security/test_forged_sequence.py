@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,19 +29,13 @@ from hub.nodes import STALE_STREAK
 from hub.runtime import HubRuntime, start_hub
 from hub.web.auth import Role
 from tests.security.conftest import Guarded, TableSecrets
-from tests.security.test_hub_mqtt import hub_config, url
+from tests.security.test_hub_mqtt import hub_config, url, wait_until
 from tests.security.test_node_identity import AS, DECK, KD, TOP_SEQ, broker, node_transport, secrets
 from tests.web.support import simulated_node
 
 __all__ = ["broker", "secrets"]  # the fixtures, from the node-identity tests
 
 QS = DECK.uid_for("Qs")
-
-
-async def wait_until(cond: Callable[[], bool], limit: float = 15) -> None:
-    async with asyncio.timeout(limit):
-        while not cond():
-            await asyncio.sleep(0.02)
 
 
 def raw_publish(port: int, topic: str, body: dict[str, Any], **login: str) -> None:
