@@ -93,6 +93,7 @@ from typing import Any, Literal
 from feltwire.cards import card_code, card_index
 from feltwire.files import private_file
 from hub.ingest import InventoryRead
+from hub.rules.errors import TableSeat
 from hub.rules.procedure import (
     Act,
     ConsoleAction,
@@ -1264,11 +1265,13 @@ def decode_console(payload: Mapping[str, Any], now: float) -> ConsoleInput:
     """The console input a log payload records, stamped ``now``."""
     kind = payload["type"]
     if kind == "ConsoleAction":
-        return ConsoleAction(int(payload["seat"]), Act(payload["act"]), now, int(payload["to"]))
+        return ConsoleAction(
+            TableSeat(int(payload["seat"])), Act(payload["act"]), now, int(payload["to"])
+        )
     if kind == "ShowHand":
-        return ShowHand(int(payload["seat"]), now)
+        return ShowHand(TableSeat(int(payload["seat"])), now)
     if kind == "MuckHand":
-        return MuckHand(int(payload["seat"]), now)
+        return MuckHand(TableSeat(int(payload["seat"])), now)
     if kind == "ManualCard":
         card = payload["card"]
         return ManualCard(str(payload["reader"]), None if card is None else card_index(card), now)

@@ -47,6 +47,7 @@ from typing import Protocol
 from feltwire.cards import card_code, card_index
 from feltwire.deck import Deck, simulated_deck
 from hub.rules.alerts import Alert, AlertCode
+from hub.rules.errors import TableSeat
 from hub.rules.games import Family, Game, Stakes, game
 from hub.rules.hand import Hand, Phase
 from hub.rules.procedure import (
@@ -307,7 +308,7 @@ def random_setup(rng: random.Random, variant: str, profile: TableProfile) -> Han
         stakes = Stakes.blind_game(n, 5, 10)
     else:
         stakes = Stakes.blind_game(n, 5, 10)
-    return HandSetup(1, g, tuple(seats), seats[-1], stakes, stacks)
+    return HandSetup(1, g, tuple(TableSeat(t) for t in seats), seats[-1], stakes, stacks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +368,7 @@ class SimulatedDealer:
         """The table's hand (players know whose turn it is)."""
         return self.table.hand
 
-    def _seat(self, h: int) -> int:
+    def _seat(self, h: int) -> TableSeat:
         return self.setup.seats[h]
 
     def _live(self) -> list[int]:
@@ -579,8 +580,8 @@ class SimulatedDealer:
             self.table.put(f"seat{t}", *cards)
             return True
         if self._folded_cards and self._inject(Mistake.FOLDED_RETURNED):
-            card, t = self.rng.choice(self._folded_cards)
-            self.table.move([card], f"seat{t}")
+            card, folded_at = self.rng.choice(self._folded_cards)
+            self.table.move([card], f"seat{folded_at}")
             self.table.move([card], "muck")
             return True
         g = self.setup.game

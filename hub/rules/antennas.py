@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from hub.rules.errors import TableSeat
+
 __all__ = [
     "AntennaTracker",
     "Arrival",
@@ -61,7 +63,7 @@ class Place:
     """An antenna's meaning: its kind and, for seat and up-card antennas, the table seat."""
 
     kind: PlaceKind
-    seat: int | None = None
+    seat: TableSeat | None = None
 
 
 _SEAT_RE = re.compile(r"^(seat|up)([1-9][0-9]?)$")
@@ -77,7 +79,7 @@ def place_of(reader: str) -> Place:
     m = _SEAT_RE.match(reader)
     if m:
         kind = PlaceKind.SEAT if m.group(1) == "seat" else PlaceKind.UP
-        return Place(kind, int(m.group(2)))
+        return Place(kind, TableSeat(int(m.group(2))))
     if reader in _BOARD:
         return Place(PlaceKind.BOARD)
     if reader == "burn":

@@ -60,6 +60,7 @@ from hub.rules.errors import (
     PhaseError,
     RulesError,
     ShowdownError,
+    who,
 )
 from hub.rules.evaluator import evaluate_high
 from hub.rules.games import (
@@ -175,7 +176,7 @@ def _check_setup(g: Game, st: Stakes, n: int) -> None:
         if g.family is _STUD:
             raise ConfigurationError("R-POS-5", "stud has no big blind")
         if not 0 <= st.big_blind_seat < n:
-            raise ConfigurationError("R-POS-2", f"there is no seat {st.big_blind_seat}")
+            raise ConfigurationError("R-POS-2", f"there is no {who(st.big_blind_seat)}")
 
 
 _DEFAULT_OPTIONS = Options()
@@ -713,7 +714,7 @@ class Hand:
             )
         if seat is not None and seat != self.actor:
             raise OutOfTurnError(
-                "R-BET-10", f"seat {seat} acted out of turn; seat {self.actor} is to act"
+                "R-BET-10", f"{who(seat)} acted out of turn; {who(self.actor)} is to act"
             )
         return self.actor
 
@@ -725,7 +726,7 @@ class Hand:
         fixed = self.game.structure is _FIXED_LIMIT
         if stack_to <= current:
             raise IllegalActionError(
-                "R-BET-1", f"seat {s} has {stacks[s]} left, not enough to raise; call or fold"
+                "R-BET-1", f"{who(s)} has {stacks[s]} left, not enough to raise; call or fold"
             )
         folded = self.folded
         for o in self._clockwise[s]:  # _reach(s) > current: someone can cover more
@@ -744,13 +745,13 @@ class Hand:
                     raise IllegalActionError(
                         "R-BET-5",
                         f"the all-in of less than half a bet does not reopen the betting for"
-                        f" seat {s}, who has acted; call {current - bets[s]} or fold",
+                        f" {who(s)}, who has acted; call {current - bets[s]} or fold",
                     )
             elif current - faced < self._last_inc:
                 raise IllegalActionError(
                     "R-BET-6",
                     f"the all-in of less than a full raise does not reopen the betting for"
-                    f" seat {s}, who has acted; call {current - bets[s]} or fold",
+                    f" {who(s)}, who has acted; call {current - bets[s]} or fold",
                 )
         if fixed:
             if self._raise_count >= 1 + self.options.max_raises and (
@@ -821,7 +822,7 @@ class Hand:
         """Raise unless the seat to act (or ``seat``) may fold now; return the seat."""
         s = self._verify_actor(seat)
         if s == self._bring_in_seat and not self._round_acted:
-            raise IllegalActionError("R-STUD-1", f"seat {s} must bring in or complete")
+            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
         return s
 
     def can_fold(self, seat: int | None = None) -> bool:
@@ -854,11 +855,11 @@ class Hand:
         """Raise unless the seat may check (nothing to call, R-BET-1)."""
         s = self._verify_actor(seat)
         if s == self._bring_in_seat and not self._round_acted:
-            raise IllegalActionError("R-STUD-1", f"seat {s} must bring in or complete")
+            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
         if self.bets[s] < self._current:
             raise IllegalActionError(
                 "R-BET-1",
-                f"seat {s} cannot check facing a bet of {self._current}; call, raise or fold",
+                f"{who(s)} cannot check facing a bet of {self._current}; call, raise or fold",
             )
         return s
 
@@ -888,9 +889,9 @@ class Hand:
         """Raise unless the seat faces a bet it may call."""
         s = self._verify_actor(seat)
         if s == self._bring_in_seat and not self._round_acted:
-            raise IllegalActionError("R-STUD-1", f"seat {s} must bring in or complete")
+            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
         if self.bets[s] >= self._current:
-            raise IllegalActionError("R-BET-1", f"seat {s} has nothing to call; check or bet")
+            raise IllegalActionError("R-BET-1", f"{who(s)} has nothing to call; check or bet")
         return s
 
     def can_call(self, seat: int | None = None) -> bool:
@@ -929,7 +930,7 @@ class Hand:
         """Check when nothing is to call, else call (PHH ``cc``)."""
         s = self._verify_actor(seat)
         if s == self._bring_in_seat and not self._round_acted:
-            raise IllegalActionError("R-STUD-1", f"seat {s} must bring in or complete")
+            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
         if self.bets[s] < self._current:
             return self._do_call(s)
         return self._do_check(s)
@@ -940,7 +941,7 @@ class Hand:
         """Raise unless the seat to act is the stud bring-in and has not posted it."""
         s = self._verify_actor(seat)
         if s != self._bring_in_seat or self._round_acted:
-            raise IllegalActionError("R-STUD-1", f"seat {s} is not the bring-in")
+            raise IllegalActionError("R-STUD-1", f"{who(s)} is not the bring-in")
         return s
 
     def can_bring_in(self, seat: int | None = None) -> bool:
@@ -980,7 +981,7 @@ class Hand:
         stack_to = self.bets[s] + self.stacks[s]
         if to > stack_to:
             raise BetSizeError(
-                "R-BUY-5", f"seat {s} has only {stack_to} in play; it cannot bet to {to}"
+                "R-BUY-5", f"{who(s)} has only {stack_to} in play; it cannot bet to {to}"
             )
         lo, hi = self._raise_bounds(s)
         if to == stack_to and to < lo:
@@ -1008,7 +1009,7 @@ class Hand:
             )
         if to > hi:
             raise BetSizeError(
-                "R-BET-3", f"pot limit: the most seat {s} may make it is {hi}; {to} is too much"
+                "R-BET-3", f"pot limit: the most {who(s)} may make it is {hi}; {to} is too much"
             )
         return s
 
@@ -1205,24 +1206,24 @@ class Hand:
         """Raise unless ``card`` may go to ``seat`` now; return whether it is face up."""
         self._check_card(card, seat)
         if not 0 <= seat < self.n:
-            raise MisdealError("R-DEAL-6", f"there is no seat {seat}")
+            raise MisdealError("R-DEAL-6", f"there is no {who(seat)}")
         if self.phase is _DRAWING:
             if self._owed[seat] <= 0:
-                raise MisdealError("R-DEAL-5", f"seat {seat} is owed no replacement card")
+                raise MisdealError("R-DEAL-5", f"{who(seat)} is owed no replacement card")
             expect_up = False
         elif self.phase is _DEALING and self._hole_up:
             if self.folded[seat]:
-                raise MisdealError("R-DEAL-6", f"seat {seat} is not in the hand")
+                raise MisdealError("R-DEAL-6", f"{who(seat)} is not in the hand")
             k = self._dealt[seat]
             if k >= len(self._hole_up):
                 raise MisdealError(
-                    "R-DEAL-6", f"seat {seat} already has its cards for the {self.street.name}"
+                    "R-DEAL-6", f"{who(seat)} already has its cards for the {self.street.name}"
                 )
             if self.options.strict_deal_order:
                 nxt = next(e.seat for e in self.expected() if e.kind is _HOLE)
                 if nxt != seat:
                     raise MisdealError(
-                        "R-DEAL-6", f"the card went to seat {seat}; seat {nxt} was next"
+                        "R-DEAL-6", f"the card went to {who(seat)}; {who(nxt)} was next"
                     )
             expect_up = self._hole_up[k]
         elif self.phase is _BETTING:
@@ -1231,7 +1232,7 @@ class Hand:
             raise PhaseError("R-DEAL-6", f"no hole card is due (the hand is in {self.phase.value})")
         if up is not None and up != expect_up:
             face = "up" if expect_up else "down"
-            raise DealingError("R-DEAL-3", f"this card to seat {seat} must be dealt face {face}")
+            raise DealingError("R-DEAL-3", f"this card to {who(seat)} must be dealt face {face}")
         self._verify_stub()
         return expect_up
 
@@ -1309,14 +1310,14 @@ class Hand:
         """Raise unless ``card`` may be recorded as one of ``seat``'s hole cards that were
         dealt ``UNKNOWN``; return the slot in :attr:`hole` it fills (the first unknown)."""
         if not 0 <= seat < self.n:
-            raise DealingError("R-DEAL-6", f"there is no seat {seat}")
+            raise DealingError("R-DEAL-6", f"there is no {who(seat)}")
         if card == UNKNOWN:
             raise DealingError("R-CARD-1", "name the card that was read")
         self._check_card(card)  # R-CARD-1: in this deck, and not already in play
         hole = self.hole[seat]
         if UNKNOWN not in hole:
             raise DealingError(
-                "R-CARD-1", f"seat {seat} holds no card dealt unread; {_codes([card])} is not its"
+                "R-CARD-1", f"{who(seat)} holds no card dealt unread; {_codes([card])} is not its"
             )
         return hole.index(UNKNOWN)
 
@@ -1409,7 +1410,7 @@ class Hand:
                         idx = i
                         break
                 if idx < 0:
-                    raise ShowdownError(rule, f"seat {seat} does not hold {_codes([c])}")
+                    raise ShowdownError(rule, f"{who(seat)} does not hold {_codes([c])}")
                 if c >= 0:
                     if self._seen[c]:
                         raise DuplicateCardError(
@@ -1429,10 +1430,10 @@ class Hand:
         drawer = self.drawer
         if seat != drawer:
             raise OutOfTurnError(
-                "R-DEAL-5", f"seat {seat} drew out of turn; seat {drawer} draws next"
+                "R-DEAL-5", f"{who(seat)} drew out of turn; {who(drawer)} draws next"
             )
         if len(cards) > len(self.hole[seat]):
-            raise IllegalActionError("R-DEAL-5", f"seat {seat} cannot discard {len(cards)} cards")
+            raise IllegalActionError("R-DEAL-5", f"{who(seat)} cannot discard {len(cards)} cards")
         if len(set(c for c in cards if c >= 0)) != len([c for c in cards if c >= 0]):
             raise DuplicateCardError("R-CARD-1", "the same card was discarded twice")
 
@@ -1500,7 +1501,7 @@ class Hand:
     def _verify_show_or_muck(self, seat: int, showing: bool) -> None:
         rule = "R-SHOW-2"
         if not 0 <= seat < self.n or self.folded[seat]:
-            raise ShowdownError(rule, f"seat {seat} is not in the showdown")
+            raise ShowdownError(rule, f"{who(seat)} is not in the showdown")
         if self.phase is _COMPLETE:
             if self._n_in == 1 and not self._shown[seat] and not self._mucked[seat]:
                 return  # R-SHOW-3: the uncalled winner may show or muck
@@ -1508,17 +1509,17 @@ class Hand:
                 return  # showing again, e.g. with the last card after an all-in
             raise ShowdownError("R-SHOW-3", "the hand is over")
         if self._mucked[seat]:
-            raise ShowdownError(rule, f"seat {seat} has mucked")
+            raise ShowdownError(rule, f"{who(seat)} has mucked")
         if self._shown[seat]:
             if showing:
                 return  # showing again (e.g. with the last card after an all-in) is fine
-            raise ShowdownError(rule, f"seat {seat} has shown; a shown hand stays shown")
+            raise ShowdownError(rule, f"{who(seat)} has shown; a shown hand stays shown")
         if self.phase is _SHOWDOWN:
             if self.options.showdown_order and not self._tabled:
                 nxt = self.shower
                 if nxt != seat:
                     raise OutOfTurnError(
-                        "R-SHOW-1", f"seat {nxt} shows or mucks first, then the others clockwise"
+                        "R-SHOW-1", f"{who(nxt)} shows or mucks first, then the others clockwise"
                     )
             if not showing:
                 for pot in self.pots():
@@ -1526,7 +1527,7 @@ class Hand:
                         o != seat and not self._mucked[o] for o in pot.eligible
                     ):
                         raise ShowdownError(
-                            rule, f"seat {seat} is the last claimant of a pot and cannot muck"
+                            rule, f"{who(seat)} is the last claimant of a pot and cannot muck"
                         )
             return
         if self.phase is _BETTING or self._n_able > 1 or self._n_in < 2:  # _betting_closed()
@@ -1538,12 +1539,12 @@ class Hand:
         hole = self.hole[seat]
         if cards is None:
             if UNKNOWN in hole:
-                raise ShowdownError("R-SHOW-2", f"seat {seat}'s cards are not known; name them")
+                raise ShowdownError("R-SHOW-2", f"{who(seat)}'s cards are not known; name them")
         elif UNKNOWN in cards:
-            raise ShowdownError("R-SHOW-2", f"seat {seat} must show every card face up")
+            raise ShowdownError("R-SHOW-2", f"{who(seat)} must show every card face up")
         elif len(cards) != len(hole):
             raise ShowdownError(
-                "R-SHOW-2", f"seat {seat} holds {len(hole)} cards, not {len(cards)}"
+                "R-SHOW-2", f"{who(seat)} holds {len(hole)} cards, not {len(cards)}"
             )
 
     def can_show(self, seat: int, cards: Sequence[int] | None = None) -> bool:

@@ -52,7 +52,7 @@ from typing import Any
 from feltwire.cards import card_code, card_index
 from hub.rules.betting import Action, ActionKind
 from hub.rules.dealing import UNKNOWN, Deal, DealKind, Discard, ShowOrMuck
-from hub.rules.errors import HandHistoryError, RulesError
+from hub.rules.errors import HandHistoryError, RulesError, who
 from hub.rules.games import BringInTies, Family, Game, Options, Stakes, Structure, game
 from hub.rules.hand import Hand, Phase
 
@@ -347,14 +347,14 @@ def replay_history(hh: HandHistory, options: Options | None = None) -> Hand:
         elif hand.can_muck(seat):
             hand.muck(seat)
         else:
-            raise HandHistoryError(f"seat {seat}'s cards are unknown but needed at showdown")
+            raise HandHistoryError(f"{who(seat)}'s cards are unknown but needed at showdown")
     if hand.phase is not Phase.COMPLETE:
         raise HandHistoryError(f"the actions end before the hand does ({hand.phase.value})")
     return hand
 
 
 def _strip(exc: RulesError) -> str:
-    text = str(exc)
+    text = exc.template
     prefix = f"{exc.rule}: "
     return text[len(prefix) :] if text.startswith(prefix) else text
 

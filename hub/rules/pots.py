@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from hub.rules.errors import HandSeat, SeatNamer, phh_name
+
 
 class Half(Enum):
     """Which part of a pot a share is: the whole pot, or the high or low half (hi-lo)."""
@@ -61,17 +63,21 @@ class PotAward:
     no_low: bool = False
     """Hi-lo: no eligible hand qualified for low, so the high hand took the whole pot."""
 
-    def describe(self, names: Sequence[str] | None = None) -> str:
-        """A sentence the dealer can read out.
+    def describe(self, name: SeatNamer = phh_name) -> str:
+        """A sentence the dealer can read out, naming the players with ``name`` (by default
+        as a PHH file does).
 
-        >>> PotAward(1, 25, (0, 2), (Share(2, 13, Half.HIGH, True),
-        ...     Share(0, 12, Half.LOW, False)), False).describe(["Ann", "Bob", "Cy"])
+        >>> award = PotAward(1, 25, (0, 2), (Share(2, 13, Half.HIGH, True),
+        ...     Share(0, 12, Half.LOW, False)), False)
+        >>> award.describe(lambda h: ("Ann", "Bob", "Cy")[h])
         'Side pot 1 (25): Cy 13 (high, odd chip), Ann 12 (low)'
+        >>> award.describe()
+        'Side pot 1 (25): p3 13 (high, odd chip), p1 12 (low)'
         """
         label = "Main pot" if self.pot == 0 else f"Side pot {self.pot}"
         parts = []
         for share in self.shares:
-            who = names[share.seat] if names else f"seat {share.seat}"
+            who = name(HandSeat(share.seat))
             notes = [share.half.value] if share.half is not Half.WHOLE else []
             if share.odd_chip:
                 notes.append("odd chip")

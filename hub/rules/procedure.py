@@ -57,7 +57,13 @@ from hub.rules.antennas import (
 )
 from hub.rules.betting import Action, ActionKind
 from hub.rules.dealing import UNKNOWN, DealKind
-from hub.rules.errors import DuplicateCardError, RulesError
+from hub.rules.errors import (
+    DuplicateCardError,
+    HandSeat,
+    RulesError,
+    TableSeat,
+    seat_name,
+)
 from hub.rules.games import Family
 from hub.rules.hand import Hand, Phase, replay
 from hub.rules.pots import PotAward
@@ -149,7 +155,7 @@ class ConsoleAction:
     """A betting action for table seat ``seat``; ``to`` is the total of a bet, raise or
     completion this round."""
 
-    seat: int
+    seat: TableSeat
     act: Act
     now: float
     to: int = 0
@@ -159,7 +165,7 @@ class ConsoleAction:
 class ShowHand:
     """The dealer read the hand of table seat ``seat`` (shown face up)."""
 
-    seat: int
+    seat: TableSeat
     now: float
 
 
@@ -167,7 +173,7 @@ class ShowHand:
 class MuckHand:
     """The dealer confirms that table seat ``seat`` mucked its hand."""
 
-    seat: int
+    seat: TableSeat
     now: float
 
 
@@ -242,7 +248,7 @@ class _EventBase:
 class HoleCardDealt(_EventBase):
     """A card to a seat (``card`` UNKNOWN when not read); public only when dealt face up."""
 
-    seat: int
+    seat: TableSeat
     card: int
     up: bool
 
@@ -276,7 +282,7 @@ class ActionTaken(_EventBase):
     """A betting action the hand accepted; ``source`` is ``console``, ``muck`` (cards to
     the muck in turn) or ``pending`` (an earlier fold out of turn taking effect)."""
 
-    seat: int
+    seat: TableSeat
     kind: ActionKind
     amount: int
     to: int
@@ -288,7 +294,7 @@ class ActionTaken(_EventBase):
 class Discarded(_EventBase):
     """A seat's discards in a draw (how many; the cards are not public)."""
 
-    seat: int
+    seat: TableSeat
     count: int
 
 
@@ -296,7 +302,7 @@ class Discarded(_EventBase):
 class HandShown(_EventBase):
     """A hand shown at showdown: its cards are public now."""
 
-    seat: int
+    seat: TableSeat
     cards: tuple[int, ...]
 
 
@@ -304,14 +310,14 @@ class HandShown(_EventBase):
 class HandMucked(_EventBase):
     """A hand mucked at showdown, unshown (no claim on any pot)."""
 
-    seat: int
+    seat: TableSeat
 
 
 @dataclass(frozen=True, slots=True)
 class Payout:
     """Chips one seat takes from one pot (``half``: whole, high or low)."""
 
-    seat: int
+    seat: TableSeat
     amount: int
     half: str
     odd_chip: bool
@@ -341,7 +347,7 @@ class HandVoided(_EventBase):
 class ActionUndone(_EventBase):
     """The last console action was taken back."""
 
-    seat: int
+    seat: TableSeat
     kind: ActionKind
 
 
@@ -510,7 +516,7 @@ class DealingMonitor:
         try:
             self._dispatch(inp)
         except RulesError as err:  # a state the checks above did not foresee: never crash
-            self._s.refused = str(err)
+            self._s.refused = err.render(self.setup.name)
         if not self.void:
             self._sync()
         s = self._s
@@ -551,8 +557,12 @@ class DealingMonitor:
 
     # ------------------------------------------------------------------ helpers
 
-    def _t(self, h: int) -> int:
+    def _t(self, h: HandSeat | int) -> TableSeat:
         return self.setup.seats[h]
+
+    def _name(self, h: HandSeat | int) -> str:
+        """The hand's player ``h`` as the dealer says it (``seat 5``)."""
+        return self.setup.name(HandSeat(h))
 
     def _alert(
         self,
@@ -695,7 +705,7 @@ class DealingMonitor:
                 AlertCode.FOLDED_CARD_RETURNED,
                 place.seat if place.seat is not None else self._t(owner),
                 "R-ETQ-1",
-                f"{what} of seat {self._t(owner)} came back onto {reader}",
+                f"{what} of {self._name(owner)} came back onto {reader}",
                 "put it back in the muck; a folded hand stays dead",
             )
 
@@ -713,7 +723,7 @@ class DealingMonitor:
                 self._left.discard(h)
             return
         if self._live(h) and self.hand.phase is not Phase.SHOWDOWN:
-            self._cards_left(h, f"a card of seat {self._t(h)} turned up on {reader}")
+            self._cards_left(h, f"a card of {self._name(h)} turned up on {reader}")
 
     def _depart(self, card: int, reader: str) -> None:
         role = self._role.get(card)
@@ -728,7 +738,7 @@ class DealingMonitor:
         if not self._live(owner) or owner in self._held:
             return
         if self.hand.phase in (Phase.DEALING, Phase.BETTING, Phase.DRAWING):
-            self._cards_left(owner, f"cards of seat {self._t(owner)} left the seat without a fold")
+            self._cards_left(owner, f"cards of {self._name(owner)} left the seat without a fold")
 
     def _cards_left(self, h: int, message: str) -> None:
         if h in self._left:
@@ -759,7 +769,7 @@ class DealingMonitor:
         if card >= 0:
             self._role[card] = (_Role.EXTRA, -1)
 
-    def _fresh_to_seat(self, card: int, tseat: int, via_up: bool) -> None:
+    def _fresh_to_seat(self, card: int, tseat: TableSeat, via_up: bool) -> None:
         hand = self.hand
         h = self.setup.hand_seat(tseat)
         if h is None:
@@ -768,7 +778,7 @@ class DealingMonitor:
                 AlertCode.CARD_TO_EMPTY_SEAT,
                 tseat,
                 "R-DEAL-6",
-                f"a card was dealt to seat {tseat}, which is not in this hand",
+                f"a card was dealt to {seat_name(tseat)}, which is not in this hand",
                 "take the card back; before the action starts this is a misdeal (R-DEAL-6)",
                 self._deal_severity(),
             )
@@ -779,7 +789,7 @@ class DealingMonitor:
                 AlertCode.WRONG_CARD_COUNT,
                 tseat,
                 "R-DEAL-6",
-                f"a card was dealt to seat {tseat}, which has folded",
+                f"a card was dealt to {seat_name(tseat)}, which has folded",
                 "take the card back",
             )
             return
@@ -795,7 +805,7 @@ class DealingMonitor:
                 AlertCode.PREMATURE_BOARD_CARD,
                 tseat,
                 "R-DEAL-7",
-                f"a card was dealt to seat {tseat} before the betting round ended",
+                f"a card was dealt to {seat_name(tseat)} before the betting round ended",
                 "take the card back (premature card, house rule)",
             )
         else:
@@ -805,7 +815,7 @@ class DealingMonitor:
                 AlertCode.WRONG_CARD_COUNT,
                 tseat,
                 "R-DEAL-6",
-                f"seat {tseat} got a card too many (it has {n} and is due none now)",
+                f"{seat_name(tseat)} got a card too many (it has {n} and is due none now)",
                 "take the extra card back; before the action starts this is a misdeal",
                 self._deal_severity(),
             )
@@ -830,10 +840,10 @@ class DealingMonitor:
         if self._s.batch.get(h, 0) >= 1:
             j = skipped if skipped is not None else ahead
             if j is not None:
-                self._order_alert(tseat, rule, f"seat {tseat} got two cards at once")
+                self._order_alert(tseat, rule, f"{seat_name(tseat)} got two cards at once")
         elif skipped is not None:
             j = skipped
-            self._order_alert(tseat, rule, f"seat {tseat} got its card after later seats")
+            self._order_alert(tseat, rule, f"{seat_name(tseat)} got its card after later seats")
         elif cur is not None and plan[cur].seat == h:
             j = cur
         elif card >= 0 and self._unread(h) > 0:
@@ -851,7 +861,7 @@ class DealingMonitor:
                 AlertCode.WRONG_CARD_COUNT,
                 tseat,
                 "R-DEAL-6",
-                f"seat {tseat} got a card too many on the {self.hand.street.name}",
+                f"{seat_name(tseat)} got a card too many on the {self.hand.street.name}",
                 "take the extra card back; before the action starts this is a misdeal",
                 self._deal_severity(),
             )
@@ -867,12 +877,13 @@ class DealingMonitor:
                 AlertCode.STUD_CARD_WRONG_PLACE,
                 tseat,
                 "R-DEAL-3",
-                f"seat {tseat}'s {'up' if slot.up else 'down'} card lies on the {got} antenna",
+                f"{seat_name(tseat)}'s {'up' if slot.up else 'down'} card lies"
+                f" on the {got} antenna",
                 f"move it to {want}{tseat}, face {'up' if slot.up else 'down'}",
             )
         self._flush()
 
-    def _order_alert(self, tseat: int, rule: str, message: str) -> None:
+    def _order_alert(self, tseat: TableSeat, rule: str, message: str) -> None:
         street = self.hand.street_index
         if street in self._order_alerted:
             return
@@ -904,7 +915,7 @@ class DealingMonitor:
                 AlertCode.DUPLICATE_CARD,
                 self._t(h),
                 "R-CARD-1",
-                f"the card dealt to seat {self._t(h)} is already in play elsewhere",
+                f"the card dealt to {self._name(h)} is already in play elsewhere",
                 "find the second copy and take it out of play",
             )
             self._role.pop(card, None)
@@ -1036,7 +1047,7 @@ class DealingMonitor:
         if hand.phase is Phase.DRAWING:
             drawer = hand.drawer
             if drawer is None or h < drawer:
-                self._draw_alert(h, f"seat {tseat} threw a card after drawing")
+                self._draw_alert(h, f"{seat_name(tseat)} threw a card after drawing")
                 return
             self._pending_discards.setdefault(h, []).append(card)
             return
@@ -1050,11 +1061,11 @@ class DealingMonitor:
             return
         self._pending_fold.add(h)
         if hand.phase is Phase.BETTING and hand.actor == h:
-            why = f"seat {tseat} must post the bring-in before folding"
+            why = f"{seat_name(tseat)} must post the bring-in before folding"
         elif hand.phase is Phase.BETTING and hand.actor is not None:
-            why = f"seat {tseat} folded at the muck; seat {self._t(hand.actor)} is to act"
+            why = f"{seat_name(tseat)} folded at the muck; {self._name(hand.actor)} is to act"
         else:
-            why = f"seat {tseat} folded at the muck before the betting round"
+            why = f"{seat_name(tseat)} folded at the muck before the betting round"
         self._alert(
             AlertCode.FOLD_OUT_OF_TURN,
             tseat,
@@ -1090,7 +1101,7 @@ class DealingMonitor:
                 AlertCode.WINNING_HAND_MUCKED,
                 self._t(h),
                 "R-SHOW-2",
-                f"seat {self._t(h)} threw away a winning hand before it was read",
+                f"{self._name(h)} threw away a winning hand before it was read",
                 "retrieve the cards and read the hand (house decision), or confirm the muck",
             )
             return
@@ -1168,7 +1179,7 @@ class DealingMonitor:
             if self._known_hole(d) is not None:
                 self._draw_alert(
                     d,
-                    f"seat {self._t(d)} threw {k + self._got(d)} and got {self._got(d)} back",
+                    f"{self._name(d)} threw {k + self._got(d)} and got {self._got(d)} back",
                 )
                 short = True
             else:
@@ -1203,7 +1214,7 @@ class DealingMonitor:
             self._learn(h, card)
         else:
             self._extra(card)
-            self._draw_alert(h, f"seat {tseat} got more cards than it threw away")
+            self._draw_alert(h, f"{seat_name(tseat)} got more cards than it threw away")
 
     def _finish_draw(self) -> bool:
         """Before an action: close the draw. False when a seat is short (alerted)."""
@@ -1216,10 +1227,10 @@ class DealingMonitor:
 
     # ------------------------------------------------------------ console
 
-    def _console_seat(self, tseat: int) -> int | None:
+    def _console_seat(self, tseat: TableSeat) -> HandSeat | None:
         h = self.setup.hand_seat(tseat)
         if h is None:
-            self._s.refused = f"seat {tseat} is not in this hand"
+            self._s.refused = f"{seat_name(tseat)} is not in this hand"
         return h
 
     def _console_action(self, inp: ConsoleAction) -> None:
@@ -1228,7 +1239,7 @@ class DealingMonitor:
         if h is None:
             return
         if hand.folded[h] or h in self._pending_fold:
-            self._s.refused = f"seat {inp.seat} has folded"
+            self._s.refused = f"{seat_name(inp.seat)} has folded"
             return
         self._settle()
         if not self._finish_draw():
@@ -1241,7 +1252,7 @@ class DealingMonitor:
                     AlertCode.ACTION_OUT_OF_TURN,
                     inp.seat,
                     "R-BET-10",
-                    f"an action for seat {inp.seat} while cards are still being dealt",
+                    f"an action for {seat_name(inp.seat)} while cards are still being dealt",
                     "finish dealing; the action is not taken",
                 )
             self._s.refused = f"no betting round is open (the hand is in {hand.phase.value})"
@@ -1252,15 +1263,15 @@ class DealingMonitor:
                 AlertCode.ACTION_OUT_OF_TURN,
                 inp.seat,
                 "R-BET-10",
-                f"seat {inp.seat} acted out of turn; seat {actor} is to act",
-                f"the action is not taken; let seat {actor} act first",
+                f"{seat_name(inp.seat)} acted out of turn; {seat_name(actor)} is to act",
+                f"the action is not taken; let {seat_name(actor)} act first",
             )
-            self._s.refused = f"seat {actor} is to act"
+            self._s.refused = f"{seat_name(actor)} is to act"
             return
         try:
             action = self._do(h, inp.act, inp.to)
         except RulesError as err:
-            self._s.refused = str(err)
+            self._s.refused = err.render(self.setup.name)
             return
         if inp.act is Act.FOLD:
             for c in self._cards_of(h):
@@ -1282,7 +1293,7 @@ class DealingMonitor:
             return hand.all_in(h)
         return hand.bet_or_raise_to(to, h)
 
-    def _show(self, tseat: int) -> None:
+    def _show(self, tseat: TableSeat) -> None:
         hand = self.hand
         h = self._console_seat(tseat)
         if h is None:
@@ -1293,26 +1304,27 @@ class DealingMonitor:
             cards = self._known_hole(h)
             if cards is None:
                 self._s.refused = (
-                    f"seat {tseat}'s cards were not all read: lay them on the antenna or enter them"
+                    f"{seat_name(tseat)}'s cards were not all read:"
+                    " lay them on the antenna or enter them"
                 )
                 return
         try:
             record = hand.show(h, cards)
         except RulesError as err:
-            self._s.refused = str(err)
+            self._s.refused = err.render(self.setup.name)
             return
         self._held.discard(h)
         self._pending_muck.discard(h)
         self._s.events.append(HandShown(tseat, record.cards))
 
-    def _console_muck(self, tseat: int) -> None:
+    def _console_muck(self, tseat: TableSeat) -> None:
         h = self._console_seat(tseat)
         if h is None:
             return
         try:
             self.hand.muck(h)
         except RulesError as err:
-            self._s.refused = str(err)
+            self._s.refused = err.render(self.setup.name)
             return
         self._held.discard(h)
         self._pending_muck.discard(h)
@@ -1455,7 +1467,7 @@ class DealingMonitor:
             if p.odd_chip:
                 extra.append("odd chip")
             note = f" ({', '.join(extra)})" if extra else ""
-            parts.append(f"seat {p.seat} takes {p.amount}{note}")
+            parts.append(f"{seat_name(p.seat)} takes {p.amount}{note}")
         text = f"{name} {award.amount}: " + "; ".join(parts)
         if award.no_low:
             text += " (no low hand qualifies)"

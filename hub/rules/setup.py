@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hub.rules.errors import HandSeat, TableSeat, seat_name
 from hub.rules.games import Game, Options, Stakes
 from hub.rules.hand import Hand
 
@@ -51,8 +52,9 @@ class HandSetup:
     number: int
     """The table's running hand number (1, 2, …)."""
     game: Game
-    seats: tuple[int, ...]
-    """Table seat numbers of the players dealt in, in hand order (button last)."""
+    seats: tuple[TableSeat, ...]
+    """Table seat numbers of the players dealt in, in hand order (button last): the hand's
+    player ``h`` (a :data:`HandSeat`) sits in table seat ``seats[h]``."""
     button: int
     """Table seat of the button (may be an empty seat under the dead-button rule)."""
     stakes: Stakes
@@ -63,9 +65,20 @@ class HandSetup:
         """The hand, with its antes and blinds posted."""
         return Hand(self.game, self.stakes, self.starting_stacks, self.options)
 
-    def hand_seat(self, table_seat: int) -> int | None:
+    def hand_seat(self, table_seat: TableSeat | int) -> HandSeat | None:
         """The hand's index for a table seat, or None when that seat is not dealt in."""
         try:
-            return self.seats.index(table_seat)
+            return HandSeat(self.seats.index(TableSeat(table_seat)))
         except ValueError:
             return None
+
+    def table_seat(self, h: HandSeat | int) -> TableSeat:
+        """The table seat of the hand's player ``h``."""
+        return self.seats[h]
+
+    def name(self, h: HandSeat) -> str:
+        """The hand's player ``h`` as the table says it (``seat 5``): the namer for
+        :meth:`~hub.rules.errors.RulesError.render` at a table."""
+        if 0 <= h < len(self.seats):
+            return seat_name(self.seats[h])
+        return f"player {h + 1} of the hand"  # an index no input can name; never a bare index

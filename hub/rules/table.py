@@ -54,7 +54,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TypeVar
 
-from hub.rules.errors import ConfigurationError, RulesError
+from hub.rules.errors import ConfigurationError, RulesError, TableSeat
 from hub.rules.games import Family, Game, Options, Stakes, Structure
 from hub.rules.hand import Hand, HandResult, Phase
 from hub.rules.rake import Rake, take_rake
@@ -806,7 +806,7 @@ class Table:
         setup = HandSetup(
             number=self.hand_number,
             game=cfg.game,
-            seats=plan.dealt,
+            seats=tuple(TableSeat(t) for t in plan.dealt),
             button=plan.button,
             stakes=stakes,
             starting_stacks=stacks,

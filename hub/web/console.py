@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from feltwire.cards import card_index, normalize_card
 from hub.eventlog import AckAlert, ConsoleInput, SeatCommand, SeatOp
 from hub.feeds import Event
-from hub.rules.errors import RulesError
+from hub.rules.errors import RulesError, TableSeat
 from hub.rules.procedure import (
     MANUAL_CARD_IN_PLAY,
     Act,
@@ -237,7 +237,7 @@ def register(app: FastAPI) -> None:
     ) -> dict[str, Any]:
         """Enter a betting action for a seat; the step's refusal, alerts and public events
         (a refused action is 200 with ``accepted: false``: it was logged and may alert)."""
-        rules, step = _enter(service, ConsoleAction(body.seat, body.act, 0.0, body.to))
+        rules, step = _enter(service, ConsoleAction(TableSeat(body.seat), body.act, 0.0, body.to))
         if step.refused is not None:
             service.ingest.counters["console_refused"] += 1
         return _answer(rules, step)
@@ -283,12 +283,12 @@ def register(app: FastAPI) -> None:
     @app.post("/api/console/show")
     async def console_show(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
         """A seat shows its hand at showdown."""
-        return _command(service, ShowHand(body.seat, 0.0))
+        return _command(service, ShowHand(TableSeat(body.seat), 0.0))
 
     @app.post("/api/console/muck")
     async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
         """A seat mucks its hand at showdown, unshown."""
-        return _command(service, MuckHand(body.seat, 0.0))
+        return _command(service, MuckHand(TableSeat(body.seat), 0.0))
 
     @app.post("/api/console/seat")
     async def console_seat(

@@ -202,7 +202,7 @@ def test_r_bet_1_check_facing_a_bet_is_refused_and_check_raise_allowed() -> None
         ["d dh p1 AhKh", "d dh p2 2c7d", "p2 cc", "p1 cc", "d db 2h3h4h", "p1 cc", "p2 cbr 40"],
         blinds=(10, 20),
     )
-    with pytest.raises(IllegalActionError, match=r"^R-BET-1: seat 0 cannot check"):
+    with pytest.raises(IllegalActionError, match=r"^R-BET-1: p1 cannot check"):
         hand.check(0)
     assert hand.bet_or_raise_to(120, 0).kind is ActionKind.RAISE
 
@@ -272,7 +272,7 @@ def test_r_bet_9_fixed_limit_sizes_hold_em() -> None:
 def test_r_bet_10_out_of_turn_is_refused() -> None:
     """R-BET-10 (and R-ETQ-1): an action by a seat whose turn it is not is flagged."""
     hand = play("NT", [1000] * 6, SIX, blinds=(10, 20))
-    with pytest.raises(OutOfTurnError, match=r"^R-BET-10: seat 4 acted out of turn; seat 2"):
+    with pytest.raises(OutOfTurnError, match=r"^R-BET-10: p5 acted out of turn; p3"):
         hand.fold(4)
     assert not hand.can_fold(4) and hand.can_fold(2)
 
@@ -285,7 +285,7 @@ def test_r_buy_5_table_stakes() -> None:
         ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "p3 cc"],
         blinds=(10, 20),
     )
-    with pytest.raises(BetSizeError, match=r"^R-BUY-5: seat 0 has only 100"):
+    with pytest.raises(BetSizeError, match=r"^R-BUY-5: p1 has only 100"):
         hand.bet_or_raise_to(200)
 
 
@@ -468,7 +468,7 @@ def test_r_bet_8_big_blind_seat_picks_the_pre_flop_opener() -> None:
 def test_r_bet_8_big_blind_seat_must_be_a_seat() -> None:
     """R-POS-2: the named big blind seat must exist; stud has none (R-POS-5)."""
     stakes = replace(Stakes.blind_game(3, 10, 20), big_blind_seat=3)
-    with pytest.raises(ConfigurationError, match=r"^R-POS-2: there is no seat 3"):
+    with pytest.raises(ConfigurationError, match=r"^R-POS-2: there is no p4"):
         Hand(game("NT"), stakes, [1000] * 3)
     stud = replace(Stakes.stud_game(3, 1, 2, 4, 8), big_blind_seat=0)
     with pytest.raises(ConfigurationError, match=r"^R-POS-5: stud has no big blind"):

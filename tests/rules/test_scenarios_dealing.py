@@ -70,7 +70,7 @@ def test_r_deal_1_hole_cards_one_at_a_time_from_the_small_blind() -> None:
 def test_r_deal_6_first_card_to_the_wrong_seat_is_a_misdeal_when_strict() -> None:
     """R-DEAL-6 (strict dealing): the first card to the wrong seat is a misdeal."""
     hand = _holdem(strict_deal_order=True)
-    with pytest.raises(MisdealError, match=r"^R-DEAL-6: the card went to seat 2; seat 0"):
+    with pytest.raises(MisdealError, match=r"^R-DEAL-6: the card went to p3; p1"):
         hand.deal_hole(2, card_index("As"))
     relaxed = _holdem()
     relaxed.deal_hole(2, card_index("As"))  # replay mode accepts PHH's per-seat grouping
@@ -81,9 +81,9 @@ def test_r_deal_6_wrong_number_of_cards_or_seat_not_in_hand() -> None:
     hand = _holdem(n=2)
     hand.deal_hole(0, card_index("As"))
     hand.deal_hole(0, card_index("Ks"))
-    with pytest.raises(MisdealError, match=r"^R-DEAL-6: seat 0 already has its cards"):
+    with pytest.raises(MisdealError, match=r"^R-DEAL-6: p1 already has its cards"):
         hand.deal_hole(0, card_index("Qs"))
-    with pytest.raises(MisdealError, match=r"^R-DEAL-6: there is no seat 5"):
+    with pytest.raises(MisdealError, match=r"^R-DEAL-6: there is no p6"):
         hand.deal_hole(5, card_index("Qs"))
 
 
@@ -140,7 +140,7 @@ def test_r_show_2_shown_cards_must_be_the_seats_cards() -> None:
         ],
         blinds=(10, 20),
     )
-    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: seat 0 does not hold"):
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: p1 does not hold"):
         hand.show(0, cards("AhJh"))
 
 
@@ -153,7 +153,7 @@ def test_r_card_1_learn_hole_records_a_card_read_later() -> None:
     hand.deal_hole(1, card_index("Qs"))
     with pytest.raises(DuplicateCardError, match=r"^R-CARD-1: Ah is already in play"):
         hand.learn_hole(1, card_index("Ah"))
-    with pytest.raises(DealingError, match=r"^R-CARD-1: seat 0 holds no card dealt unread"):
+    with pytest.raises(DealingError, match=r"^R-CARD-1: p1 holds no card dealt unread"):
         hand.learn_hole(0, card_index("2c"))
     with pytest.raises(DealingError, match=r"^R-CARD-1: name the card"):
         hand.learn_hole(1, UNKNOWN)

@@ -22,7 +22,7 @@ def test_r_deal_5_players_draw_in_turn_from_the_left_of_the_button() -> None:
     of the button."""
     hand = play("F5D", [1000] * 3, PRE, blinds=(10, 20))
     assert hand.phase is Phase.DRAWING and hand.drawer == 0
-    with pytest.raises(OutOfTurnError, match=r"^R-DEAL-5: seat 1 drew out of turn; seat 0"):
+    with pytest.raises(OutOfTurnError, match=r"^R-DEAL-5: p2 drew out of turn; p1"):
         hand.discard(1, cards("7d"))
     hand.discard(0, cards("9c"))
     assert [(e.kind, e.seat) for e in hand.expected()] == [

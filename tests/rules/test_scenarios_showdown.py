@@ -20,7 +20,7 @@ def test_r_show_1_last_aggressor_shows_first() -> None:
     """R-SHOW-1: the last player to bet or raise on the river shows first."""
     hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cbr 100", "p1 cc"], blinds=(10, 20))
     assert hand.phase is Phase.SHOWDOWN and hand.shower == 1
-    with pytest.raises(OutOfTurnError, match=r"^R-SHOW-1: seat 1 shows or mucks first"):
+    with pytest.raises(OutOfTurnError, match=r"^R-SHOW-1: p2 shows or mucks first"):
         hand.show(0)
     hand.show(1)
     hand.show(0)
@@ -66,7 +66,7 @@ def test_r_show_3_uncalled_winner_may_show_or_muck() -> None:
     )
     assert hand.can_show(2) and hand.can_muck(2)
     assert hand.show(2).cards == tuple(cards("QsQd"))
-    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: seat 0 is not in the showdown"):
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: p1 is not in the showdown"):
         hand.show(0)
 
 

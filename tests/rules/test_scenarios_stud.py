@@ -141,7 +141,7 @@ def test_r_deal_3_stud_up_and_down_cards_and_burns() -> None:
     )
     hand.deal_hole(0, card_index("As"), up=False)
     hand.deal_hole(0, card_index("Ks"), up=False)
-    with pytest.raises(DealingError, match=r"^R-DEAL-3: this card to seat 0 must be dealt face up"):
+    with pytest.raises(DealingError, match=r"^R-DEAL-3: this card to p1 must be dealt face up"):
         hand.deal_hole(0, card_index("Qs"), up=False)
     hand.deal_hole(0, card_index("Qs"), up=True)
     for c in cards("2c3c4c"):

@@ -111,17 +111,20 @@ async def room(
     monotonic: Callable[[], float] | None = None,
     live_equity: bool = True,
     state_dir: Path | None = None,
+    players: dict[int, tuple[str, int]] | None = None,
 ) -> AsyncIterator[Room]:
     """A running hub with rules (three players: :data:`NAMES`), the node dealing at its
     table, and the dealer's token; ``clock`` and ``monotonic`` are the hub's wall and
     monotonic clocks (:func:`hub.runtime.start_hub`; None: the system's); with a
-    ``state_dir`` the hub keeps its event log and audit trail there."""
-    players = [PlayerSettings(seat=s, name=n, buy_in=1000) for s, n in NAMES.items()]
+    ``state_dir`` the hub keeps its event log and audit trail there; ``players`` seats
+    others instead (seat: (name, buy-in))."""
+    seated = players or {s: (n, 1000) for s, n in NAMES.items()}
+    settings = [PlayerSettings(seat=s, name=n, buy_in=b) for s, (n, b) in seated.items()]
     config = HubConfig(
         table="t1",
         mqtt=HubMqttSettings(embedded_port=0),
         web=web,
-        rules=RulesSettings(players=players),
+        rules=RulesSettings(players=settings),
         live_equity=live_equity,
         state_dir=state_dir,
     )
