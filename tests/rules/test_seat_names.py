@@ -80,9 +80,7 @@ def test_holdem_refusals_alerts_and_awards_name_table_seats() -> None:
     deal_holdem(tb)
     out_of_turn = act(tb, 5, Act.CHECK)  # the button (seat 7) is to act first
     assert out_of_turn.refused == "seat 7 is to act"
-    assert [a.message for a in out_of_turn.alerts] == [
-        "seat 5 acted out of turn; seat 7 is to act"
-    ]
+    assert [a.message for a in out_of_turn.alerts] == ["seat 5 acted out of turn; seat 7 is to act"]
     act(tb, 7, Act.RAISE, 100)
     act(tb, 2, Act.FOLD)
     too_much = act(tb, 5, Act.RAISE, 600)
