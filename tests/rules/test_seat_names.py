@@ -10,8 +10,11 @@ the seats named are the right ones.
 
 from __future__ import annotations
 
+import ast
+import itertools
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 from hub.rules.errors import HandSeat, OutOfTurnError, TableSeat, phh_name, seat_name, who
 from hub.rules.games import Family, Options, Stakes, game
@@ -178,3 +181,30 @@ def test_phh_numbering_and_table_numbering_render_the_same_error() -> None:
     assert err.render(lambda h: seat_name(TableSeat(SEATS[h]))) == (
         "R-BET-10: seat 5 acted out of turn"
     )
+
+
+MIXED = ("hand", "betting", "dealing", "showdown", "pots", "games", "setup", "phh", "procedure")
+"""The modules that hold a hand's 0-based players: their messages name a seat only through
+:func:`~hub.rules.errors.who` (a hand's player) or :func:`~hub.rules.errors.seat_name`
+(a table seat), never by formatting a number after the word "seat"."""
+
+
+def test_no_engine_message_formats_a_seat_number_itself() -> None:
+    """The guard that keeps the mistake from coming back: ``f"seat {s}"`` in a module that
+    holds hand indices is refused; ``f"{who(s)}"`` or ``f"{seat_name(t)}"`` is the way."""
+    root = Path(__file__).resolve().parents[2] / "hub" / "rules"
+    found = []
+    for name in MIXED:
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            for before, after in itertools.pairwise(node.values):
+                if (
+                    isinstance(before, ast.Constant)
+                    and isinstance(before.value, str)
+                    and re.search(r"\bseats? $", before.value, re.IGNORECASE)
+                    and isinstance(after, ast.FormattedValue)
+                ):
+                    found.append(f"{name}.py:{node.lineno}")
+    assert found == []
