@@ -31,7 +31,8 @@ feltwire's own fields (the spec's ``_`` extension fields):
     Dead blind parts per seat (R-BLIND-4/5), in file units, in the file's seat order.
 ``_big_blind_seat``
     The big blind's player number (``2`` for p2), written when the blinds alone do not
-    tell it (equal blinds with a dead small blind and a late live post, R-BET-8).
+    tell it (R-BET-8): a returning player's live post right after the big blind, or a
+    dead small blind and a live post of the same size.
 ``_short_blinds_full_price``
     ``true``: a blind posted short (all in for less) leaves the price at the full blind
     (R-BET-2 *default*); written when a blind was short. Absent: the largest blind posted
