@@ -154,9 +154,12 @@ class Stakes:
     chip_unit: int = 1
     """The smallest chip in play (R-BUY-6): odd chips are counted in it."""
     big_blind_seat: int | None = None
-    """The seat in the big blind, when the table knows it: the pre-flop action starts
-    left of it (R-BET-8). ``None``: left of the largest live blind (the first of equal
-    ones), which a late live post equal to the big blind can make ambiguous."""
+    """The seat in the big blind, when the table knows it (a :class:`~hub.rules.table.Table`
+    always says): the pre-flop action starts left of it, or of a straddle right after it
+    (R-BET-8), and it keeps its option whatever the blinds' sizes (R-BLIND-2). ``None``:
+    read from ``blinds`` by :func:`hub.rules.hand.big_blind_seat` (the largest of the
+    first run of posted blinds), which equal blinds with a dead small blind and a late
+    live post can make ambiguous."""
 
     @classmethod
     def blind_game(
@@ -213,9 +216,15 @@ class Options:
     bring_in_ties: BringInTies = BringInTies.SEAT
     """R-STUD-1: *seed* by seat; recorded hands use :attr:`BringInTies.SUIT`."""
     antes_by_level: bool = True
-    """True: antes and dead blinds count like bets when side pots are formed (an all-in
-    player wins back only what the others matched). False: all antes and dead blinds go
-    to the main pot (big-blind ante; PHH ``ante_trimming_status = false``)."""
+    """True: antes count like bets when side pots are formed (an all-in player wins back
+    only what the others matched). False: all antes go to the main pot (big-blind ante;
+    PHH ``ante_trimming_status = false``). Dead blinds go to the main pot either way
+    (R-BLIND-4)."""
+    short_blinds_full_price: bool = True
+    """R-BET-2 *default* (Robert's Rules): a blind posted short (all in for less) changes
+    neither the call nor the raises: the others call the full big blind and raise by full
+    bets. False: the largest blind actually posted sets the price (PokerKit; PHH files
+    without ``_short_blinds_full_price``)."""
     showdown_order: bool = True
     """R-SHOW-1/2: at showdown seats show or muck in turn (last aggressor first, then
     clockwise); False accepts any order. When a player in the showdown is all in and no

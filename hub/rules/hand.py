@@ -78,7 +78,6 @@ from hub.rules.pots import (
     Pot,
     PotAward,
     Share,
-    build_pots,
     make_award,
     make_share,
     pot_parts,
@@ -86,7 +85,7 @@ from hub.rules.pots import (
 )
 from hub.rules.showdown import bring_in_seat, hand_value, odd_chip_card_key, stud_opener
 
-__all__ = ["Hand", "HandResult", "Phase", "Post", "PostKind", "replay"]
+__all__ = ["Hand", "HandResult", "Phase", "Post", "PostKind", "big_blind_seat", "replay"]
 
 
 class Phase(Enum):
@@ -179,6 +178,35 @@ def _check_setup(g: Game, st: Stakes, n: int) -> None:
             raise ConfigurationError("R-POS-2", f"there is no {who(st.big_blind_seat)}")
 
 
+def big_blind_seat(blinds: Sequence[int]) -> int:
+    """The big blind's seat when the table does not say (:attr:`Stakes.big_blind_seat`),
+    read from the per-seat live blinds as PHH lists them: the positional blinds are the
+    first run of seats that post, small blind first; the big blind is the largest of
+    them, the last of equal ones (equal blinds: the second; PokerKit reads them so).
+    Heads-up the button (seat 1) posts the small blind, so of equal blinds seat 0 is
+    the big blind. A live post further round (R-BLIND-3/4) is never the big blind.
+    -1 when nobody posts a blind.
+
+    >>> big_blind_seat((10, 20, 0, 0)), big_blind_seat((20, 20, 0, 0)), big_blind_seat((20, 20))
+    (1, 1, 0)
+    >>> big_blind_seat((10, 20, 0, 20)), big_blind_seat((0, 0, 0))
+    (1, -1)
+    """
+    n = len(blinds)
+    if n == 2:
+        if not blinds[0] and not blinds[1]:
+            return -1
+        return 0 if blinds[0] >= blinds[1] else 1
+    top = -1
+    for s in range(n):
+        if blinds[s]:
+            if top < 0 or blinds[s] >= blinds[top]:
+                top = s
+        elif top >= 0:
+            break
+    return top
+
+
 _DEFAULT_OPTIONS = Options()
 _Plan = tuple[Game, Stakes, int, str, int, int, tuple[tuple[int, ...], ...]]
 _SETUPS: dict[int, _Plan] = {}
@@ -190,16 +218,18 @@ def _plan(g: Game, st: Stakes, n: int) -> _Plan:
     """Check the setup and work out what every hand with it shares (kept by identity)."""
     _check_setup(g, st, n)
     blinds = st.blinds
-    if st.big_blind_seat is not None:
-        opener = (st.big_blind_seat + 1) % n  # R-BET-8: left of the big blind, as told
+    top = big_blind_seat(blinds) if st.big_blind_seat is None else st.big_blind_seat
+    if top < 0:
+        opener = 0
     else:
-        # left of the largest blind; a late live post equal to the big blind (R-BLIND-3/4)
-        # is not the big blind, so equal blinds go to the first of them
-        top = 0
-        for s in range(1, n):
-            if blinds[s] > blinds[top]:
-                top = s
-        opener = (top + 1) % n if blinds[top] else 0
+        # R-BET-8: left of the big blind whatever the blinds' sizes (R-BLIND-2: the big
+        # blind keeps its option), or of a straddle posted on the seats right after it
+        for _ in range(n - 1):
+            nxt = (top + 1) % n
+            if blinds[nxt] <= blinds[top]:
+                break
+            top = nxt
+        opener = (top + 1) % n
     min_bet = st.min_bet or max(st.blinds) or st.small_bet or 1
     clockwise = _CLOCKWISE.get(n)
     if clockwise is None:
@@ -235,6 +265,7 @@ class Hand:
         "_burned",
         "_clockwise",
         "_current",
+        "_dead_blinds",
         "_deals_left",
         "_dealt",
         "_deck_size",
@@ -313,6 +344,9 @@ class Hand:
         """Chips each seat has put in this hand (antes, dead blinds and bets)."""
         self.dead = [0] * n
         """Of :attr:`total`, the antes and dead blinds."""
+        self._dead_blinds: list[int] | None = None
+        """Of :attr:`dead`, the dead blinds (None when nobody posts one): they go to the
+        main pot whatever the side-pot levels (R-BLIND-4)."""
         self.folded = [False] * n
         self.hole: list[list[int]] = [[] for _ in range(n)]
         self.hole_up: list[list[bool]] = [[] for _ in range(n)]
@@ -384,7 +418,8 @@ class Hand:
                     dead[s] += a
                     posts.append(_record(Post, (s, _ANTE, a)))
         blinds = st.blinds
-        if st.dead_blinds:
+        if any(st.dead_blinds):
+            dead_blinds = self._dead_blinds = [0] * n
             for s in range(n):
                 # R-BLIND-4: a short stack owing a live and a dead blind posts the live
                 # part first; the dead part gets what is left
@@ -393,6 +428,7 @@ class Hand:
                     stacks[s] -= a
                     total[s] += a
                     dead[s] += a
+                    dead_blinds[s] = a
                     posts.append(_record(Post, (s, _DEAD_BLIND, a)))
         for s in range(n):
             b = blinds[s]
@@ -508,11 +544,10 @@ class Hand:
         return HandResult(self.awards, tuple(stacks), tuple(map(sub, stacks, self.starting_stacks)))
 
     def pots(self) -> list[Pot]:
-        """Main pot and side pots now, bets in front of the players included (R-POT-1)."""
-        if self.options.antes_by_level:
-            return build_pots(self.total, [0] * self.n, self.folded)
-        live = [t - d for t, d in zip(self.total, self.dead, strict=True)]
-        return build_pots(live, self.dead, self.folded)
+        """Main pot and side pots now, bets in front of the players included (R-POT-1).
+        Dead blinds are in the main pot (R-BLIND-4); antes too unless
+        :attr:`Options.antes_by_level`."""
+        return [Pot(amount, eligible) for amount, eligible in self._pot_parts()]
 
     def expected(self) -> tuple[Expected, ...]:
         """The cards the hand waits for now, in dealing order (empty when none are due)."""
@@ -578,7 +613,14 @@ class Hand:
         street = g.streets[self._street_index]
         n = self.n
         bets = self.bets
-        self._current = max(bets)
+        current = max(bets)
+        if not self._street_index and self.options.short_blinds_full_price:
+            # R-BET-2 *default*: a blind posted short (all in for less) lowers neither
+            # the call nor the raises: the price is the full blind
+            asked = max(st.blinds)
+            if asked > current:
+                current = asked
+        self._current = current
         self._faced = [-1] * n
         self._acted_seq = [0] * n
         self._full_seq = 0
@@ -1605,10 +1647,14 @@ class Hand:
 
     def _pot_parts(self) -> list[tuple[int, tuple[int, ...]]]:
         """:meth:`pots` as ``(amount, eligible)`` pairs."""
-        if self.options.antes_by_level:
+        # antes by level count like bets (an all-in player wins back only what the others
+        # matched); dead blinds never do: they are not part of the poster's bet, raise no
+        # level and never come back (R-BLIND-4, R-POT-1)
+        dead = self.dead if not self.options.antes_by_level else self._dead_blinds
+        if dead is None:
             return pot_parts(self.total, [0] * self.n, self.folded)
-        live = [t - d for t, d in zip(self.total, self.dead, strict=True)]
-        return pot_parts(live, self.dead, self.folded)
+        live = [t - d for t, d in zip(self.total, dead, strict=True)]
+        return pot_parts(live, dead, self.folded)
 
     def _award(self) -> None:
         self.actor = None

@@ -29,6 +29,14 @@ feltwire's own fields (the spec's ``_`` extension fields):
     The smallest chip (R-BUY-6, odd chips), in file units; default 1 engine chip.
 ``_dead_blinds``
     Dead blind parts per seat (R-BLIND-4/5), in file units, in the file's seat order.
+``_big_blind_seat``
+    The big blind's player number (``2`` for p2), written when the blinds alone do not
+    tell it (R-BET-8): a returning player's live post right after the big blind, or a
+    dead small blind and a live post of the same size.
+``_short_blinds_full_price``
+    ``true``: a blind posted short (all in for less) leaves the price at the full blind
+    (R-BET-2 *default*); written when a blind was short. Absent: the largest blind posted
+    sets it, as PokerKit plays and files written before the rule did.
 
 >>> text = '''variant = 'NT'
 ... antes = [0, 0]
@@ -54,7 +62,7 @@ from hub.rules.betting import Action, ActionKind
 from hub.rules.dealing import UNKNOWN, Deal, DealKind, Discard, ShowOrMuck
 from hub.rules.errors import HandHistoryError, RulesError, who
 from hub.rules.games import BringInTies, Family, Game, Options, Stakes, Structure, game
-from hub.rules.hand import Hand, Phase
+from hub.rules.hand import Hand, Phase, PostKind, big_blind_seat
 
 __all__ = [
     "HandHistory",
@@ -135,6 +143,7 @@ class HandHistory:
         dead = tuple(_to_chips(v, self.scale) for v in raw_dead) if raw_dead else ()
         if len(dead) == 2:
             dead = (dead[1], dead[0])
+        raw_bb = self.metadata.get("_big_blind_seat")
         return Stakes(
             antes=antes,
             blinds=tuple(abs(b) for b in blinds),
@@ -144,6 +153,7 @@ class HandHistory:
             big_bet=self.big_bet,
             min_bet=self.min_bet,
             chip_unit=_to_chips(unit, self.scale) if unit is not None else 1,
+            big_blind_seat=int(raw_bb) - 1 if raw_bb is not None else None,
         )
 
     def options(self, **overrides: Any) -> Options:
@@ -154,6 +164,7 @@ class HandHistory:
             "bring_in_ties": BringInTies(ties),
             "antes_by_level": bool(self.ante_trimming_status),
             "cap_heads_up": bool(self.metadata.get("_cap_heads_up", True)),
+            "short_blinds_full_price": bool(self.metadata.get("_short_blinds_full_price", False)),
         }
         values.update(overrides)
         return Options(**values)
@@ -433,9 +444,14 @@ def from_hand(hand: Hand, scale: int = 1, **metadata: Any) -> HandHistory:
     if any(st.dead_blinds):
         dead = st.dead_blinds if n != 2 else (st.dead_blinds[1], st.dead_blinds[0])
         meta.setdefault("_dead_blinds", [_unit(d, scale) for d in dead])
+    if st.big_blind_seat is not None and st.big_blind_seat != big_blind_seat(st.blinds):
+        meta.setdefault("_big_blind_seat", st.big_blind_seat + 1)
     if g.variant not in STANDARD_VARIANTS:
         meta.setdefault("_feltwire_variant", g.variant)
     opts = hand.options
+    posted = [p.amount for p in hand.posts if p.kind is PostKind.BLIND]
+    if opts.short_blinds_full_price and max(posted, default=0) < max(st.blinds, default=0):
+        meta.setdefault("_short_blinds_full_price", True)  # the price differs (R-BET-2)
     if g.family is Family.STUD:
         meta.setdefault("_bring_in_ties", opts.bring_in_ties.value)
     if not opts.cap_heads_up:

@@ -793,6 +793,11 @@ class Table:
                 big_bet=cfg.big_bet_size if cfg.fixed_limit else 2 * bb,
                 min_bet=bb,
                 chip_unit=cfg.chip_unit,
+                # R-BET-8, R-BLIND-2: the hand is told which seat is the big blind, so
+                # equal blinds or a late live post of the same size cannot mislead it
+                big_blind_seat=plan.dealt.index(plan.big_blind)
+                if plan.big_blind is not None
+                else None,
             )
         else:
             stakes = Stakes(

@@ -2,20 +2,24 @@
 
 For every hand: chips are conserved at every step; no card is in two places; replaying
 the recorded inputs gives the same hand; PHH export → import → replay gives the same
-result.
+result. With the blinds a table deals (equal blinds, returning players' dead blinds,
+short all-in blinds): nobody wins back dead chips, the big blind never opens and a short
+blind never lowers the price.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from hub.rules.dealing import UNKNOWN, DealKind
+from hub.rules.errors import RulesError
 from hub.rules.games import Family, Options, Stakes, Structure, game
-from hub.rules.hand import Hand, Phase, replay
+from hub.rules.hand import Hand, Phase, PostKind, replay
 from hub.rules.phh import dumps, from_hand, loads, replay_history
 
 VARIANTS = [
@@ -169,3 +173,114 @@ def test_phh_export_import_replay_gives_the_same_result(data: Any, variant: str)
     assert tuple(again.stacks) == tuple(hand.stacks)
     assert again.board == hand.board
     assert again.awards == hand.awards
+
+
+# ------------------------------------------- dead, equal and short blinds (issue 13)
+
+BLIND_VARIANTS = [v for v in VARIANTS if game(v).uses_blinds]
+
+
+def _setup_posts(data: Any, variant: str) -> Hand:
+    """A blind game with the blinds a table deals: small blind 5 or 10 (equal blinds), big
+    blind 10, and returning players further round posting 10 live + 5 dead (R-BLIND-4);
+    stacks as small as 1 make short all-in blinds. The big blind's seat is told, as the
+    table tells it."""
+    g = game(variant)
+    n = data.draw(st.integers(2, 4 if g.family is Family.DRAW else 6), label="players")
+    stack = st.one_of(st.integers(1, 20), st.integers(20, 400))  # often short of a post
+    stacks = data.draw(st.lists(stack, min_size=n, max_size=n), label="stacks")
+    ante = data.draw(st.sampled_from([0, 0, 1, 3]), label="ante")
+    sb = data.draw(st.sampled_from([5, 10]), label="small blind")
+    blinds, dead = [0] * n, [0] * n
+    if n == 2:
+        blinds[0], blinds[1], bb_seat = 10, sb, 0
+    else:
+        blinds[0], blinds[1], bb_seat = sb, 10, 1
+        for s in range(2, n - 1 if n > 3 else n):
+            if data.draw(st.booleans(), label=f"seat {s} posts"):
+                blinds[s], dead[s] = 10, 5
+    stakes = Stakes(
+        antes=(ante,) * n,
+        blinds=tuple(blinds),
+        dead_blinds=tuple(dead) if any(dead) else (),
+        small_bet=10,
+        big_bet=20,
+        min_bet=10,
+        big_blind_seat=bb_seat,
+    )
+    options = Options(antes_by_level=data.draw(st.booleans(), label="antes_by_level"))
+    return Hand(g, stakes, stacks, options)
+
+
+@SETTINGS
+@given(data=st.data(), variant=st.sampled_from(BLIND_VARIANTS))
+def test_a_player_never_wins_back_dead_chips(data: Any, variant: str) -> None:
+    """R-BLIND-4, R-POT-1: dead blinds go to the main pot and nowhere else. The same hand
+    played without the dead posts (each poster starting with what he had left after
+    them) ends with the same side pots and the same winners; the main pot is larger by
+    the dead chips exactly, and they go to its winners only: a poster who wins no share
+    of the main pot is down his dead chips on top of the rest."""
+    hand = _setup_posts(data, variant)
+    _play(data, hand)
+    dead = [0] * hand.n
+    for post in hand.posts:
+        if post.kind is PostKind.DEAD_BLIND:
+            dead[post.seat] += post.amount
+    event("dead blinds" if any(dead) else "no dead blind")
+    if not any(dead):
+        return
+    assert hand.awards[0].amount >= sum(dead)
+    plain_stakes = replace(hand.stakes, dead_blinds=())
+    plain_stacks = [s - d for s, d in zip(hand.starting_stacks, dead, strict=True)]
+    try:
+        plain = replay(hand.game, plain_stakes, plain_stacks, hand.log, hand.options)
+    except RulesError:
+        # pot limit: the dead chips are in the pot, so a raise may be legal only with them
+        assert hand.game.structure is Structure.POT_LIMIT
+        return
+    assert plain.phase is Phase.COMPLETE
+    assert hand.awards[1:] == plain.awards[1:]
+    assert hand.awards[0].amount == plain.awards[0].amount + sum(dead)
+    main_winners = {share.seat for share in hand.awards[0].shares}
+    assert main_winners == {share.seat for share in plain.awards[0].shares}
+    for s in range(hand.n):
+        # won with the dead chips minus won without them: more only for a main-pot winner
+        extra = (hand.stacks[s] - (hand.starting_stacks[s] - dead[s])) - (
+            plain.stacks[s] - plain_stacks[s]
+        )
+        if s not in main_winners:
+            assert extra == 0, f"seat {s} won back dead chips"
+        else:
+            assert extra >= 0
+
+
+@SETTINGS
+@given(data=st.data(), variant=st.sampled_from(BLIND_VARIANTS))
+def test_the_big_blind_opens_nothing_and_a_short_blind_keeps_the_price(
+    data: Any, variant: str
+) -> None:
+    """R-BET-8, R-BET-2 *default*: pre-flop the first to act is the first seat left of the
+    big blind that can act, whatever the blinds' sizes; the price is the full big blind
+    however short the blinds were posted: the call is up to 10 and, when the actor has the
+    chips, the smallest raise goes to 20 (no limit, pot limit, fixed limit alike)."""
+    hand = _setup_posts(data, variant)
+    for _ in range(len(hand.game.streets[0].hole_up)):
+        for seat in range(hand.n):
+            hand.deal_hole(seat, UNKNOWN)
+    if hand.phase is not Phase.BETTING:
+        return  # nobody can act: everyone is all in on the posts
+    bb = hand.stakes.big_blind_seat
+    assert bb is not None
+    able = [s for s in range(hand.n) if hand.stacks[s] > 0]
+    first = next(
+        (bb + k) % hand.n
+        for k in range(1, hand.n + 1)
+        if (bb + k) % hand.n in able and (hand.bets[(bb + k) % hand.n] < 10 or len(able) > 1)
+    )
+    la = hand.legal_actions()
+    event("a short blind" if min(hand.bets[:2]) < min(hand.stakes.blinds[:2]) else "full blinds")
+    assert la.seat == first
+    assert hand.current_bet == 10
+    assert la.call_amount == min(10 - hand.bets[first], hand.stacks[first])
+    if la.can_bet_or_raise and hand.bets[first] + hand.stacks[first] >= 20:
+        assert la.min_to == 20

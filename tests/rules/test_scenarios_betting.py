@@ -401,11 +401,11 @@ def test_r_blind_7_missed_small_blind_posted_live() -> None:
 
 def test_r_bet_7_no_raise_when_nobody_can_cover_the_bet() -> None:
     """R-BET-7: the big blind is all in for 77 and the small blind has 1 chip left: no one
-    could call a raise, so the button may only call or fold."""
+    could call a raise, so the button may only call (the full 100, R-BET-2) or fold."""
     hand = play("NT", [51, 77, 2494], ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd"],
                 blinds=(50, 100))  # fmt: skip
     la = hand.legal_actions()
-    assert la.seat == 2 and la.call_amount == 77 and not la.can_bet_or_raise
+    assert la.seat == 2 and la.call_amount == 100 and not la.can_bet_or_raise
     with pytest.raises(IllegalActionError, match=r"^R-BET-7: every other player is all in"):
         hand.bet_or_raise_to(300)
 
@@ -507,11 +507,12 @@ def test_r_bet_1_fold_when_a_check_is_free_is_accepted() -> None:
 
 def test_r_bet_7_round_closes_when_nobody_left_could_call_a_bet() -> None:
     """R-BET-7 (divergence D13): the big blind is all in for 15 of 20; the button folds
-    and the small blind calls to 15. The small blind is the only player with chips and
-    nobody could call a bet, so the round closes (PokerKit asks it to act once more)."""
+    and the small blind calls the full 20 (R-BET-2). The small blind is the only player
+    with chips and nobody could call a bet, so the round closes (PokerKit asks it to act
+    once more)."""
     hand = play("NT", [1000, 15, 1000], SIX[:3], blinds=(10, 20))
     hand.fold(2)
-    assert hand.legal_actions().call_amount == 5
+    assert hand.legal_actions().call_amount == 10
     hand.call(0)
     assert hand.phase is Phase.DEALING and hand.street.name == "flop" and hand.actor is None
 

@@ -7,14 +7,27 @@ each hand (dead-button rule, R-POS-3).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from hub.rules.errors import ConfigurationError
 from hub.rules.games import game
 from hub.rules.hand import Hand, Phase, PostKind
+from hub.rules.rake import Rake
+from hub.rules.setup import HandSetup
 from hub.rules.table import Entry, HandStarted, Owed, Table, TableConfig
 
-from .test_table_play import deal_all, fold_around, nl_table, play, play_out, posts, stacks
+from .test_table_play import (
+    check_down,
+    deal_all,
+    fold_around,
+    nl_table,
+    play,
+    play_out,
+    posts,
+    stacks,
+)
 
 
 def test_r_blind_1_every_hand_a_small_and_a_big_blind() -> None:
@@ -279,3 +292,121 @@ def test_r_deal_6_misdeal_every_chip_back_the_button_stays() -> None:
     redeal = table.start_hand(now=241.0)
     assert redeal.number == setup.number + 1 and redeal.button == setup.button
     assert redeal.seats == setup.seats and posts(table)[5] == (20, 10)
+
+
+# ------------------------------------------- issue 13: dead, equal and short blinds
+
+
+def _seed_hand_with_seat_4_back(table: Table) -> HandSetup:
+    """The seed example's hands 1–3 (seat 4 sits out and the big blind passes him); hand
+    4 starts with seat 4 posting 20 live + 10 dead (button 5, small blind 6, big blind 1)."""
+    play(table, button=1)
+    table.sit_out(4)
+    play(table, 60.0)
+    play(table, 120.0)
+    table.come_back(4)
+    setup = table.start_hand(now=180.0)
+    assert posts(table) == {6: (10, 0), 1: (20, 0), 4: (20, 10)}
+    return setup
+
+
+HOLE = {1: "2c7d", 2: "8s3d", 3: "AhAd", 4: "KsKd", 5: "9c4h", 6: "Jc5s"}
+BOARD = "QhTs6d3c2s"
+
+
+def test_r_blind_4_returning_player_checks_down_and_loses_30() -> None:
+    """R-BLIND-4, R-POT-1 (issue 13 (a)): the seed example's hand 4: seat 4 posts 20 live
+    + 10 dead, everyone calls 20 and the hand is checked down; seat 3's aces beat seat 4's
+    kings. Seat 4 loses 30 (his dead 10 are not handed back to him as a pot of his own),
+    seat 3 nets 110, everyone else loses 20."""
+    table = nl_table(6)
+    setup = _seed_hand_with_seat_4_back(table)
+    before = stacks(table)
+    done = table.finish_hand(check_down(setup, HOLE, BOARD))
+    net = {s: dict(done.stacks)[s] - before[s] for s in before}
+    assert net == {1: -20, 2: -20, 3: 110, 4: -30, 5: -20, 6: -20}
+
+
+def test_r_blind_4_with_a_rake_the_returning_player_pays_none_of_it() -> None:
+    """R-BLIND-4 with the rake: the same hand at a table taking 10 % (no cap). The one pot
+    of 130 is raked 13, all from the winner, seat 3 (+97); seat 4 loses his 30 and pays no
+    rake on chips of his own handed back."""
+    table = Table(
+        TableConfig(game("NT"), small_blind=10, big_blind=20, rake=Rake(rate=Fraction(10, 100)))
+    )
+    for seat in range(1, 7):
+        table.join(seat, f"P{seat}", 2000, now=0.0)
+    setup = _seed_hand_with_seat_4_back(table)
+    before = stacks(table)
+    done = table.finish_hand(check_down(setup, HOLE, BOARD))
+    net = {s: dict(done.stacks)[s] - before[s] for s in before}
+    assert done.rake == 13 and done.rake_by_seat == ((3, 13),)
+    assert net == {1: -20, 2: -20, 3: 97, 4: -30, 5: -20, 6: -20}
+
+
+def test_r_bet_8_equal_blinds_the_big_blind_keeps_its_option() -> None:
+    """R-BET-8, R-BLIND-2 (issue 13): NL 20/20, four players, button 1: seat 2 posts the
+    small blind of 20 and seat 3 the big blind of 20. Seat 4 acts first (not seat 3); seats
+    4, 1 and 2 call, and seat 3 has its option: it raises to 60."""
+    table = nl_table(4, sb=20, bb=20)
+    setup = table.start_hand(now=0.0, button=1)
+    assert posts(table) == {2: (20, 0), 3: (20, 0)}
+    hand = setup.new_hand()
+    deal_all(hand)
+    order = []
+    while hand.actor is not None and setup.seats[hand.actor] != 3:
+        order.append(setup.seats[hand.actor])
+        hand.check_or_call()
+    assert order == [4, 1, 2]
+    assert hand.can_check() and hand.can_bet_or_raise_to(40)
+    hand.bet_or_raise_to(60)
+    assert setup.seats[hand.actor or 0] == 4 and hand.legal_actions().call_amount == 40
+    assert setup.stakes.big_blind_seat == setup.seats.index(3)  # the table said so
+
+
+def test_r_bet_8_live_post_left_of_the_big_blind_reads_like_a_straddle() -> None:
+    """R-BET-8, R-BLIND-4: five players. Seat 5 sits out in hand 3 (the big blind skips
+    him, 4 to 1), seat 2 in hand 4, and seat 5 comes back for hand 5 (button 1, small
+    blind 3, big blind 4): he posts 20 live + 10 dead right after the big blind, so the
+    live blinds read 10, 20, 20 like a straddle of 20. The table names seat 4 the big
+    blind: seat 5 opens and may check (his 20 are live, R-BLIND-2), and seat 4 keeps the
+    option when everyone calls."""
+    table = nl_table(5)
+    play(table, button=1)
+    play(table, 60.0)
+    table.sit_out(5)
+    play(table, 120.0)
+    table.sit_out(2)
+    play(table, 180.0)
+    table.come_back(5)
+    setup = table.start_hand(now=240.0)
+    assert setup.seats == (3, 4, 5, 1) and posts(table) == {3: (10, 0), 4: (20, 0), 5: (20, 10)}
+    assert setup.stakes.big_blind_seat == 1
+    hand = setup.new_hand()
+    deal_all(hand)
+    assert setup.seats[hand.actor or 0] == 5 and hand.can_check()
+    hand.check()
+    hand.call()  # seat 1
+    hand.call()  # seat 3, the small blind
+    assert setup.seats[hand.actor or 0] == 4 and hand.can_bet_or_raise_to(40)
+
+
+def test_r_bet_2_short_all_in_big_blind_at_the_table() -> None:
+    """R-BET-2 *default* (issue 13): NL 10/20, button 1; seat 3 sat down with 15 (the
+    table's minimum buy-in is 10) and posts the big blind all in for 15. Seat 4 must call
+    20 and may raise to 40 at least; everyone calls and the hand is checked down. Seat 3's
+    aces win the main pot of 4 × 15 = 60 (+45); the side pot of the 5 each the other
+    three put in over 15 goes to seat 4's kings (-5); seats 1 and 2 lose 20."""
+    table = Table(TableConfig(game("NT"), small_blind=10, big_blind=20, min_buy_in=10))
+    for seat in range(1, 5):
+        table.join(seat, f"P{seat}", 15 if seat == 3 else 2000, now=0.0)
+    setup = table.start_hand(now=0.0, button=1)
+    assert setup.seats == (2, 3, 4, 1)
+    hand = setup.new_hand()
+    deal_all(hand, {setup.seats.index(s): c for s, c in HOLE.items() if s in setup.seats})
+    la = hand.legal_actions()
+    assert (setup.seats[la.seat], la.call_amount, la.min_to) == (4, 20, 40)
+    before = stacks(table)
+    done = table.finish_hand(play_out(hand, board=BOARD))
+    net = {s: dict(done.stacks)[s] - before[s] for s in before}
+    assert net == {1: -20, 2: -20, 3: 45, 4: -5}
