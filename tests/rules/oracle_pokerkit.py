@@ -431,7 +431,15 @@ class _Game:
             and p.street_index is not None
             and not p.discarded_cards[p.street_index]
         ):
-            p.burn_card(PK_UNKNOWN)
+            if p.deck_cards:
+                p.burn_card(PK_UNKNOWN)
+            else:
+                # D8: PokerKit's deck is used up; it warns that it burns from its reserve
+                # (the mucked hands and the discards), which ours never rebuilds for nothing
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", message="Returning reserved")
+                    p.burn_card(PK_UNKNOWN)
+                self.excused("D8")
             self.log.append("# d burn ?? (PokerKit only: nobody drew, D7)")
             self.excused("D7")
             return True
@@ -448,7 +456,10 @@ class _Game:
         if first.kind is DealKind.BURN or p.card_burning_status:
             if not p.card_burning_status:
                 raise self.fail("burn", "ours expects a burn, PokerKit does not")
-            card, rebuilt = self.next_card()
+            # R-DEAL-5: a stub that runs out at the burn is rebuilt without the discards of
+            # the player served next (the first one owed cards)
+            served = next((e.seat for e in expected if e.kind is DealKind.HOLE), None)
+            card, rebuilt = self.next_card(-1 if served is None else served)
             self.pk_deal(p.burn_card, card, rebuilt)
             self.pile.append((card, -1, ours.street_index))
             if first.kind is DealKind.BURN and self.rng.random() < 0.5:
