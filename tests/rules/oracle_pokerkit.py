@@ -47,7 +47,17 @@ from hub.rules.pots import Half
 SKIP_KNOWN_BUGS = False
 """Explorer only: excuse the engine bugs already reported, to look for others."""
 
-__all__ = ["AUTOMATIONS", "ORACLES", "Mismatch", "Outcome", "Result", "play_hand", "play_many"]
+__all__ = [
+    "AUTOMATIONS",
+    "ORACLES",
+    "PK_CARDS",
+    "Mismatch",
+    "Outcome",
+    "Result",
+    "play_hand",
+    "play_many",
+    "pokerkit_split",
+]
 
 AUTOMATIONS = (
     # What our engine does on its own: forced bets, gathering bets (and returning an
@@ -740,34 +750,8 @@ class _Game:
         return streets[-1] if streets else -1
 
     def pk_split(self) -> list[int]:
-        """Ours' finishing stacks with the pots divided PokerKit's way (D9): once the losing
-        hands are killed, adjacent pots with the same remaining contenders are merged, and
-        a split gives equal parts with the whole remainder to the first winner by seat."""
-        ours = self.ours
-        stacks = list(ours.stacks)
-        winners = {share.seat for award in ours.awards for share in award.shares}
-        groups: list[tuple[tuple[int, ...], list[int], dict[Half, list[int]]]] = []
-        for award in ours.awards:
-            for share in award.shares:
-                stacks[share.seat] -= share.amount
-            contenders = tuple(s for s in award.eligible if s in winners)
-            halves: dict[Half, list[int]] = {}
-            for share in award.shares:
-                halves.setdefault(share.half, []).append(share.seat)
-            if groups and groups[-1][0] == contenders:
-                groups[-1][1][0] += award.amount
-            else:
-                groups.append((contenders, [award.amount], halves))
-        for _, (amount,), halves in groups:
-            parts = [(half, amount) for half in halves]
-            if Half.LOW in halves:
-                parts = [(Half.HIGH, amount - amount // 2), (Half.LOW, amount // 2)]
-            for half, part in parts:
-                seats = sorted(halves[half])
-                q, r = divmod(part, len(seats))
-                for s in seats:
-                    stacks[s] += q + (r if s == seats[0] else 0)
-        return stacks
+        """Ours' finishing stacks with the pots divided PokerKit's way (D9)."""
+        return pokerkit_split(self.ours)
 
     def with_pokerkit_short_deck_ranking(self) -> list[int]:
         """Ours' finishing stacks (divided PokerKit's way, D9) when the hand is replayed
@@ -812,6 +796,36 @@ class _Game:
             self.excused("D16")
             return
         raise self.fail("finishing stacks", f"ours {mine}, PokerKit {theirs}")
+
+
+def pokerkit_split(ours: Hand) -> list[int]:
+    """Ours' finishing stacks with the pots divided PokerKit's way (D9): once the losing
+    hands are killed, adjacent pots with the same remaining contenders are merged, and
+    a split gives equal parts with the whole remainder to the first winner by seat."""
+    stacks = list(ours.stacks)
+    winners = {share.seat for award in ours.awards for share in award.shares}
+    groups: list[tuple[tuple[int, ...], list[int], dict[Half, list[int]]]] = []
+    for award in ours.awards:
+        for share in award.shares:
+            stacks[share.seat] -= share.amount
+        contenders = tuple(s for s in award.eligible if s in winners)
+        halves: dict[Half, list[int]] = {}
+        for share in award.shares:
+            halves.setdefault(share.half, []).append(share.seat)
+        if groups and groups[-1][0] == contenders:
+            groups[-1][1][0] += award.amount
+        else:
+            groups.append((contenders, [award.amount], halves))
+    for _, (amount,), halves in groups:
+        parts = [(half, amount) for half in halves]
+        if Half.LOW in halves:
+            parts = [(Half.HIGH, amount - amount // 2), (Half.LOW, amount // 2)]
+        for half, part in parts:
+            seats = sorted(halves[half])
+            q, r = divmod(part, len(seats))
+            for s in seats:
+                stacks[s] += q + (r if s == seats[0] else 0)
+    return stacks
 
 
 _CATEGORY = 13**5
