@@ -1138,22 +1138,23 @@ class Hand:
 
     # --------------------------------------------------------------- dealing
 
-    def _check_card(self, card: int, seat: int = -1) -> None:
+    def _check_card(self, card: int, seat: int = -1, burn: bool = False) -> None:
         if card == UNKNOWN:
             return
         if not 0 <= card < 52 or card >> 2 < self.game.lowest_rank:
             raise DealingError("R-CARD-1", f"card {card} is not in the {self.game.name} deck")
-        if self._seen[card] and not self._recyclable(card, seat):
+        if self._seen[card] and not self._recyclable(card, seat, burn):
             from feltwire.cards import card_code
 
             raise DuplicateCardError(
                 "R-CARD-1", f"{card_code(card)} is already in play; every card exists once"
             )
 
-    def _recyclable(self, card: int, seat: int) -> bool:
+    def _recyclable(self, card: int, seat: int, burn: bool = False) -> bool:
         """True when the stub is empty and ``card`` lies in the discards and burns that the
-        reshuffle for ``seat`` will turn into the new stub (R-DEAL-5)."""
-        pending_burn = 0 if self._burned else 1
+        reshuffle for ``seat`` will turn into the new stub (R-DEAL-5); ``burn``: ``card``
+        is the burn itself (no burn comes before it)."""
+        pending_burn = 0 if self._burned or burn else 1
         if self.phase is not _DRAWING or self.cards_out + pending_burn < self.game.deck_size:
             return False
         street = self._street_index
@@ -1177,7 +1178,19 @@ class Hand:
         self._pile = keep
         self.log.append(Reshuffle(len(back), self._street_index))
 
-    def _implicit_burn(self, rule: str) -> None:
+    def _served_next(self) -> int:
+        """The seat whose replacement cards come next in a draw (the first owed one in
+        dealing order), -1 when none is owed or the hand is not drawing. When the stub runs
+        out at the burn, that player is "the current player" of R-DEAL-5: his discards stay
+        out of the new stub."""
+        if self.phase is _DRAWING:
+            for s in range(self.n):
+                if self._owed[s] > 0:
+                    return s
+        return -1
+
+    def _implicit_burn(self, rule: str, seat: int = -1) -> None:
+        """Burn an unread card before ``seat``'s card (-1: a board card)."""
         if self._burned or self._street_index == 0:
             return
         if self.options.burn_required:
@@ -1185,7 +1198,7 @@ class Hand:
         if self.cards_out < self._deck_size:
             self.cards_out += 1
         else:
-            self._take_from_stub(-1)
+            self._take_from_stub(seat)
         street = self._street_index
         self.burns.append(UNKNOWN)
         self._pile.append((UNKNOWN, -1, street))
@@ -1202,7 +1215,7 @@ class Hand:
             raise DealingError(rule, "this street's card is already burnt")
         if not self._nothing_dealt():
             raise DealingError(rule, "the burn comes before the street's first card")
-        self._check_card(card)
+        self._check_card(card, self._served_next(), burn=True)
 
     def in_play(self, card: int) -> bool:
         """True when ``card`` was dealt, burned or turned in this hand (it cannot be dealt
@@ -1234,7 +1247,7 @@ class Hand:
         if self.cards_out < self._deck_size:
             self.cards_out += 1
         else:
-            self._take_from_stub(-1)
+            self._take_from_stub(self._served_next())
         if card >= 0:
             self._seen[card] = 1
         self.burns.append(card)
@@ -1326,7 +1339,7 @@ class Hand:
         expect_up = self.verify_deal_hole(seat, card, up)
         street = self._street_index
         if street and not self._burned:
-            self._implicit_burn(self._burn_rule_id)
+            self._implicit_burn(self._burn_rule_id, seat)
         if self.cards_out < self._deck_size:
             self.cards_out += 1
         else:

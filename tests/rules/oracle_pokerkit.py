@@ -47,7 +47,19 @@ from hub.rules.pots import Half
 SKIP_KNOWN_BUGS = False
 """Explorer only: excuse the engine bugs already reported, to look for others."""
 
-__all__ = ["AUTOMATIONS", "ORACLES", "Mismatch", "Outcome", "Result", "play_hand", "play_many"]
+__all__ = [
+    "AUTOMATIONS",
+    "ORACLES",
+    "PK_CARDS",
+    "Mismatch",
+    "Outcome",
+    "Result",
+    "play_hand",
+    "play_many",
+    "play_table",
+    "play_tables",
+    "pokerkit_split",
+]
 
 AUTOMATIONS = (
     # What our engine does on its own: forced bets, gathering bets (and returning an
@@ -72,7 +84,8 @@ _PK_INDEX = {card: i for i, card in enumerate(PK_CARDS)}
 
 # --------------------------------------------------------------------------- PokerKit states
 
-Factory = Callable[[int, Stakes, Sequence[int]], State]
+Factory = Callable[[int, Stakes, Sequence[int], int | None], State]
+"""(players, ours' stakes, stacks, the big blind's seat when the table tells it) → state."""
 
 
 class _MemoHandType:
@@ -113,22 +126,48 @@ def _raw(values: Sequence[int], n: int) -> tuple[int, ...]:
     return (values[1], values[0]) if n == 2 else tuple(values)
 
 
+def _forced(
+    n: int, st: Stakes, stacks: Sequence[int], bb_seat: int | None
+) -> tuple[bool, tuple[int, ...], tuple[int, ...]]:
+    """Ours' forced bets as PokerKit's (ante trimming, raw antes, raw blinds).
+
+    R-BLIND-4: a dead blind is dead money in the main pot: PokerKit's per-player ante
+    with ante trimming off (antes out of the pot levels; ours' antes are dead too). A live
+    post by a returning or new player (any blind but the big blind's and the small blind
+    left of it) is PokerKit's "post bet", a negative blind: live, but not the blind the
+    action starts after."""
+    antes, blinds = list(st.antes), list(st.blinds)
+    trimming = True
+    if any(st.dead_blinds):
+        for s, dead in enumerate(st.dead_blinds):
+            # ours posts the ante, then the live blind, and the dead part gets what is
+            # left (R-BLIND-4); PokerKit posts antes first
+            ante = min(antes[s], stacks[s])
+            antes[s] = ante + min(dead, max(0, stacks[s] - ante - blinds[s]))
+        trimming = False
+    if bb_seat is not None and n > 2:
+        for s in range(n):
+            if blinds[s] and s not in (bb_seat, bb_seat - 1):
+                blinds[s] = -blinds[s]
+    return trimming, _raw(antes, n), _raw(blinds, n)
+
+
 def _class_blind(cls: type, fixed: bool) -> Factory:
-    def make(n: int, st: Stakes, stacks: Sequence[int]) -> State:
-        antes, blinds = _raw(st.antes, n), _raw(st.blinds, n)
+    def make(n: int, st: Stakes, stacks: Sequence[int], bb_seat: int | None) -> State:
+        trimming, antes, blinds = _forced(n, st, stacks, bb_seat)
         if fixed:
             return cls.create_state(  # type: ignore[attr-defined, no-any-return]
-                AUTOMATIONS, True, antes, blinds, st.small_bet, st.big_bet, stacks, n
+                AUTOMATIONS, trimming, antes, blinds, st.small_bet, st.big_bet, stacks, n
             )
         return cls.create_state(  # type: ignore[attr-defined, no-any-return]
-            AUTOMATIONS, True, antes, blinds, st.min_bet, stacks, n
+            AUTOMATIONS, trimming, antes, blinds, st.min_bet, stacks, n
         )
 
     return make
 
 
 def _class_stud(cls: type) -> Factory:
-    def make(n: int, st: Stakes, stacks: Sequence[int]) -> State:
+    def make(n: int, st: Stakes, stacks: Sequence[int], bb_seat: int | None) -> State:
         return cls.create_state(  # type: ignore[attr-defined, no-any-return]
             AUTOMATIONS, True, st.antes, st.bring_in, st.small_bet, st.big_bet, stacks, n
         )
@@ -150,7 +189,7 @@ def _generic(
     (pot-limit hold'em, fixed-limit Omaha, Omaha hi-lo pot limit and — D1 — fixed limit,
     five-card draw). Fixed limit: a bet and three raises (PokerKit's own count, 4)."""
 
-    def make(n: int, st: Stakes, stacks: Sequence[int]) -> State:
+    def make(n: int, st: Stakes, stacks: Sequence[int], bb_seat: int | None) -> State:
         fixed = structure is Structure.FIXED_LIMIT
         small = st.small_bet if fixed else st.min_bet
         big = st.big_bet if fixed else st.min_bet
@@ -165,15 +204,16 @@ def _generic(
                 PkStreet(True, (), 1, False, PkOpening.POSITION, big, cap),
                 PkStreet(True, (), 1, False, PkOpening.POSITION, big, cap),
             )
+        trimming, antes, blinds = _forced(n, st, stacks, bb_seat)
         return State(
             AUTOMATIONS,
             Deck.STANDARD,
             hand_types,
             streets,
             _STRUCTURES[structure],
-            True,
-            _raw(st.antes, n),
-            _raw(st.blinds, n),
+            trimming,
+            antes,
+            blinds,
             0,
             stacks,
             n,
@@ -218,6 +258,15 @@ def max_players(code: str) -> int:
 
 
 # ------------------------------------------------------------------------------- the driver
+
+
+TableHand = tuple[Stakes, list[int], int | None]
+"""A hand a :class:`~hub.rules.table.Table` set up: ours' stakes, the starting stacks and
+the big blind's hand seat (the table knows it)."""
+
+
+class _Stop(Exception):
+    """The hand is not comparable from here on (an excused divergence)."""
 
 
 class Mismatch(AssertionError):
@@ -274,7 +323,9 @@ def _cards(cards: Sequence[int]) -> str:
 class _Game:
     """One hand on both engines plus the action log."""
 
-    def __init__(self, code: str, seed: int, players: int = 0) -> None:
+    def __init__(
+        self, code: str, seed: int, players: int = 0, table: TableHand | None = None
+    ) -> None:
         self.code = code
         self.seed = seed
         self.rng = rng = random.Random(f"{code}:{seed}")
@@ -285,6 +336,11 @@ class _Game:
         st = self.stakes = _stakes(code, rng, n)
         unit = st.small_bet if g.family is Family.STUD else st.min_bet
         self.starting = _stacks(rng, n, unit)
+        bb_seat = None
+        if table is not None:  # a hand a table set up: its stakes, stacks, big blind
+            st, stacks, bb_seat = table
+            self.stakes, self.starting = st, list(stacks)
+            n = self.n = len(stacks)
         self.deck = [c for c in range(52) if c >> 2 >= g.lowest_rank]  # 36 in short deck
         rng.shuffle(self.deck)
         self.pile: list[tuple[int, int, int]] = []  # discards and burns, as ours keeps them
@@ -292,15 +348,30 @@ class _Game:
             f"# {code} seed={seed} players={n} stacks={self.starting} antes={list(st.antes)}"
             f" blinds={list(st.blinds)} bring_in={st.bring_in} small_bet={st.small_bet}"
             f" big_bet={st.big_bet} min_bet={st.min_bet}"
+            + (f" dead_blinds={list(st.dead_blinds)}" if st.dead_blinds else "")
+            + (f" big_blind=p{bb_seat + 1}" if bb_seat is not None else "")
         ]
         self.options = Options(bring_in_ties=BringInTies.SUIT)  # D5: PokerKit's rule
         self.ours = Hand(g, st, self.starting, self.options)
-        self.pk = _memoized(ORACLES[code](n, st, self.starting))
+        self.pk = _memoized(ORACLES[code](n, st, self.starting, bb_seat))
+        self.short_big_blind = self._short_big_blind(bb_seat)
         self.outcome = Outcome(code, seed, self.log)
         self.pots_street = -1
         self.implicit_burn: tuple[int, str] | None = None
         self.short_round: tuple[int, str] | None = None
         self.d14 = False
+        self.stopped = False
+
+    def _short_big_blind(self, bb_seat: int | None) -> bool:
+        """True when the big blind cannot post it in full (all in for less: D18)."""
+        st = self.stakes
+        if not self.game.uses_blinds or not any(st.blinds):
+            return False
+        if bb_seat is None:  # the last of the largest blinds, as PokerKit reads them
+            top = max(st.blinds)
+            bb_seat = max(s for s in range(self.n) if st.blinds[s] == top)
+        left = self.starting[bb_seat] - st.antes[bb_seat]
+        return 0 <= left < st.blinds[bb_seat]
 
     def where(self) -> tuple[int, str]:
         return self.ours.street_index, self.ours.phase.value
@@ -372,7 +443,11 @@ class _Game:
             if pk_state.showdown_index is not None:
                 self.showdown_step()
             elif ours.phase is Phase.BETTING:
-                self.betting_step()
+                try:
+                    self.betting_step()
+                except _Stop:
+                    self.stopped = True
+                    return self.outcome
             elif pk_state.actor_index is not None:
                 if self.pointless_check():
                     continue
@@ -385,6 +460,7 @@ class _Game:
                 self.draw_step()
             elif ours.phase in (Phase.DEALING, Phase.DRAWING):
                 if not self.deal_step():
+                    self.stopped = True
                     return self.outcome
             elif ours.phase is Phase.SHOWDOWN:
                 raise self.fail(
@@ -431,7 +507,15 @@ class _Game:
             and p.street_index is not None
             and not p.discarded_cards[p.street_index]
         ):
-            p.burn_card(PK_UNKNOWN)
+            if p.deck_cards:
+                p.burn_card(PK_UNKNOWN)
+            else:
+                # D8: PokerKit's deck is used up; it warns that it burns from its reserve
+                # (the mucked hands and the discards), which ours never rebuilds for nothing
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", message="Returning reserved")
+                    p.burn_card(PK_UNKNOWN)
+                self.excused("D8")
             self.log.append("# d burn ?? (PokerKit only: nobody drew, D7)")
             self.excused("D7")
             return True
@@ -448,7 +532,10 @@ class _Game:
         if first.kind is DealKind.BURN or p.card_burning_status:
             if not p.card_burning_status:
                 raise self.fail("burn", "ours expects a burn, PokerKit does not")
-            card, rebuilt = self.next_card()
+            # R-DEAL-5: a stub that runs out at the burn is rebuilt without the discards of
+            # the player served next (the first one owed cards)
+            served = next((e.seat for e in expected if e.kind is DealKind.HOLE), None)
+            card, rebuilt = self.next_card(-1 if served is None else served)
             self.pk_deal(p.burn_card, card, rebuilt)
             self.pile.append((card, -1, ours.street_index))
             if first.kind is DealKind.BURN and self.rng.random() < 0.5:
@@ -528,6 +615,20 @@ class _Game:
         self.same("actor", seat, p.actor_index)
         self.same("stacks", list(ours.stacks), list(p.stacks))
         self.same("bets", list(ours.bets), list(p.bets))
+        if self.short_big_blind and ours.street_index == 0 and not la.can_bring_in:
+            pk_call = p.checking_or_calling_amount
+            pk_lo = p.min_completion_betting_or_raising_to_amount
+            both_raise = la.can_bet_or_raise and p.can_complete_bet_or_raise_to()
+            dearer = la.call_amount > pk_call or (
+                la.call_amount == pk_call and both_raise and pk_lo is not None and la.min_to > pk_lo
+            )
+            if dearer:
+                # D18 (R-BET-2): a big blind all in for less does not lower the price:
+                # ours asks the full big blind (or all in) and raises from it; PokerKit the
+                # short blind. The amounts differ from here on: comparison stops.
+                self.excused("D18")
+                self.log.append("# the big blind is all in short: comparison stops (D18)")
+                raise _Stop
         self.same("can bring in", la.can_bring_in, p.can_post_bring_in())
         if la.can_bring_in:
             self.same("bring-in amount", la.bring_in_amount, p.effective_bring_in_amount)
@@ -729,34 +830,8 @@ class _Game:
         return streets[-1] if streets else -1
 
     def pk_split(self) -> list[int]:
-        """Ours' finishing stacks with the pots divided PokerKit's way (D9): once the losing
-        hands are killed, adjacent pots with the same remaining contenders are merged, and
-        a split gives equal parts with the whole remainder to the first winner by seat."""
-        ours = self.ours
-        stacks = list(ours.stacks)
-        winners = {share.seat for award in ours.awards for share in award.shares}
-        groups: list[tuple[tuple[int, ...], list[int], dict[Half, list[int]]]] = []
-        for award in ours.awards:
-            for share in award.shares:
-                stacks[share.seat] -= share.amount
-            contenders = tuple(s for s in award.eligible if s in winners)
-            halves: dict[Half, list[int]] = {}
-            for share in award.shares:
-                halves.setdefault(share.half, []).append(share.seat)
-            if groups and groups[-1][0] == contenders:
-                groups[-1][1][0] += award.amount
-            else:
-                groups.append((contenders, [award.amount], halves))
-        for _, (amount,), halves in groups:
-            parts = [(half, amount) for half in halves]
-            if Half.LOW in halves:
-                parts = [(Half.HIGH, amount - amount // 2), (Half.LOW, amount // 2)]
-            for half, part in parts:
-                seats = sorted(halves[half])
-                q, r = divmod(part, len(seats))
-                for s in seats:
-                    stacks[s] += q + (r if s == seats[0] else 0)
-        return stacks
+        """Ours' finishing stacks with the pots divided PokerKit's way (D9)."""
+        return pokerkit_split(self.ours)
 
     def with_pokerkit_short_deck_ranking(self) -> list[int]:
         """Ours' finishing stacks (divided PokerKit's way, D9) when the hand is replayed
@@ -803,6 +878,36 @@ class _Game:
         raise self.fail("finishing stacks", f"ours {mine}, PokerKit {theirs}")
 
 
+def pokerkit_split(ours: Hand) -> list[int]:
+    """Ours' finishing stacks with the pots divided PokerKit's way (D9): once the losing
+    hands are killed, adjacent pots with the same remaining contenders are merged, and
+    a split gives equal parts with the whole remainder to the first winner by seat."""
+    stacks = list(ours.stacks)
+    winners = {share.seat for award in ours.awards for share in award.shares}
+    groups: list[tuple[tuple[int, ...], list[int], dict[Half, list[int]]]] = []
+    for award in ours.awards:
+        for share in award.shares:
+            stacks[share.seat] -= share.amount
+        contenders = tuple(s for s in award.eligible if s in winners)
+        halves: dict[Half, list[int]] = {}
+        for share in award.shares:
+            halves.setdefault(share.half, []).append(share.seat)
+        if groups and groups[-1][0] == contenders:
+            groups[-1][1][0] += award.amount
+        else:
+            groups.append((contenders, [award.amount], halves))
+    for _, (amount,), halves in groups:
+        parts = [(half, amount) for half in halves]
+        if Half.LOW in halves:
+            parts = [(Half.HIGH, amount - amount // 2), (Half.LOW, amount // 2)]
+        for half, part in parts:
+            seats = sorted(halves[half])
+            q, r = divmod(part, len(seats))
+            for s in seats:
+                stacks[s] += q + (r if s == seats[0] else 0)
+    return stacks
+
+
 _CATEGORY = 13**5
 """``_five_short_deck`` values are ``category * 13**5 + kickers``."""
 
@@ -834,6 +939,158 @@ def play_hand(code: str, seed: int, players: int = 0) -> Outcome:
             raise
         except Exception as exc:  # an engine refused what the other allowed
             raise game_.fail(f"error {type(exc).__name__}", f"{exc}".splitlines()[0][:300]) from exc
+
+
+# ----------------------------------------------------------------- hands a table sets up
+
+TABLE_HANDS = 6
+"""Hands per table session of :func:`play_table`."""
+
+
+def _buy_in(rng: random.Random, bb: int, most: int) -> int:
+    r = rng.random()
+    if r < 0.25:  # short: all in for the blind, or soon after (R-BET-2)
+        return rng.randint(1, 3 * bb)
+    return rng.randint(3 * bb, most)
+
+
+def play_table(code: str, seed: int) -> Outcome:
+    """A session of :data:`TABLE_HANDS` hands of the blind game ``code`` at a
+    :class:`~hub.rules.table.Table`, each hand played on both engines with the stakes the
+    table set: equal blinds (SB == BB) in a quarter of the sessions; short stacks all in
+    for a blind; players who sit out and come back posting their missed blinds live and
+    dead, new players posting the big blind (R-BLIND-3, R-BLIND-4); misdeals, whose redeal
+    must keep the button and the stacks (R-DEAL-6); top-ups bought during a hand, which
+    may not lift a stack over the maximum when they are delivered (R-BUY-4)."""
+    from hub.rules.table import NotEnoughPlayersError, Table, TableConfig
+
+    rng = random.Random(f"table:{code}:{seed}")
+    g = game(code)
+    bb = rng.choice((2, 4, 10, 20, 50, 100))
+    sb = rng.choice((bb // 2, bb // 2, bb, rng.randint(1, bb)))
+    ante = 0 if rng.random() < 0.8 else rng.randint(1, max(1, bb // 2))
+    most = 100 * bb
+    table = Table(
+        TableConfig(g, small_blind=sb, big_blind=bb, ante=ante, min_buy_in=1, max_buy_in=most)
+    )
+    seats = sorted(rng.sample(range(1, 11), rng.randint(2, min(9, g.max_players))))
+    joined = len(seats)
+    for t in seats:
+        table.join(t, f"P{t}", _buy_in(rng, bb, most), now=0.0)
+    log = [f"# table session {code}:{seed}: blinds {sb}/{bb} ante {ante} max buy-in {most}"]
+    outcome = Outcome(code, seed, log)
+
+    def fail(kind: str, detail: str) -> Mismatch:
+        text = "\n".join(
+            [
+                f"{code} table session {seed}: {kind}: {detail}",
+                f"reproduce: FELTWIRE_DIFF_ONLY='table:{code}:{seed}'",
+                *log,
+            ]
+        )
+        return Mismatch(f"{code} table: {kind}", text)
+
+    delivered: dict[int, tuple[int, int]] = {}  # seat -> (stack after the hand, bought)
+    for h in range(TABLE_HANDS):
+        now = 60.0 * (h + 1)
+        players = table.players
+        # between hands: sit out, come back posting, a rebuy, a new player
+        for t, pl in list(players.items()):
+            if pl.sitting_out and rng.random() < 0.5:
+                table.come_back(t)
+                log.append(f"# seat {t} comes back, posting")
+            elif not pl.sitting_out and rng.random() < 0.08 and table.can_sit_out(t):
+                table.sit_out(t)
+                log.append(f"# seat {t} sits out")
+            elif pl.stack == 0 and rng.random() < 0.7:
+                amount = _buy_in(rng, bb, most)
+                if table.can_add_chips(t, amount, now):
+                    table.add_chips(t, amount, now)
+                    log.append(f"# seat {t} rebuys {amount}")
+        empty = [t for t in range(1, 11) if t not in players]
+        if empty and len(players) < g.max_players and rng.random() < 0.2:
+            t = rng.choice(empty)
+            joined += 1
+            table.join(t, f"P{t}.{joined}", _buy_in(rng, bb, most), now=now)
+            log.append(f"# seat {t} joins, posting")
+        ready = [t for t, pl in table.players.items() if not pl.sitting_out and pl.stack]
+        button = rng.choice(ready) if ready and table.big_blind_seat is None else None
+        try:
+            setup = table.start_hand(now, button=button)
+        except NotEnoughPlayersError:
+            continue
+        for t, (after, bought) in delivered.items():
+            stack = table.players[t].stack if t in table.players else 0
+            if stack > max(most, after):
+                raise fail(
+                    "top-up over the maximum (R-BUY-4)",
+                    f"seat {t} finished the hand with {after} and bought {bought} during"
+                    f" it: starts hand {h + 1} with {stack}, over the maximum {most}",
+                )
+        delivered = {}
+        if rng.random() < 0.15:  # R-DEAL-6: a misdeal; the redeal keeps the button
+            table.misdeal()
+            again = table.start_hand(now)
+            same = (again.button, again.seats, again.stakes, again.starting_stacks)
+            if same != (setup.button, setup.seats, setup.stakes, setup.starting_stacks):
+                raise fail(
+                    "redeal after a misdeal (R-DEAL-6)",
+                    f"button {setup.button} seats {setup.seats} stacks"
+                    f" {setup.starting_stacks}; redealt: button {again.button} seats"
+                    f" {again.seats} stacks {again.starting_stacks}",
+                )
+            log.append(f"# hand {h + 1}: misdeal, redealt")
+            setup = again
+        started = table.current
+        assert started is not None
+        bb_seat = None if started.big_blind is None else setup.hand_seat(started.big_blind)
+        if rng.random() < 0.3:  # a top-up bought during the hand (R-BUY-5: delivered later)
+            t = rng.choice(setup.seats)
+            amount = rng.randint(1, most)
+            if table.can_add_chips(t, amount, now):
+                table.add_chips(t, amount, now)
+                log.append(f"# seat {t} buys {amount} during hand {h + 1}")
+                delivered[t] = (0, amount)
+        log.append(
+            f"# hand {h + 1}: seats {setup.seats} button {setup.button}"
+            f" big blind {started.big_blind}"
+        )
+        stacks = list(setup.starting_stacks)
+        one = _Game(code, seed * 100 + h, table=(setup.stakes, stacks, bb_seat))
+        one.log[:0] = log
+        log = one.log  # the session so far, then this hand
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                played = one.play()
+            except Mismatch as exc:
+                first = str(exc).split("\n", 1)[0].split(": ", 1)[-1]
+                raise fail(exc.kind.removeprefix(f"{code} "), first) from exc
+            except Exception as exc:  # an engine refused what the other allowed
+                raise fail(f"error {type(exc).__name__}", f"{exc}".splitlines()[0][:300]) from exc
+        outcome.filtered += played.filtered
+        outcome.showdown |= played.showdown
+        outcome.steps += played.steps
+        if one.stopped:  # not played to the end (D18): the session ends here
+            break
+        table.finish_hand(one.ours, now=now)
+        for t in delivered:
+            after = table.players[t].stack if t in table.players else 0
+            delivered[t] = (after, delivered[t][1])
+    return outcome
+
+
+def play_tables(code: str, seeds: Sequence[int]) -> list[Result]:
+    """:func:`play_table` for ``seeds`` (a worker of the differential test's pool)."""
+    out: list[Result] = []
+    for seed in seeds:
+        try:
+            outcome = play_table(code, seed)
+        except Mismatch as mismatch:
+            out.append((False, (), mismatch.kind, str(mismatch)))
+        else:
+            out.append((outcome.showdown, tuple(sorted(set(outcome.filtered))), "", ""))
+    return out
 
 
 Result = tuple[bool, tuple[str, ...], str, str]

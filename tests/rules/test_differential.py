@@ -39,13 +39,24 @@ from pokerkit import (
     NoLimitTexasHoldem,
 )
 
-from tests.rules.oracle_pokerkit import AUTOMATIONS, ORACLES, Result, play_many
+from hub.rules.games import game
+from tests.rules.oracle_pokerkit import (
+    AUTOMATIONS,
+    ORACLES,
+    TABLE_HANDS,
+    Result,
+    play_many,
+    play_tables,
+)
 
 HANDS = int(os.environ.get("FELTWIRE_DIFF_HANDS", "2000"))
 """Hands per game. 2,000 (the CI count) takes about 4.5 minutes for the whole file on the
 2-core CI machine with two workers (PokerKit's showdown work dominates even with its hand
 evaluations remembered, see ``oracle_pokerkit._MemoHandType``)."""
 START = int(os.environ.get("FELTWIRE_DIFF_START", "0"))
+TABLES = int(os.environ.get("FELTWIRE_DIFF_TABLES", str(max(1, HANDS // 40))))
+"""Table sessions per blind game (default a fortieth of ``HANDS``: 50 sessions of
+:data:`~tests.rules.oracle_pokerkit.TABLE_HANDS` hands in CI), seeds from ``START``."""
 ONLY = os.environ.get("FELTWIRE_DIFF_ONLY", "")
 WORKERS = int(os.environ.get("FELTWIRE_DIFF_WORKERS", "2"))
 CHUNK = 250
@@ -55,10 +66,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _seeds(code: str) -> list[int]:
+    """Hand seeds of ``code``, or table-session seeds of ``table:CODE``."""
     if ONLY:
         only_code, _, seed = ONLY.rpartition(":")
         return [int(seed)] if only_code == code else []
-    return list(range(START, START + HANDS))
+    return list(range(START, START + (TABLES if code.startswith("table:") else HANDS)))
+
+
+BLIND_GAMES = sorted(code for code in ORACLES if game(code).uses_blinds)
 
 
 Pending = dict[str, list[AsyncResult[list[Result]]]]
@@ -68,11 +83,11 @@ Pending = dict[str, list[AsyncResult[list[Result]]]]
 def pending(request: pytest.FixtureRequest) -> Iterator[Pending]:
     """Every selected game's hands, handed to the pool at once in test order, so the
     workers stay busy while the tests collect their games one by one."""
+    names = {"test_engine_matches_pokerkit": "", "test_table_hands_match_pokerkit": "table:"}
     codes = [
-        item.callspec.params["code"]
+        names[item.originalname] + item.callspec.params["code"]
         for item in request.session.items
-        if getattr(item, "originalname", "") == "test_engine_matches_pokerkit"
-        and hasattr(item, "callspec")
+        if getattr(item, "originalname", "") in names and hasattr(item, "callspec")
     ]
     if ONLY or WORKERS <= 1 or not codes:
         yield {}
@@ -82,18 +97,35 @@ def pending(request: pytest.FixtureRequest) -> Iterator[Pending]:
         for code in codes:
             seeds = _seeds(code)
             chunks = [seeds[i : i + CHUNK] for i in range(0, len(seeds), CHUNK)]
-            out[code] = [pool.apply_async(play_many, (code, chunk)) for chunk in chunks]
+            play, game_code = (play_tables, code[6:]) if code[:6] == "table:" else (play_many, code)
+            out[code] = [pool.apply_async(play, (game_code, chunk)) for chunk in chunks]
         yield out
         pool.terminate()
 
 
 @pytest.mark.parametrize("code", sorted(ORACLES))
 def test_engine_matches_pokerkit(code: str, pending: Pending) -> None:
+    _check(code, pending)
+
+
+@pytest.mark.parametrize("code", BLIND_GAMES)
+def test_table_hands_match_pokerkit(code: str, pending: Pending) -> None:
+    """Sessions of hands a :class:`~hub.rules.table.Table` sets up (issue 13): equal
+    blinds, short all-in blinds, players sitting out and coming back to post live and
+    dead blinds, new players posting, misdeals and their redeal (same button, same
+    stacks), top-ups bought during a hand (never over the maximum when delivered); every
+    hand played on both engines (``FELTWIRE_DIFF_ONLY='table:NT:7'`` reruns a session)."""
+    _check(f"table:{code}", pending)
+
+
+def _check(code: str, pending: Pending) -> None:
     seeds = _seeds(code)
     if not seeds:
         pytest.skip(f"FELTWIRE_DIFF_ONLY={ONLY} selects another game")
     if code in pending:
         results = [r for job in pending[code] for r in job.get(timeout=290)]
+    elif code.startswith("table:"):
+        results = play_tables(code[6:], seeds)
     else:
         results = play_many(code, seeds)
     failures: dict[str, list[str]] = {}
@@ -105,9 +137,10 @@ def test_engine_matches_pokerkit(code: str, pending: Pending) -> None:
         else:
             showdowns += showdown
             filtered.update(excused)
-    print(f"{code}: {len(seeds)} hands, {showdowns} showdowns, excused by entry: {filtered}")
+    what = f"sessions of {TABLE_HANDS} hands" if code.startswith("table:") else "hands"
+    print(f"{code}: {len(seeds)} {what}, {showdowns} showdowns, excused by entry: {filtered}")
     if failures:
-        lines = [f"{code}: {sum(map(len, failures.values()))} of {len(seeds)} hands differ"]
+        lines = [f"{code}: {sum(map(len, failures.values()))} of {len(seeds)} {what} differ"]
         for kind, found in sorted(failures.items(), key=lambda kv: -len(kv[1])):
             shortest = min(found, key=lambda text: text.count("\n"))
             lines += [f"--- {kind}: {len(found)} hands; the shortest:", shortest]
@@ -168,6 +201,17 @@ def test_pokerkit_still_only_warns_on_a_duplicate_card() -> None:
         with pytest.raises(UserWarning, match=r"not\s+recommended"):
             state.deal_hole("As")
     assert Automation.CARD_BURNING not in AUTOMATIONS
+
+
+def test_pokerkit_still_lowers_the_price_after_a_short_all_in_big_blind() -> None:
+    """D18 (R-BET-2): the big blind all in for 15 at 10/20: PokerKit asks 15 to call and
+    lets the next player raise to 35; ours keeps the price at 20 and the raise at 40."""
+    state = NoLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (10, 20), 20, (1000, 15, 1000), 3)
+    for card in ("As", "Ks", "Qs", "Ah", "Kh", "Qh"):
+        state.deal_hole(card)
+    assert state.actor_index == 2 and state.bets == [10, 15, 0]
+    assert state.checking_or_calling_amount == 15
+    assert state.min_completion_betting_or_raising_to_amount == 35
 
 
 # ------------------------------------------------------------ the list of divergences

@@ -89,6 +89,66 @@ def test_r_deal_5_stub_is_reshuffled_from_discards_and_burns() -> None:
     assert hand.cards_out == 27
 
 
+def _triple_draw_stub_used_up_at_the_second_draw() -> tuple[Hand, list[int]]:
+    """Triple draw, six players, the deck in order: 30 cards dealt, the first draw burns
+    one and deals 21 (p1-p4 draw five, p5 one, p6 stands pat) — the stub is used up. All
+    check; at the second draw p1 throws three, the others stand pat."""
+    hand = Hand(game("F2L3D"), Stakes.blind_game(6, 10, 20, small_bet=20, big_bet=40), [1000] * 6)
+    deck = [card_index(c) for c in FULL_DECK]
+    for i in range(5):
+        for s in range(6):
+            hand.deal_hole(s, deck[s * 5 + i])
+    while hand.phase is Phase.BETTING:
+        hand.check_or_call()
+    for s, k in enumerate((5, 5, 5, 5, 1, 0)):
+        hand.discard(s, list(hand.hole[s])[:k])
+    hand.burn(deck[30])
+    fresh = iter(deck[31:])
+    for s, k in enumerate((5, 5, 5, 5, 1, 0)):
+        for _ in range(k):
+            hand.deal_hole(s, next(fresh))
+    assert hand.cards_out == 52
+    while hand.phase is Phase.BETTING:
+        hand.check_or_call()
+    hand.discard(0, list(hand.hole[0])[:3])  # 9s Tc Td, his first three replacements
+    for s in range(1, 6):
+        hand.discard(s, [])
+    return hand, deck
+
+
+def test_r_deal_5_stub_rebuilt_at_the_burn_leaves_out_the_served_players_discards() -> None:
+    """R-DEAL-5 *default*: the stub runs out at the burn of the second draw: the discards
+    and burns of the first draw (22 cards) become the new stub; the three cards p1 has
+    just thrown are not in it — the burn cannot be one of them and p1 does not get his own
+    discard back (PokerKit seed FB:705783 dealt p1 his own Ac there)."""
+    hand, deck = _triple_draw_stub_used_up_at_the_second_draw()
+    own = deck[31]  # p1's fresh discard
+    with pytest.raises(DuplicateCardError, match="already in play"):
+        hand.burn(own)
+    hand.burn(deck[0])  # a first-draw discard of p1's is in the new stub
+    assert [r.cards for r in hand.log if isinstance(r, Reshuffle)] == [22]
+    with pytest.raises(DuplicateCardError, match="already in play"):
+        hand.deal_hole(0, own)
+    for c in (deck[5], deck[6], deck[30]):  # p2's first-draw discards, the first burn
+        hand.deal_hole(0, c)
+    assert hand.phase is Phase.BETTING and len(hand.hole[0]) == 5
+
+
+def test_r_deal_5_stub_rebuilt_at_an_implicit_burn_leaves_out_the_served_players_discards() -> None:
+    """R-DEAL-5: the same hand with the burn not read (ours burns when p1's first card
+    comes): the new stub still leaves out p1's three fresh discards, so his second card
+    cannot be one of them."""
+    hand, deck = _triple_draw_stub_used_up_at_the_second_draw()
+    hand.deal_hole(0, deck[5])
+    assert [r.cards for r in hand.log if isinstance(r, Reshuffle)] == [22]
+    for own in deck[31:34]:
+        with pytest.raises(DuplicateCardError, match="already in play"):
+            hand.deal_hole(0, own)
+    hand.deal_hole(0, deck[6])
+    hand.deal_hole(0, deck[0])
+    assert hand.phase is Phase.BETTING
+
+
 def test_r_deal_5_no_limit_single_draw_plays_to_showdown() -> None:
     """No-limit 2-7 single draw: the best deuce-to-seven low (7-5-4-3-2) wins."""
     hand = play("N2L1D", [1000] * 2, [
