@@ -619,7 +619,14 @@ class Hand:
             # the call nor the raises: the price is the full blind
             asked = max(st.blinds)
             if asked > current:
-                current = asked
+                # ... but nobody is asked for chips no other player could match: the
+                # price stops at the second-deepest reach (heads-up against a big blind
+                # all in for 5 at 5/10, the small blind has already matched it)
+                reach = sorted(
+                    (bets[s] + self.stacks[s] for s in range(n) if not self.folded[s]),
+                    reverse=True,
+                )
+                current = max(current, min(asked, reach[1] if len(reach) > 1 else current))
         self._current = current
         self._faced = [-1] * n
         self._acted_seq = [0] * n

@@ -351,27 +351,17 @@ class _Game:
             + (f" dead_blinds={list(st.dead_blinds)}" if st.dead_blinds else "")
             + (f" big_blind=p{bb_seat + 1}" if bb_seat is not None else "")
         ]
-        self.options = Options(bring_in_ties=BringInTies.SUIT)  # D5: PokerKit's rule
+        # PokerKit's rules: D5 (bring-in ties by suit), D18 (a blind posted short sets the
+        # price; ours' default keeps the full blind, proven by the scenario tests)
+        self.options = Options(bring_in_ties=BringInTies.SUIT, short_blinds_full_price=False)
         self.ours = Hand(g, st, self.starting, self.options)
         self.pk = _memoized(ORACLES[code](n, st, self.starting, bb_seat))
-        self.short_big_blind = self._short_big_blind(bb_seat)
         self.outcome = Outcome(code, seed, self.log)
         self.pots_street = -1
         self.implicit_burn: tuple[int, str] | None = None
         self.short_round: tuple[int, str] | None = None
         self.d14 = False
         self.stopped = False
-
-    def _short_big_blind(self, bb_seat: int | None) -> bool:
-        """True when the big blind cannot post it in full (all in for less: D18)."""
-        st = self.stakes
-        if not self.game.uses_blinds or not any(st.blinds):
-            return False
-        if bb_seat is None:  # the last of the largest blinds, as PokerKit reads them
-            top = max(st.blinds)
-            bb_seat = max(s for s in range(self.n) if st.blinds[s] == top)
-        left = self.starting[bb_seat] - st.antes[bb_seat]
-        return 0 <= left < st.blinds[bb_seat]
 
     def where(self) -> tuple[int, str]:
         return self.ours.street_index, self.ours.phase.value
@@ -615,20 +605,6 @@ class _Game:
         self.same("actor", seat, p.actor_index)
         self.same("stacks", list(ours.stacks), list(p.stacks))
         self.same("bets", list(ours.bets), list(p.bets))
-        if self.short_big_blind and ours.street_index == 0 and not la.can_bring_in:
-            pk_call = p.checking_or_calling_amount
-            pk_lo = p.min_completion_betting_or_raising_to_amount
-            both_raise = la.can_bet_or_raise and p.can_complete_bet_or_raise_to()
-            dearer = la.call_amount > pk_call or (
-                la.call_amount == pk_call and both_raise and pk_lo is not None and la.min_to > pk_lo
-            )
-            if dearer:
-                # D18 (R-BET-2): a big blind all in for less does not lower the price:
-                # ours asks the full big blind (or all in) and raises from it; PokerKit the
-                # short blind. The amounts differ from here on: comparison stops.
-                self.excused("D18")
-                self.log.append("# the big blind is all in short: comparison stops (D18)")
-                raise _Stop
         self.same("can bring in", la.can_bring_in, p.can_post_bring_in())
         if la.can_bring_in:
             self.same("bring-in amount", la.bring_in_amount, p.effective_bring_in_amount)
@@ -1071,7 +1047,7 @@ def play_table(code: str, seed: int) -> Outcome:
         outcome.filtered += played.filtered
         outcome.showdown |= played.showdown
         outcome.steps += played.steps
-        if one.stopped:  # not played to the end (D18): the session ends here
+        if one.stopped:  # not played to the end: the session ends here
             break
         table.finish_hand(one.ours, now=now)
         for t in delivered:

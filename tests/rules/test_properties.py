@@ -261,8 +261,10 @@ def test_the_big_blind_opens_nothing_and_a_short_blind_keeps_the_price(
 ) -> None:
     """R-BET-8, R-BET-2 *default*: pre-flop the first to act is the first seat left of the
     big blind that can act, whatever the blinds' sizes; the price is the full big blind
-    however short the blinds were posted: the call is up to 10 and, when the actor has the
-    chips, the smallest raise goes to 20 (no limit, pot limit, fixed limit alike)."""
+    however short the blinds were posted — the call is up to 10 and, when the actor has the
+    chips, the smallest raise goes to 20 (no limit, pot limit, fixed limit alike) — except
+    that nobody is asked for chips no other player could match (the price stops at the
+    second-deepest stack)."""
     hand = _setup_posts(data, variant)
     for _ in range(len(hand.game.streets[0].hole_up)):
         for seat in range(hand.n):
@@ -272,15 +274,17 @@ def test_the_big_blind_opens_nothing_and_a_short_blind_keeps_the_price(
     bb = hand.stakes.big_blind_seat
     assert bb is not None
     able = [s for s in range(hand.n) if hand.stacks[s] > 0]
+    reach = sorted((hand.bets[s] + hand.stacks[s] for s in range(hand.n)), reverse=True)
+    price = max(max(hand.bets), min(10, reach[1]))
     first = next(
         (bb + k) % hand.n
         for k in range(1, hand.n + 1)
-        if (bb + k) % hand.n in able and (hand.bets[(bb + k) % hand.n] < 10 or len(able) > 1)
+        if (bb + k) % hand.n in able and (hand.bets[(bb + k) % hand.n] < price or len(able) > 1)
     )
     la = hand.legal_actions()
     event("a short blind" if min(hand.bets[:2]) < min(hand.stakes.blinds[:2]) else "full blinds")
     assert la.seat == first
-    assert hand.current_bet == 10
-    assert la.call_amount == min(10 - hand.bets[first], hand.stacks[first])
+    assert hand.current_bet == price
+    assert la.call_amount == min(price - hand.bets[first], hand.stacks[first])
     if la.can_bet_or_raise and hand.bets[first] + hand.stacks[first] >= 20:
         assert la.min_to == 20

@@ -401,11 +401,12 @@ def test_r_blind_7_missed_small_blind_posted_live() -> None:
 
 def test_r_bet_7_no_raise_when_nobody_can_cover_the_bet() -> None:
     """R-BET-7: the big blind is all in for 77 and the small blind has 1 chip left: no one
-    could call a raise, so the button may only call (the full 100, R-BET-2) or fold."""
+    could call a raise, so the button may only call the 77 (nobody could match the full
+    100, R-BET-2) or fold."""
     hand = play("NT", [51, 77, 2494], ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd"],
                 blinds=(50, 100))  # fmt: skip
     la = hand.legal_actions()
-    assert la.seat == 2 and la.call_amount == 100 and not la.can_bet_or_raise
+    assert la.seat == 2 and la.call_amount == 77 and not la.can_bet_or_raise
     with pytest.raises(IllegalActionError, match=r"^R-BET-7: every other player is all in"):
         hand.bet_or_raise_to(300)
 

@@ -279,14 +279,18 @@ def test_r_bet_2_short_all_in_big_blind_pot_limit_maximum() -> None:
     assert (la.call_amount, la.min_to, la.max_to) == (20, 40, 65)
 
 
-def test_r_bet_2_short_all_in_big_blind_heads_up_the_excess_comes_back() -> None:
-    """R-BET-2, R-POT-1: heads-up NL 10/20, the big blind all in for 15: the button calls
-    10 more to 20; the 5 the big blind could not match come back, so the pot is 30."""
+def test_r_bet_2_short_all_in_big_blind_heads_up_is_called_for_what_it_has() -> None:
+    """R-BET-2, R-BET-7: heads-up NL 10/20, the big blind all in for 15: nobody else could
+    match a full 20, so the button completes to 15 — it is not asked for 5 that would only
+    come back — and may not raise; the pot is 30."""
     hand = play("NT", [15, 1000], UNSEEN[:2], blinds=(10, 20))
     la = hand.legal_actions()
-    assert (la.seat, la.call_amount, la.can_bet_or_raise) == (1, 10, False)
+    assert (la.seat, la.call_amount, la.can_bet_or_raise) == (1, 5, False)
     hand.call(1)
     assert hand.phase is Phase.DEALING and hand.pot_total == 30 and hand.stacks[1] == 985
+    # and when the big blind has no more than the small blind posted, nobody acts at all
+    covered = play("NT", [10, 1000], UNSEEN[:2], blinds=(10, 20))
+    assert covered.phase is Phase.DEALING and covered.pot_total == 20
 
 
 def test_r_bet_2_short_small_blind_changes_nothing() -> None:
