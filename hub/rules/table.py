@@ -483,6 +483,8 @@ class Table:
         self._bb: int | None = None
         self._undo: dict[int, SeatedPlayer] = {}
         self._undo_positions: tuple[int | None, int | None, int | None] = (None, None, None)
+        self._redeal_button: int | None = None
+        """The drawn button of a first hand that was misdealt: the redeal keeps it (R-DEAL-6)."""
         self._blinds = (config.small_blind, config.big_blind)
 
     # --------------------------------------------------------------- queries
@@ -769,6 +771,7 @@ class Table:
         plan = self._plan(now, button)
         self._undo = dict(self._players)
         self._undo_positions = (self._button, self._sb, self._bb)
+        self._redeal_button = None
         for seat, p in list(self._players.items()):
             p = replace(p, stack=p.stack + p.pending, pending=0, owes=plan.owes[seat])
             if seat in plan.dealt or p.owes is not Owed.NOTHING:
@@ -906,6 +909,15 @@ class Table:
         return _Plan(button, None, None, None, dealt, (), (), False, owes, False)
 
     def _positions_fresh(self, players: Sequence[int], button: int | None) -> tuple[int, int, int]:
+        redeal = self._redeal_button
+        if redeal is not None:
+            if button is not None and button != redeal:
+                raise TableError(
+                    "R-DEAL-6",
+                    f"a misdeal does not move the button: the redeal keeps it on seat {redeal}",
+                )
+            # the drawn button stays; if its player has gone, the next ready seat takes it
+            button = redeal if redeal in players else self._next(redeal, players)
         if button is None:
             last = self._button
             button = players[0] if last is None else self._next(last, players)
@@ -1191,7 +1203,9 @@ class Table:
 
     def misdeal(self) -> HandVoided:
         """R-DEAL-6 *default*: the hand is void, every chip goes back, the button does not
-        move and nobody's blinds count as paid or missed; the redeal is a new hand number."""
+        move and nobody's blinds count as paid or missed; the redeal is a new hand number
+        with the same button and the same posts — the button drawn for a first hand too
+        (placing it elsewhere for the redeal is refused)."""
         self.verify_misdeal()
         assert self.current is not None
         for seat, before in self._undo.items():
@@ -1199,6 +1213,8 @@ class Table:
             if now_p is not None and now_p.name == before.name:
                 self._players[seat] = replace(now_p, owes=before.owes, new=before.new)
         self._button, self._sb, self._bb = self._undo_positions
+        if self._bb is None:  # a first hand (or a new game): the drawn button stays too
+            self._redeal_button = self.current.setup.button
         number = self.current.number
         self.current = None
         return self._emit(HandVoided(number))
