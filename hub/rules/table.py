@@ -68,6 +68,7 @@ __all__ = [
     "BuyInLimits",
     "CameBack",
     "ChipsAdded",
+    "ChipsDelivered",
     "Entry",
     "HandFinished",
     "HandInProgressError",
@@ -290,7 +291,11 @@ class SeatedPlayer:
     stack: int
     """Chips in play (table stakes, R-BUY-5)."""
     pending: int = 0
-    """Chips bought during a hand: they play from the next hand (R-BUY-5)."""
+    """Chips bought during a hand: delivered when it ends, up to the maximum (R-BUY-4),
+    so they play from the next hand (R-BUY-5)."""
+    pending_override: int = 0
+    """Of :attr:`pending`, chips a manager allowed beyond the limits (R-BUY-4): delivered
+    in full."""
     sitting_out: bool = False
     entry: Entry = Entry.POST
     new: bool = True
@@ -362,8 +367,9 @@ class CameBack:
 
 @dataclass(frozen=True, slots=True)
 class ChipsAdded:
-    """Chips bought at the table: in play now, or from the next hand when ``pending``
-    (R-BUY-5)."""
+    """Chips bought at the table: in play now, or, when ``pending`` (bought during a hand
+    the seat is in, R-BUY-5), put in the stack when that hand ends, up to the maximum
+    (:class:`ChipsDelivered`)."""
 
     seat: int
     player: str
@@ -372,6 +378,42 @@ class ChipsAdded:
     limits: BuyInLimits
     override: Override | None
     at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsDelivered:
+    """Chips bought during a hand, put in the stack when the hand ended (finished or
+    void). They are checked against the stack then (R-BUY-4): what would lift it over the
+    maximum is refused — the player keeps (or is paid back) the ``refused`` chips' money,
+    and :attr:`message` says so. Chips a manager allowed (an override) are delivered in
+    full."""
+
+    seat: int
+    player: str
+    hand: int
+    """The hand during which the chips were bought."""
+    bought: int
+    delivered: int
+    refused: int
+    stack: int
+    """The stack after the delivery (what the player has for the next hand)."""
+    maximum: int | None
+    rule: str = "R-BUY-4"
+
+    @property
+    def message(self) -> str:
+        """What the dealer tells the player (and the console shows)."""
+        if not self.refused:
+            return (
+                f"seat {self.seat}: the {self.bought} bought during hand {self.hand} are "
+                f"added; the stack is {self.stack}"
+            )
+        have = self.stack - self.delivered
+        return (
+            f"seat {self.seat} can add at most {self.delivered} of the {self.bought} bought "
+            f"during hand {self.hand} (the stack is {have}, the maximum {self.maximum}): "
+            f"{self.delivered} added, {self.refused} refused"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +443,8 @@ class HandFinished:
     rake_by_seat: tuple[tuple[int, int], ...]
     busted: tuple[int, ...]
     eliminations: tuple[Elimination, ...] = ()
+    deliveries: tuple[ChipsDelivered, ...] = ()
+    """Chips bought during the hand, delivered after it (``stacks`` is before them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +453,8 @@ class HandVoided:
 
     number: int
     rule: str = "R-DEAL-6"
+    deliveries: tuple[ChipsDelivered, ...] = ()
+    """Chips bought during the void hand, delivered after it."""
 
 
 TableEvent = (
@@ -417,6 +463,7 @@ TableEvent = (
     | SatOut
     | CameBack
     | ChipsAdded
+    | ChipsDelivered
     | HandStarted
     | HandFinished
     | HandVoided
@@ -720,6 +767,17 @@ class Table:
         limits = self.limits_for_top_up(seat, now)
         self._check_amount(amount)
         if override is None:
+            p = self._players[seat]
+            room, have = limits.maximum, p.stack + p.pending
+            if room is not None and amount > room and have:
+                # R-BUY-4: say what can be bought, and why
+                during = f" ({p.pending} of them bought during this hand)" if p.pending else ""
+                can = f"may be at most {room}, not {amount}" if room else "is not possible"
+                raise BuyInError(
+                    "R-BUY-4",
+                    f"adding chips {can}: seat {seat} has {have}{during} and the maximum is "
+                    f"{room + have}",
+                )
             self._check_limits(amount, limits, what="adding chips")
         return limits
 
@@ -737,13 +795,16 @@ class Table:
         self, seat: int, amount: int, now: float, override: Override | None = None
     ) -> ChipsAdded:
         """Add chips to a stack between hands (R-BUY-4). While the seat is in a hand the
-        chips wait for the next hand (table stakes, R-BUY-5). A player who went all in and
+        chips wait for its end (table stakes, R-BUY-5), when they are checked against the
+        stack again: what would lift it over the maximum is refused then
+        (:class:`ChipsDelivered`). A player who went all in and
         lost still owes the blinds they missed (R-BLIND-8)."""
         limits = self.verify_add_chips(seat, amount, now, override)
         p = self._players[seat]
         pending = self._in_hand(seat)
         if pending:
-            p = replace(p, pending=p.pending + amount)
+            extra = amount if override is not None else 0
+            p = replace(p, pending=p.pending + amount, pending_override=p.pending_override + extra)
         else:
             p = replace(p, stack=p.stack + amount)
         self._players[seat] = p
@@ -773,7 +834,7 @@ class Table:
         self._undo_positions = (self._button, self._sb, self._bb)
         self._redeal_button = None
         for seat, p in list(self._players.items()):
-            p = replace(p, stack=p.stack + p.pending, pending=0, owes=plan.owes[seat])
+            p = replace(p, owes=plan.owes[seat])
             if seat in plan.dealt or p.owes is not Owed.NOTHING:
                 p = replace(p, new=False)
             self._players[seat] = p
@@ -1179,6 +1240,7 @@ class Table:
             if remaining == 1:
                 last = next(p for p in self._players.values() if p.stack > 0)
                 self.tournament.declare_winner(last.name)
+        deliveries = self._deliver(self.hand_number)
         event = HandFinished(
             self.hand_number,
             tuple(final),
@@ -1186,9 +1248,36 @@ class Table:
             tuple((setup.seats[i], r) for i, r in sorted(rake_by_seat.items()) if r),
             tuple(busted),
             eliminations,
+            deliveries,
         )
         self.current = None
-        return self._emit(event)
+        self._emit(event)
+        for delivery in deliveries:
+            self._emit(delivery)
+        return event
+
+    def _deliver(self, hand: int) -> tuple[ChipsDelivered, ...]:
+        """Put the chips bought during ``hand`` in the stacks, up to the maximum (R-BUY-4);
+        the rest is refused. Chips allowed by an override go in whole."""
+        out: list[ChipsDelivered] = []
+        maximum = self.config.maximum_buy_in
+        unit = self.config.chip_unit
+        for seat, p in sorted(self._players.items()):
+            if not p.pending:
+                continue
+            forced = p.pending_override
+            ordinary = p.pending - forced
+            if maximum is not None:
+                room = max(0, maximum - p.stack - forced) // unit * unit
+                ordinary = min(ordinary, room)
+            delivered = forced + ordinary
+            stack = p.stack + delivered
+            self._players[seat] = replace(p, stack=stack, pending=0, pending_override=0)
+            refused = p.pending - delivered
+            out.append(
+                ChipsDelivered(seat, p.name, hand, p.pending, delivered, refused, stack, maximum)
+            )
+        return tuple(out)
 
     # --------------------------------------------------------------- misdeal
 
@@ -1217,7 +1306,11 @@ class Table:
             self._redeal_button = self.current.setup.button
         number = self.current.number
         self.current = None
-        return self._emit(HandVoided(number))
+        deliveries = self._deliver(number)
+        event = self._emit(HandVoided(number, deliveries=deliveries))
+        for delivery in deliveries:
+            self._emit(delivery)
+        return event
 
     # -------------------------------------------------------------------- log
 
