@@ -86,7 +86,7 @@ from hub.rules.procedure import (
 )
 from hub.rules.procedure import Event as HandEvent
 from hub.rules.setup import HandSetup, TableProfile
-from hub.rules.table import BuyInLimits, ChipsDelivered, Entry, Table, TableConfig
+from hub.rules.table import BuyInLimits, ChipsDelivered, Entry, Table, TableConfig, TableRules
 from hub.service import HubService, LogUnavailable, public_antenna
 from hub.tournament_clock import CLOCK_COMMAND, TournamentClock
 
@@ -110,6 +110,7 @@ def table_config(settings: RulesSettings, game_code: str) -> TableConfig:
         ante=settings.ante,
         small_bet=settings.small_bet,
         big_bet=settings.big_bet,
+        rules=TableRules(return_with_stack=settings.return_with_stack),
     )
 
 

@@ -158,8 +158,14 @@ class TableRules:
     cap_heads_up: bool = True
     """R-BET-4 *default*: the fixed-limit cap applies heads-up too."""
     return_window: float = 20 * 60.0
-    """R-BUY-3: seconds within which a player who left with more than the maximum must
-    come back with at least what they left with."""
+    """R-BUY-3: seconds within which a player who left with more than the maximum comes
+    back without the maximum (and, with :attr:`return_with_stack`, with at least what
+    they left with)."""
+    return_with_stack: bool = True
+    """R-BUY-3 *default* (Robert's Rules): a player who left with more than the maximum
+    and comes back within :attr:`return_window` brings at least what they left with (no
+    taking chips off the table by leaving). False: the seed's rule only — the maximum is
+    lifted for them, the usual minimum applies."""
     stud_house_dealer: bool = True
     """R-POS-5: a house dealer at a fixed position (left of seat 1) deals stud; False =
     players deal and the dealer position moves like a button."""
@@ -586,7 +592,8 @@ class Table:
     def buy_in_limits(self, player: str, now: float) -> BuyInLimits:
         """What ``player`` may bring to a seat at ``now``: R-BUY-1 (fixed limit), R-BUY-2
         (no/pot limit), R-BUY-3 (back within the window after leaving with more than the
-        maximum: at least what they left with, no maximum)."""
+        maximum: no maximum, and at least what they left with unless the table's
+        ``return_with_stack`` option is off)."""
         cfg = self.config
         if self.tournament is not None:
             s = self.tournament.starting_stack
@@ -597,7 +604,8 @@ class Table:
         if left is not None:
             stack, at = left
             if now - at < cfg.rules.return_window and hi is not None and stack > hi:
-                return BuyInLimits(max(lo, stack), None, "R-BUY-3")
+                back = max(lo, stack) if cfg.rules.return_with_stack else lo
+                return BuyInLimits(back, None, "R-BUY-3")
         return BuyInLimits(lo, hi, rule)
 
     # ------------------------------------------------------------------ join

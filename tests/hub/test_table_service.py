@@ -7,21 +7,24 @@ from __future__ import annotations
 import doctest
 import importlib
 import json
+import tomllib
 from typing import Any
 
 import pytest
 
 from feltwire.cards import card_index
+from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
-from hub.config import PlayerSettings, RulesSettings
+from hub.config import HubConfig, PlayerSettings, RulesSettings
 from hub.eventlog import SeatCommand, SeatOp
 from hub.feeds import Subscription
 from hub.rules.errors import RulesError
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
+from hub.rules.table import Table
 from hub.service import HubService
-from hub.table_service import TableService
+from hub.table_service import TableService, table_config
 from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()
@@ -307,6 +310,26 @@ def make_heads_up(buy_in: int) -> tuple[HubService, TableService, Antennas]:
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=buy_in) for s in (1, 2)]
     rules = TableService(hub, RulesSettings(players=players), game_code="NT")
     return hub, rules, Antennas(hub, clock)
+
+
+def test_the_rules_section_sets_the_return_option_of_r_buy_3() -> None:
+    """R-BUY-3: ``[rules] return_with_stack`` (Robert's Rules, on by default) reaches the
+    table: off, a player who left with more than the maximum may come back with less."""
+    text = "[rules]\nsmall_blind = 5\nbig_blind = 10\n"
+    on = parse_config(HubConfig, tomllib.loads(text), source="on")
+    off_text = text + "return_with_stack = false\n"
+    off = parse_config(HubConfig, tomllib.loads(off_text), source="off")
+    assert on.rules is not None and off.rules is not None
+    assert table_config(on.rules, "NT").rules.return_with_stack is True
+    table = Table(table_config(off.rules, "NT"))
+    assert table.config.rules.return_with_stack is False
+    table.join(1, "Ann", 1000, now=0.0)
+    table.join(2, "Bo", 1000, now=0.0)
+    table.start_hand(now=0.0, button=1)
+    table.finish_hand((500, 1500))
+    table.leave(1, now=60.0)  # Ann leaves with 1500, over the 1000 maximum
+    limits = table.buy_in_limits("Ann", now=120.0)
+    assert (limits.minimum, limits.maximum, limits.rule) == (400, None, "R-BUY-3")
 
 
 def test_without_rules_the_lights_follow_presence() -> None:

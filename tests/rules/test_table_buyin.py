@@ -17,6 +17,7 @@ from hub.rules.table import (
     Override,
     Table,
     TableConfig,
+    TableRules,
 )
 
 from .test_table_play import check_down, deal_all, fold_around, nl_table, play, play_out, stacks
@@ -102,6 +103,40 @@ def test_r_buy_3_left_with_more_than_the_maximum_back_within_twenty_minutes() ->
     # Jan left with less than the maximum: nothing special
     table.leave(2, now=later)
     assert table.buy_in_limits("Jan", now=later + 1).rule == "R-BUY-2"
+
+
+def test_r_buy_3_robert_s_rules_option_on_by_default_off_only_lifts_the_maximum() -> None:
+    """R-BUY-3: the table option ``return_with_stack`` (Robert's Rules) is on unless the
+    house turns it off. Eva leaves with 3500 and comes back after 10 minutes: with the
+    option she must bring at least 3500; without it (the seed's rule) she may bring
+    anything from the usual 800, the 2000 maximum being lifted — 1000 or 5000."""
+    assert TableRules().return_with_stack is True
+    for on in (True, False):
+        rules = TableRules(return_with_stack=on)
+        table = Table(TableConfig(game("NT"), small_blind=10, big_blind=20, rules=rules))
+        table.join(1, "Eva", 2000, now=0.0)
+        table.join(2, "Jan", 2000, now=0.0)
+        table.start_hand(now=0.0, button=1)
+        table.finish_hand((500, 3500))  # Eva won 1500 from Jan
+        table.leave(1, now=MINUTE)
+        back = 11 * MINUTE
+        limits = table.buy_in_limits("Eva", now=back)
+        if on:
+            assert (limits.minimum, limits.maximum, limits.rule) == (3500, None, "R-BUY-3")
+            with pytest.raises(BuyInError, match=r"^R-BUY-3: a buy-in must be at least 3500"):
+                table.join(1, "Eva", 1000, now=back)
+        else:
+            assert (limits.minimum, limits.maximum, limits.rule) == (800, None, "R-BUY-3")
+            assert table.can_join(1, "Eva", 5000, now=back)
+            assert table.join(1, "Eva", 1000, now=back).buy_in == 1000
+            table.leave(1, now=back)  # with 1000: the usual limits from now on
+            assert table.buy_in_limits("Eva", now=back).maximum == 2000
+            table.join(1, "Eva", 2000, now=back)
+            table.leave(2, now=back)
+            assert table.join(3, "Jan", 800, now=back).limits.rule == "R-BUY-2"
+        # Jan, who left with 500, and everyone after 20 minutes: the usual limits
+        assert table.buy_in_limits("Nobody", now=back).rule == "R-BUY-2"
+        assert table.buy_in_limits("Eva", now=back + 21 * MINUTE).minimum == 800
 
 
 def test_r_buy_4_top_up_between_hands_to_the_maximum_and_a_manager_override() -> None:
