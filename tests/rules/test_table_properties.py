@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hub.rules.games import game
-from hub.rules.hand import Hand
+from hub.rules.hand import Hand, Phase
 from hub.rules.rake import Rake
 from hub.rules.setup import HandSetup
 from hub.rules.table import (
@@ -243,13 +243,27 @@ def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
             if param == 3:
                 hand = _shove(setup)
             else:
-                hand = check_down(setup) if param % 2 else fold_around(setup)
+                hand = check_down(setup) if param % 2 else _fold_down(setup)
             done = table.finish_hand(hand, now=now)
             result.update(done.stacks)
             refused += _check_deliveries(done.deliveries)
         on_table = sum(p.stack + p.pending for p in table.players.values())
         assert on_table == bought - left - refused
         assert all(p.pending == 0 for p in table.players.values()) or table.current is not None
+
+
+def _fold_down(setup: HandSetup) -> Hand:
+    """Everyone folds in turn; a showdown between players all in for their blinds is
+    played out."""
+    hand = setup.new_hand()
+    while hand.phase is not Phase.COMPLETE:
+        if hand.phase is Phase.DEALING:
+            deal_all(hand)
+        elif hand.phase is Phase.BETTING:
+            hand.fold()
+        else:
+            return play_out(hand)
+    return hand
 
 
 def _buy_during(table: Table, top_ups: list[tuple[int, int]], now: float) -> int:
