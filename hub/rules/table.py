@@ -1310,7 +1310,7 @@ class Table:
             if now_p is not None and now_p.name == before.name:
                 self._players[seat] = replace(now_p, owes=before.owes, new=before.new)
         self._button, self._sb, self._bb = self._undo_positions
-        if self._bb is None:  # a first hand (or a new game): the drawn button stays too
+        if self._bb is None:  # a first hand: the drawn button stays too
             self._redeal_button = self.current.setup.button
         number = self.current.number
         self.current = None
