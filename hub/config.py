@@ -401,6 +401,14 @@ class RulesSettings(ConfigModel):
     rebuy: bool = Field(
         False, description="a player who busts buys in again (their buy_in) before the next hand"
     )
+    return_with_stack: bool = Field(
+        True,
+        description=(
+            "R-BUY-3 (Robert's Rules): a player who left with more than the maximum buy-in "
+            "and comes back within 20 minutes brings at least what they left with; false: "
+            "the maximum is only lifted for them"
+        ),
+    )
     debounce_seconds: float = Field(
         0.5,
         ge=0,

@@ -86,7 +86,7 @@ from hub.rules.procedure import (
 )
 from hub.rules.procedure import Event as HandEvent
 from hub.rules.setup import HandSetup, TableProfile
-from hub.rules.table import BuyInLimits, Entry, Table, TableConfig
+from hub.rules.table import BuyInLimits, ChipsDelivered, Entry, Table, TableConfig, TableRules
 from hub.service import HubService, LogUnavailable, public_antenna
 from hub.tournament_clock import CLOCK_COMMAND, TournamentClock
 
@@ -110,6 +110,7 @@ def table_config(settings: RulesSettings, game_code: str) -> TableConfig:
         ante=settings.ante,
         small_bet=settings.small_bet,
         big_bet=settings.big_bet,
+        rules=TableRules(return_with_stack=settings.return_with_stack),
     )
 
 
@@ -200,6 +201,9 @@ class TableService:
         self.last_awards: list[str] = []
         self.last_pots: list[dict[str, Any]] = []
         """The last hand's pot awards in full (text and payouts), for the console."""
+        self.last_top_ups: list[dict[str, Any]] = []
+        """Chips bought during the last hand and delivered (or refused, over the maximum)
+        when it ended (R-BUY-4), for the console."""
         self.acknowledged: set[int] = set()
         """Ids of the alerts the dealer acknowledged at the console."""
         self._alert_seq = 0
@@ -474,17 +478,17 @@ class TableService:
             self.hub.to_overlay(overlay_event(event) | {"hand": number, "t": now}, now)
         self._show_hints(step.hints, now)
         if monitor.void:
-            self.table.misdeal()
+            voided = self.table.misdeal()
             self.hands_voided += 1
             self.last_pots = []
-            self._end(now, voided=True, awards=[])
+            self._end(now, voided=True, awards=[], deliveries=voided.deliveries)
         elif monitor.hand.phase is Phase.COMPLETE:
-            self.table.finish_hand(monitor.hand, now)
+            done = self.table.finish_hand(monitor.hand, now)
             self.hands_finished += 1
             pots = [e for e in step.events if isinstance(e, PotAwarded)]
             self.last_pots = [e.as_dict() for e in pots]
             awards = [e.text for e in pots]
-            self._end(now, voided=False, awards=awards)
+            self._end(now, voided=False, awards=awards, deliveries=done.deliveries)
         return step
 
     def _alert(self, number: int, alert: Alert, now: float) -> None:
@@ -499,9 +503,22 @@ class TableService:
         self.hub.send(alerts_topic(self.hub.table), json.dumps(payload).encode(), retain=False)
         log.info("hand %d alert %s: %s", number, alert.code.value, alert.message)
 
-    def _end(self, now: float, *, voided: bool, awards: list[str]) -> None:
+    def _end(
+        self,
+        now: float,
+        *,
+        voided: bool,
+        awards: list[str],
+        deliveries: Iterable[ChipsDelivered] = (),
+    ) -> None:
         self.in_hand = False
         self.last_awards = awards
+        self.last_top_ups = [_top_up(d) for d in deliveries]
+        for d in self.last_top_ups:
+            if d["refused"]:
+                log.warning("hand %d: %s", self.hand_number, d["message"])
+            else:
+                log.info("hand %d: %s", self.hand_number, d["message"])
         self._both(
             now,
             {
@@ -510,6 +527,7 @@ class TableService:
                 "t": now,
                 "voided": voided,
                 "awards": awards,
+                "top_ups": self.last_top_ups,
                 "stacks": [[s, p.stack] for s, p in sorted(self.table.players.items())],
             },
         )
@@ -650,7 +668,12 @@ class TableService:
         players = self.table.players
         last = None
         if not self.in_hand and monitor is not None:
-            last = {"hand": self.hand_number, "voided": monitor.void, "awards": self.last_pots}
+            last = {
+                "hand": self.hand_number,
+                "voided": monitor.void,
+                "awards": self.last_pots,
+                "top_ups": self.last_top_ups,
+            }
         return {
             "type": "console",
             "table": self.hub.table,
@@ -765,6 +788,20 @@ class TableService:
             for r in hand.log
             if isinstance(r, ShowOrMuck) and r.shown
         ]
+
+
+def _top_up(delivery: ChipsDelivered) -> dict[str, Any]:
+    """Chips bought during a hand, as delivered when it ended (R-BUY-4): a console line."""
+    return {
+        "seat": delivery.seat,
+        "bought": delivery.bought,
+        "delivered": delivery.delivered,
+        "refused": delivery.refused,
+        "stack": delivery.stack,
+        "maximum": delivery.maximum,
+        "rule": delivery.rule,
+        "message": delivery.message,
+    }
 
 
 def _limits(limits: BuyInLimits) -> dict[str, Any]:

@@ -68,6 +68,7 @@ __all__ = [
     "BuyInLimits",
     "CameBack",
     "ChipsAdded",
+    "ChipsDelivered",
     "Entry",
     "HandFinished",
     "HandInProgressError",
@@ -157,8 +158,14 @@ class TableRules:
     cap_heads_up: bool = True
     """R-BET-4 *default*: the fixed-limit cap applies heads-up too."""
     return_window: float = 20 * 60.0
-    """R-BUY-3: seconds within which a player who left with more than the maximum must
-    come back with at least what they left with."""
+    """R-BUY-3: seconds within which a player who left with more than the maximum comes
+    back without the maximum (and, with :attr:`return_with_stack`, with at least what
+    they left with)."""
+    return_with_stack: bool = True
+    """R-BUY-3 *default* (Robert's Rules): a player who left with more than the maximum
+    and comes back within :attr:`return_window` brings at least what they left with (no
+    taking chips off the table by leaving). False: the seed's rule only — the maximum is
+    lifted for them, the usual minimum applies."""
     stud_house_dealer: bool = True
     """R-POS-5: a house dealer at a fixed position (left of seat 1) deals stud; False =
     players deal and the dealer position moves like a button."""
@@ -290,7 +297,11 @@ class SeatedPlayer:
     stack: int
     """Chips in play (table stakes, R-BUY-5)."""
     pending: int = 0
-    """Chips bought during a hand: they play from the next hand (R-BUY-5)."""
+    """Chips bought during a hand: delivered when it ends, up to the maximum (R-BUY-4),
+    so they play from the next hand (R-BUY-5)."""
+    pending_override: int = 0
+    """Of :attr:`pending`, chips a manager allowed beyond the limits (R-BUY-4): delivered
+    in full."""
     sitting_out: bool = False
     entry: Entry = Entry.POST
     new: bool = True
@@ -362,8 +373,9 @@ class CameBack:
 
 @dataclass(frozen=True, slots=True)
 class ChipsAdded:
-    """Chips bought at the table: in play now, or from the next hand when ``pending``
-    (R-BUY-5)."""
+    """Chips bought at the table: in play now, or, when ``pending`` (bought during a hand
+    the seat is in, R-BUY-5), put in the stack when that hand ends, up to the maximum
+    (:class:`ChipsDelivered`)."""
 
     seat: int
     player: str
@@ -372,6 +384,42 @@ class ChipsAdded:
     limits: BuyInLimits
     override: Override | None
     at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsDelivered:
+    """Chips bought during a hand, put in the stack when the hand ended (finished or
+    void). They are checked against the stack then (R-BUY-4): what would lift it over the
+    maximum is refused — the player keeps (or is paid back) the ``refused`` chips' money,
+    and :attr:`message` says so. Chips a manager allowed (an override) are delivered in
+    full."""
+
+    seat: int
+    player: str
+    hand: int
+    """The hand during which the chips were bought."""
+    bought: int
+    delivered: int
+    refused: int
+    stack: int
+    """The stack after the delivery (what the player has for the next hand)."""
+    maximum: int | None
+    rule: str = "R-BUY-4"
+
+    @property
+    def message(self) -> str:
+        """What the dealer tells the player (and the console shows)."""
+        if not self.refused:
+            return (
+                f"seat {self.seat}: the {self.bought} bought during hand {self.hand} are "
+                f"added; the stack is {self.stack}"
+            )
+        have = self.stack - self.delivered
+        return (
+            f"seat {self.seat} can add at most {self.delivered} of the {self.bought} bought "
+            f"during hand {self.hand} (the stack is {have}, the maximum {self.maximum}): "
+            f"{self.delivered} added, {self.refused} refused"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,6 +449,8 @@ class HandFinished:
     rake_by_seat: tuple[tuple[int, int], ...]
     busted: tuple[int, ...]
     eliminations: tuple[Elimination, ...] = ()
+    deliveries: tuple[ChipsDelivered, ...] = ()
+    """Chips bought during the hand, delivered after it (``stacks`` is before them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +459,8 @@ class HandVoided:
 
     number: int
     rule: str = "R-DEAL-6"
+    deliveries: tuple[ChipsDelivered, ...] = ()
+    """Chips bought during the void hand, delivered after it."""
 
 
 TableEvent = (
@@ -417,6 +469,7 @@ TableEvent = (
     | SatOut
     | CameBack
     | ChipsAdded
+    | ChipsDelivered
     | HandStarted
     | HandFinished
     | HandVoided
@@ -483,6 +536,8 @@ class Table:
         self._bb: int | None = None
         self._undo: dict[int, SeatedPlayer] = {}
         self._undo_positions: tuple[int | None, int | None, int | None] = (None, None, None)
+        self._redeal_button: int | None = None
+        """The drawn button of a first hand that was misdealt: the redeal keeps it (R-DEAL-6)."""
         self._blinds = (config.small_blind, config.big_blind)
 
     # --------------------------------------------------------------- queries
@@ -537,7 +592,8 @@ class Table:
     def buy_in_limits(self, player: str, now: float) -> BuyInLimits:
         """What ``player`` may bring to a seat at ``now``: R-BUY-1 (fixed limit), R-BUY-2
         (no/pot limit), R-BUY-3 (back within the window after leaving with more than the
-        maximum: at least what they left with, no maximum)."""
+        maximum: no maximum, and at least what they left with unless the table's
+        ``return_with_stack`` option is off)."""
         cfg = self.config
         if self.tournament is not None:
             s = self.tournament.starting_stack
@@ -548,7 +604,8 @@ class Table:
         if left is not None:
             stack, at = left
             if now - at < cfg.rules.return_window and hi is not None and stack > hi:
-                return BuyInLimits(max(lo, stack), None, "R-BUY-3")
+                back = max(lo, stack) if cfg.rules.return_with_stack else lo
+                return BuyInLimits(back, None, "R-BUY-3")
         return BuyInLimits(lo, hi, rule)
 
     # ------------------------------------------------------------------ join
@@ -718,6 +775,17 @@ class Table:
         limits = self.limits_for_top_up(seat, now)
         self._check_amount(amount)
         if override is None:
+            p = self._players[seat]
+            room, have = limits.maximum, p.stack + p.pending
+            if room is not None and amount > room and have:
+                # R-BUY-4: say what can be bought, and why
+                during = f" ({p.pending} of them bought during this hand)" if p.pending else ""
+                can = f"may be at most {room}, not {amount}" if room else "is not possible"
+                raise BuyInError(
+                    "R-BUY-4",
+                    f"adding chips {can}: seat {seat} has {have}{during} and the maximum is "
+                    f"{room + have}",
+                )
             self._check_limits(amount, limits, what="adding chips")
         return limits
 
@@ -735,13 +803,16 @@ class Table:
         self, seat: int, amount: int, now: float, override: Override | None = None
     ) -> ChipsAdded:
         """Add chips to a stack between hands (R-BUY-4). While the seat is in a hand the
-        chips wait for the next hand (table stakes, R-BUY-5). A player who went all in and
+        chips wait for its end (table stakes, R-BUY-5), when they are checked against the
+        stack again: what would lift it over the maximum is refused then
+        (:class:`ChipsDelivered`). A player who went all in and
         lost still owes the blinds they missed (R-BLIND-8)."""
         limits = self.verify_add_chips(seat, amount, now, override)
         p = self._players[seat]
         pending = self._in_hand(seat)
         if pending:
-            p = replace(p, pending=p.pending + amount)
+            extra = amount if override is not None else 0
+            p = replace(p, pending=p.pending + amount, pending_override=p.pending_override + extra)
         else:
             p = replace(p, stack=p.stack + amount)
         self._players[seat] = p
@@ -769,8 +840,9 @@ class Table:
         plan = self._plan(now, button)
         self._undo = dict(self._players)
         self._undo_positions = (self._button, self._sb, self._bb)
+        self._redeal_button = None
         for seat, p in list(self._players.items()):
-            p = replace(p, stack=p.stack + p.pending, pending=0, owes=plan.owes[seat])
+            p = replace(p, owes=plan.owes[seat])
             if seat in plan.dealt or p.owes is not Owed.NOTHING:
                 p = replace(p, new=False)
             self._players[seat] = p
@@ -911,6 +983,15 @@ class Table:
         return _Plan(button, None, None, None, dealt, (), (), False, owes, False)
 
     def _positions_fresh(self, players: Sequence[int], button: int | None) -> tuple[int, int, int]:
+        redeal = self._redeal_button
+        if redeal is not None:
+            if button is not None and button != redeal:
+                raise TableError(
+                    "R-DEAL-6",
+                    f"a misdeal does not move the button: the redeal keeps it on seat {redeal}",
+                )
+            # the drawn button stays; if its player has gone, the next ready seat takes it
+            button = redeal if redeal in players else self._next(redeal, players)
         if button is None:
             last = self._button
             button = players[0] if last is None else self._next(last, players)
@@ -1172,6 +1253,7 @@ class Table:
             if remaining == 1:
                 last = next(p for p in self._players.values() if p.stack > 0)
                 self.tournament.declare_winner(last.name)
+        deliveries = self._deliver(self.hand_number)
         event = HandFinished(
             self.hand_number,
             tuple(final),
@@ -1179,9 +1261,36 @@ class Table:
             tuple((setup.seats[i], r) for i, r in sorted(rake_by_seat.items()) if r),
             tuple(busted),
             eliminations,
+            deliveries,
         )
         self.current = None
-        return self._emit(event)
+        self._emit(event)
+        for delivery in deliveries:
+            self._emit(delivery)
+        return event
+
+    def _deliver(self, hand: int) -> tuple[ChipsDelivered, ...]:
+        """Put the chips bought during ``hand`` in the stacks, up to the maximum (R-BUY-4);
+        the rest is refused. Chips allowed by an override go in whole."""
+        out: list[ChipsDelivered] = []
+        maximum = self.config.maximum_buy_in
+        unit = self.config.chip_unit
+        for seat, p in sorted(self._players.items()):
+            if not p.pending:
+                continue
+            forced = p.pending_override
+            ordinary = p.pending - forced
+            if maximum is not None:
+                room = max(0, maximum - p.stack - forced) // unit * unit
+                ordinary = min(ordinary, room)
+            delivered = forced + ordinary
+            stack = p.stack + delivered
+            self._players[seat] = replace(p, stack=stack, pending=0, pending_override=0)
+            refused = p.pending - delivered
+            out.append(
+                ChipsDelivered(seat, p.name, hand, p.pending, delivered, refused, stack, maximum)
+            )
+        return tuple(out)
 
     # --------------------------------------------------------------- misdeal
 
@@ -1196,7 +1305,9 @@ class Table:
 
     def misdeal(self) -> HandVoided:
         """R-DEAL-6 *default*: the hand is void, every chip goes back, the button does not
-        move and nobody's blinds count as paid or missed; the redeal is a new hand number."""
+        move and nobody's blinds count as paid or missed; the redeal is a new hand number
+        with the same button and the same posts — the button drawn for a first hand too
+        (placing it elsewhere for the redeal is refused)."""
         self.verify_misdeal()
         assert self.current is not None
         for seat, before in self._undo.items():
@@ -1204,9 +1315,15 @@ class Table:
             if now_p is not None and now_p.name == before.name:
                 self._players[seat] = replace(now_p, owes=before.owes, new=before.new)
         self._button, self._sb, self._bb = self._undo_positions
+        if self._bb is None:  # a first hand: the drawn button stays too
+            self._redeal_button = self.current.setup.button
         number = self.current.number
         self.current = None
-        return self._emit(HandVoided(number))
+        deliveries = self._deliver(number)
+        event = self._emit(HandVoided(number, deliveries=deliveries))
+        for delivery in deliveries:
+            self._emit(delivery)
+        return event
 
     # -------------------------------------------------------------------- log
 

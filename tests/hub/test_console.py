@@ -256,7 +256,12 @@ def test_a_misdeal_restores_the_stacks_of_before_the_hand() -> None:
     step = rules.console(DeclareMisdeal(0.0))
     assert step is not None and step.refused is None
     state = rules.console_state()
-    assert not state["in_hand"] and state["last_hand"] == {"hand": 1, "voided": True, "awards": []}
+    assert not state["in_hand"] and state["last_hand"] == {
+        "hand": 1,
+        "voided": True,
+        "awards": [],
+        "top_ups": [],
+    }
     assert {p["seat"]: p["stack"] for p in state["players"]} == stacks
     assert [p["bet"] for p in state["players"]] == [0, 0, 0]
     assert not state["can_undo"] and not state["can_misdeal"] and state["legal"] is None

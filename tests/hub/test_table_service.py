@@ -7,19 +7,24 @@ from __future__ import annotations
 import doctest
 import importlib
 import json
+import tomllib
 from typing import Any
 
 import pytest
 
 from feltwire.cards import card_index
+from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
-from hub.config import PlayerSettings, RulesSettings
+from hub.config import HubConfig, PlayerSettings, RulesSettings
+from hub.eventlog import SeatCommand, SeatOp
 from hub.feeds import Subscription
+from hub.rules.errors import RulesError
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
+from hub.rules.table import Table
 from hub.service import HubService
-from hub.table_service import TableService
+from hub.table_service import TableService, table_config
 from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()
@@ -266,6 +271,65 @@ def test_a_busted_player_buys_in_again_when_rebuy_is_on() -> None:
     assert len(busted) == 1
     table.clear()
     assert rules.in_hand and rules.table.players[busted[0]].stack == 1000
+
+
+def test_a_top_up_bought_during_a_hand_is_refused_over_the_maximum_at_its_end() -> None:
+    """R-BUY-4 at the console: NL 5/10 (maximum 1000), heads-up with 600 each. During the
+    hand seat 2 (the big blind) asks for 500 — refused, the message says 400 — and buys
+    400. The button folds: seat 2 has 605, so 395 go in and 5 are refused; the console's
+    last hand and the hand_end frame say so."""
+    hub, rules, table = make_heads_up(600)
+    assert rules.setup is not None and rules.setup.button == 1
+    with pytest.raises(RulesError, match=r"^R-BUY-4: adding chips may be at most 400, not 500: "):
+        rules.table_command(SeatCommand(SeatOp.TOP_UP, 2, amount=500))
+    rules.table_command(SeatCommand(SeatOp.TOP_UP, 2, amount=400))
+    assert rules.console_state()["players"][1]["pending"] == 400
+    with hub.public.subscribe() as pub:
+        held = deal(rules, table)
+        table.move(held[1], "seat1", "muck")
+        frames = drain(pub)
+    assert not rules.in_hand
+    top_ups = [{"seat": 2, "bought": 400, "delivered": 395, "refused": 5, "stack": 1000}]
+    keys = ("seat", "bought", "delivered", "refused", "stack")
+    (end,) = [f for f in frames if f["type"] == "hand_end"]
+    assert [{k: u[k] for k in keys} for u in end["top_ups"]] == top_ups
+    assert end["stacks"] == [[1, 595], [2, 1000]]
+    last = rules.console_state()["last_hand"]
+    assert [{k: u[k] for k in keys} for u in last["top_ups"]] == top_ups
+    assert last["top_ups"][0]["message"] == (
+        "seat 2 can add at most 395 of the 400 bought during hand 1 (the stack is 605, the "
+        "maximum 1000): 395 added, 5 refused"
+    )
+    table.clear()
+    assert rules.in_hand and rules.setup.starting_stacks[rules.setup.seats.index(2)] == 1000
+
+
+def make_heads_up(buy_in: int) -> tuple[HubService, TableService, Antennas]:
+    clock = FakeClock()
+    hub = hub_service(clock)
+    players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=buy_in) for s in (1, 2)]
+    rules = TableService(hub, RulesSettings(players=players), game_code="NT")
+    return hub, rules, Antennas(hub, clock)
+
+
+def test_the_rules_section_sets_the_return_option_of_r_buy_3() -> None:
+    """R-BUY-3: ``[rules] return_with_stack`` (Robert's Rules, on by default) reaches the
+    table: off, a player who left with more than the maximum may come back with less."""
+    text = "[rules]\nsmall_blind = 5\nbig_blind = 10\n"
+    on = parse_config(HubConfig, tomllib.loads(text), source="on")
+    off_text = text + "return_with_stack = false\n"
+    off = parse_config(HubConfig, tomllib.loads(off_text), source="off")
+    assert on.rules is not None and off.rules is not None
+    assert table_config(on.rules, "NT").rules.return_with_stack is True
+    table = Table(table_config(off.rules, "NT"))
+    assert table.config.rules.return_with_stack is False
+    table.join(1, "Ann", 1000, now=0.0)
+    table.join(2, "Bo", 1000, now=0.0)
+    table.start_hand(now=0.0, button=1)
+    table.finish_hand((500, 1500))
+    table.leave(1, now=60.0)  # Ann leaves with 1500, over the 1000 maximum
+    limits = table.buy_in_limits("Ann", now=120.0)
+    assert (limits.minimum, limits.maximum, limits.rule) == (400, None, "R-BUY-3")
 
 
 def test_without_rules_the_lights_follow_presence() -> None:

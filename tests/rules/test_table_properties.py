@@ -8,7 +8,11 @@
 * the table tells every hand which seat is the big blind (R-BET-8, R-BLIND-2);
 * in a hand checked down nobody folds and every bet is called, so no side pot can have a
   single contender: a returning player's dead blind never comes back to him as one
-  (R-BLIND-4, R-POT-1).
+  (R-BLIND-4, R-POT-1);
+* with top-ups bought while hands run and misdeals (once or twice in a row), under either
+  button rule: chips bought never lift a stack over the maximum (R-BUY-4) — not when
+  bought, not when delivered at the hand's end — and a misdeal never moves the button,
+  gives every chip back and has the same players owe the same posts (R-DEAL-6).
 """
 
 from __future__ import annotations
@@ -20,11 +24,21 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from hub.rules.games import game
-from hub.rules.hand import PostKind
+from hub.rules.hand import Hand, Phase, PostKind
 from hub.rules.rake import Rake
-from hub.rules.table import Entry, NotEnoughPlayersError, Owed, Table, TableConfig
+from hub.rules.setup import HandSetup
+from hub.rules.table import (
+    ButtonRule,
+    ChipsDelivered,
+    Entry,
+    NotEnoughPlayersError,
+    Owed,
+    Table,
+    TableConfig,
+    TableRules,
+)
 
-from .test_table_play import check_down, fold_around
+from .test_table_play import check_down, deal_all, fold_around, play_out
 
 OPS = st.lists(
     st.tuples(
@@ -173,3 +187,162 @@ def test_r_blind_4_dead_blinds_never_come_back_over_random_absences(
         for _ in range(2):
             posted += _check_down_dead_blinds(table)
     event("dead blinds posted" if posted else "no dead blind")
+
+
+MAXIMUM = 2000
+"""NL 10/20: the maximum buy-in (R-BUY-2), which top-ups may not pass (R-BUY-4)."""
+
+MID_HAND_OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["join", "leave", "sit_out", "back", "top_up", "hand", "hand", "hand"]),
+        st.integers(1, 10),
+        st.integers(0, 3),
+        # top-ups bought while the hand runs: (seat, hundreds of chips; 0 = all allowed)
+        st.lists(st.tuples(st.integers(1, 10), st.integers(0, 12)), max_size=6),
+        st.integers(0, 2),  # misdeals before the hand is played
+    ),
+    max_size=30,
+)
+
+
+def _shove(setup: HandSetup) -> Hand:
+    """The first player to act goes all in and everyone calls: big swings, so stacks
+    end over the maximum with chips bought during the hand waiting."""
+    hand = setup.new_hand()
+    deal_all(hand)
+    if hand.can_all_in():
+        hand.all_in()
+    return play_out(hand)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seated=st.dictionaries(st.integers(1, 10), st.integers(0, 3), min_size=2, max_size=7),
+    ops=MID_HAND_OPS,
+    button_rule=st.sampled_from(list(ButtonRule)),
+)
+def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
+    seated: dict[int, int],
+    ops: list[tuple[str, int, int, list[tuple[int, int]], int]],
+    button_rule: ButtonRule,
+) -> None:
+    rules = TableRules(button=button_rule)
+    table = Table(TableConfig(game("NT"), small_blind=10, big_blind=20, rules=rules))
+    bought = left = refused = 0
+    now = 0.0
+    for seat, k in sorted(seated.items()):
+        table.join(seat, f"P{seat}", 800 + 400 * k, now=now)
+        bought += 800 + 400 * k
+    names = 0
+    result: dict[int, int] = {}  # seat -> stack at the end of its last hand, before top-ups
+    for kind, seat, param, top_ups, misdeals in ops:
+        now += 60.0
+        if kind == "join" and seat not in table.players:
+            names += 1
+            amount = 800 + 400 * param
+            table.join(seat, f"N{names}", amount, now=now, entry=list(Entry)[param % 2])
+            bought += amount
+        elif kind == "leave" and table.can_leave(seat):
+            left += table.leave(seat, now).stack
+            result.pop(seat, None)
+        elif kind == "sit_out" and table.can_sit_out(seat):
+            table.sit_out(seat)
+        elif kind == "back" and table.can_come_back(seat):
+            table.come_back(seat)
+        elif kind == "top_up" and seat in table.players:
+            amount = 100 * (param + 1)
+            if table.can_add_chips(seat, amount, now):
+                table.add_chips(seat, amount, now)
+                bought += amount
+                assert table.players[seat].stack <= MAXIMUM  # R-BUY-4 between hands
+        elif kind == "hand":
+            ready = [s for s, p in table.players.items() if not p.sitting_out and p.stack]
+            first = table.big_blind_seat is None and ready
+            before = {s: (p.stack, p.owes) for s, p in table.players.items()}
+            try:  # the first button is drawn: any ready seat
+                setup = table.start_hand(now, button=ready[param % len(ready)] if first else None)
+            except NotEnoughPlayersError:
+                continue
+            for s, stack in zip(setup.seats, setup.starting_stacks, strict=True):
+                # R-BUY-4: what was bought since the last hand did not lift it over
+                assert stack <= max(MAXIMUM, result.get(s, 0)), (s, stack, result)
+            started = table.current
+            assert started is not None
+            for _ in range(misdeals):
+                # chips bought during the hand that is then void (by players dealt in:
+                # a busted player's rebuy would change who the redeal deals in)
+                bought += _buy_during(table, [t for t in top_ups if t[0] in setup.seats], now)
+                voided = table.misdeal()
+                refused += _check_deliveries(voided.deliveries)
+                delivered = {d.seat: d.delivered for d in voided.deliveries}
+                for s, (stack, owes) in before.items():
+                    p = table.players[s]
+                    assert p.owes is owes
+                    # every chip back (a seat not dealt in may have bought chips at once)
+                    assert p.stack == stack + delivered.get(s, 0) or s not in setup.seats
+                result.update((s, chips) for s, (chips, _) in before.items())
+                before = {s: (p.stack, p.owes) for s, p in table.players.items()}
+                redeal = table.start_hand(now)
+                for s, stack in zip(redeal.seats, redeal.starting_stacks, strict=True):
+                    assert stack <= max(MAXIMUM, result[s])
+                again = table.current
+                assert again is not None
+                # R-DEAL-6: the same button, seats, blinds and posts
+                assert redeal.button == setup.button and redeal.seats == setup.seats
+                assert (again.small_blind, again.big_blind) == (
+                    started.small_blind,
+                    started.big_blind,
+                )
+                assert again.posts == started.posts
+                setup, started = redeal, again
+            bought += _buy_during(table, top_ups, now)
+            if param == 3:
+                hand = _shove(setup)
+            else:
+                hand = check_down(setup) if param % 2 else _fold_down(setup)
+            done = table.finish_hand(hand, now=now)
+            result.update(done.stacks)
+            refused += _check_deliveries(done.deliveries)
+        on_table = sum(p.stack + p.pending for p in table.players.values())
+        assert on_table == bought - left - refused
+        assert all(p.pending == 0 for p in table.players.values()) or table.current is not None
+
+
+def _fold_down(setup: HandSetup) -> Hand:
+    """Everyone folds in turn; a showdown between players all in for their blinds is
+    played out."""
+    hand = setup.new_hand()
+    while hand.phase is not Phase.COMPLETE:
+        if hand.phase is Phase.DEALING:
+            deal_all(hand)
+        elif hand.phase is Phase.BETTING:
+            hand.fold()
+        else:
+            return play_out(hand)
+    return hand
+
+
+def _buy_during(table: Table, top_ups: list[tuple[int, int]], now: float) -> int:
+    """Buy the chips of ``top_ups`` while the hand runs, where the rules allow; the chips
+    bought. What is accepted never passes the maximum with the hand's starting stack."""
+    total = 0
+    for seat, hundreds in top_ups:
+        amount = 100 * hundreds
+        if not amount and seat in table.players:
+            amount = table.limits_for_top_up(seat, now).maximum or 0
+        if amount and seat in table.players and table.can_add_chips(seat, amount, now):
+            event = table.add_chips(seat, amount, now)
+            p = table.players[seat]
+            assert p.stack + p.pending <= MAXIMUM, (event, p)
+            total += amount
+    return total
+
+
+def _check_deliveries(deliveries: tuple[ChipsDelivered, ...]) -> int:
+    """R-BUY-4 at the hand's end: chips go in only up to the maximum; the chips refused."""
+    for d in deliveries:
+        assert d.delivered + d.refused == d.bought and d.delivered >= 0 and d.refused >= 0
+        before = d.stack - d.delivered
+        assert d.stack <= max(MAXIMUM, before), d  # bought chips never lift it over
+        assert d.refused == 0 or d.stack >= MAXIMUM, d  # only what would not fit is refused
+    return sum(d.refused for d in deliveries)

@@ -371,6 +371,11 @@ async def test_console_routes_need_the_dealer_role_strict_bodies_and_name_the_ru
             body = {"op": "leave", "seat": 1}
             response = await post("/api/console/seat", json=body, headers=dealer)
             assert response.status_code == 409 and "R-BUY-5" in response.json()["detail"]
+            body = {"op": "top_up", "seat": 1, "amount": 100}  # 1000 is the maximum
+            response = await post("/api/console/seat", json=body, headers=dealer)
+            assert response.status_code == 409 and response.json()["detail"] == (
+                "R-BUY-4: adding chips is not possible: seat 1 has 1000 and the maximum is 1000"
+            )
             response = await post("/api/console/alerts/99/ack", headers=dealer)
             assert response.status_code == 404
             # a card that will not read, face down, for the first seat of the deal

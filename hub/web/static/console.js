@@ -84,6 +84,8 @@
       "console.betLabel": "bet",
       "console.void": "Hand {hand} is void (misdeal): every chip went back",
       "console.awardsFor": "Hand {hand}",
+      "console.topUpAdded": "Seat {seat}: the {bought} bought during the hand are added (stack {stack})",
+      "console.topUpRefused": "Seat {seat}: {delivered} of the {bought} bought during the hand added, {refused} refused: over the maximum {maximum} (stack {stack})",
       "console.refused": "Refused: {reason}",
       "console.done": "Done",
       "console.error": "Error {status}: {reason}",
@@ -185,6 +187,8 @@
       "console.betLabel": "sázka",
       "console.void": "Hra {hand} je neplatná (misdeal): všechny žetony se vrátily",
       "console.awardsFor": "Hra {hand}",
+      "console.topUpAdded": "Místo {seat}: {bought} dokoupených během hry přidáno (žetony {stack})",
+      "console.topUpRefused": "Místo {seat}: z {bought} dokoupených během hry přidáno {delivered}, {refused} odmítnuto: nad maximum {maximum} (žetony {stack})",
       "console.refused": "Odmítnuto: {reason}",
       "console.done": "Hotovo",
       "console.error": "Chyba {status}: {reason}",
@@ -608,6 +612,12 @@
         root.append(p);
       });
     }
+    // chips bought during the hand, delivered at its end up to the maximum (R-BUY-4)
+    ((last && last.top_ups) || []).forEach((u) => {
+      const p = el("p", "award top-up" + (u.refused ? " refused" : ""), t(u.refused ? "console.topUpRefused" : "console.topUpAdded", u));
+      p.dataset.seat = String(u.seat);
+      root.append(p);
+    });
     root.hidden = !root.childElementCount;
   }
 
