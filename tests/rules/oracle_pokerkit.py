@@ -149,6 +149,10 @@ def _forced(
         for s in range(n):
             if blinds[s] and s not in (bb_seat, bb_seat - 1):
                 blinds[s] = -blinds[s]
+    elif bb_seat is not None and n == 2 and blinds[0] == blinds[1] > 0:
+        # heads-up, equal blinds: PokerKit would take the button's for the big blind; as
+        # a "post bet" it is live but not the blind the action starts after (R-POS-4)
+        blinds[1 - bb_seat] = -blinds[1 - bb_seat]
     return trimming, _raw(antes, n), _raw(blinds, n)
 
 
@@ -402,6 +406,17 @@ class _Game:
 
     def play(self) -> Outcome:
         ours, pk_state = self.ours, self.pk
+        st = self.stakes
+        if any(st.dead_blinds) and any(
+            stack < ante for stack, ante in zip(self.starting, st.antes, strict=True)
+        ):
+            # D19: a dead blind is PokerKit's dead ante with ante trimming off, which puts
+            # every ante in the main pot; with an ante posted short, ours' pots (antes by
+            # level) cannot be PokerKit's. The hand is not compared; the session ends.
+            self.excused("D19")
+            self.log.append("# an ante posted short beside a dead blind: not compared (D19)")
+            self.stopped = True
+            return self.outcome
         for _ in range(2000):
             self.outcome.steps += 1
             if ours.phase is Phase.COMPLETE:
