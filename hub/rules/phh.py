@@ -6,6 +6,11 @@ PokerKit 0.7.7 writes it (the same grammar with optional fields, ``pN sm -`` for
 known cards", ``.phhs`` files holding several hands as TOML tables). The writer emits the
 current layout.
 
+Shows: ``pN sm AsKs`` shows a hand, ``pN sm`` mucks it. A hand that won uncontested may
+show only some of its cards once the pot is won (R-SHOW-3): ``pN sm As`` (or ``As??``)
+shows the ace and keeps the other card face down. The showdown order is not enforced on
+replay: shows and mucks replay in the order the file has them (R-SHOW-4).
+
 Amounts: the engine counts in whole chips. A file with fractional amounts
 (``1259450.25``) is scaled by a power of ten (:attr:`HandHistory.scale`); finishing stacks
 are compared in the file's own units.
@@ -148,12 +153,14 @@ class HandHistory:
 
     def options(self, **overrides: Any) -> Options:
         """Options for replaying the file (casino conventions unless a ``_`` field says
-        otherwise); keyword arguments override."""
+        otherwise); keyword arguments override. The showdown order is not enforced: a
+        recorded hand whose shows or mucks came in another order replays (R-SHOW-4)."""
         ties = self.metadata.get("_bring_in_ties", "suit")
         values: dict[str, Any] = {
             "bring_in_ties": BringInTies(ties),
             "antes_by_level": bool(self.ante_trimming_status),
             "cap_heads_up": bool(self.metadata.get("_cap_heads_up", True)),
+            "showdown_order": False,
         }
         values.update(overrides)
         return Options(**values)
