@@ -58,18 +58,55 @@ def test_r_show_2_last_hand_wins_without_showing() -> None:
     assert hand.shown == ()
 
 
+UNCALLED = ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "p3 cbr 60", "p1 f", "p2 f"]
+
+
 def test_r_show_3_uncalled_winner_may_show_or_muck() -> None:
-    """R-SHOW-3: a player whose bet was not called may show; a folded hand may not."""
-    hand = play(
-        "NT",
-        [1000] * 3,
-        ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "p3 cbr 60", "p1 f", "p2 f"],
-        blinds=(10, 20),
-    )
+    """R-SHOW-3: NL 10/20; p3 raises to 60, p1 and p2 fold: p3 takes the 90 (+30) at once
+    and is then asked to show or muck; it shows both queens. A folded hand may not show."""
+    hand = play("NT", [1000] * 3, UNCALLED, blinds=(10, 20))
+    assert hand.phase is Phase.COMPLETE and won(hand) == [-10, -20, 30]
+    assert hand.uncalled_winner == 2
     assert hand.can_show(2) and hand.can_muck(2)
     assert hand.show(2).cards == tuple(cards("QsQd"))
+    assert hand.uncalled_winner is None and not hand.can_muck(2)
     with pytest.raises(ShowdownError, match=r"^R-SHOW-2: seat 0 is not in the showdown"):
         hand.show(0)
+    assert won(hand) == [-10, -20, 30]
+
+
+def test_r_show_3_uncalled_winner_shows_one_card() -> None:
+    """R-SHOW-3: p3, whose raise nobody called, shows only the queen of spades and keeps
+    the other card face down; the record names that card alone, and the hand is closed to
+    a muck after it. The money is as before: p3 +30."""
+    hand = play("NT", [1000] * 3, [*UNCALLED, "p3 sm Qs"], blinds=(10, 20))
+    record = hand.log[-1]
+    assert record.shown and record.cards == tuple(cards("Qs"))  # type: ignore[union-attr]
+    assert hand.shown == (2,) and hand.uncalled_winner is None
+    assert not hand.can_muck(2)
+    assert won(hand) == [-10, -20, 30]
+    partly = play("NT", [1000] * 3, [*UNCALLED, "p3 sm ??Qd"], blinds=(10, 20))
+    assert partly.log[-1].cards == tuple(cards("Qd"))  # type: ignore[union-attr]
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: seat 2 does not hold "):
+        play("NT", [1000] * 3, [*UNCALLED, "p3 sm Kc"], blinds=(10, 20))
+
+
+def test_r_show_3_uncalled_winner_mucks_and_stays_unseen() -> None:
+    """R-SHOW-3: p3 mucks after winning uncontested: nothing is shown, and a show after
+    the muck is refused (the hand is over)."""
+    hand = play("NT", [1000] * 3, [*UNCALLED, "p3 sm"], blinds=(10, 20))
+    assert hand.mucked == (2,) and hand.shown == () and hand.uncalled_winner is None
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-3: the hand is over"):
+        hand.show(2)
+    assert won(hand) == [-10, -20, 30]
+
+
+def test_r_show_2_part_of_a_hand_at_showdown_is_refused() -> None:
+    """R-SHOW-2: at showdown a hand is shown whole (cards speak); only after an uncalled
+    bet may part of it show (R-SHOW-3)."""
+    hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cc"], blinds=(10, 20))
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: seat 0 holds 2 cards, not 1"):
+        hand.show(0, cards("5h"))
 
 
 def test_r_card_2_omaha_uses_exactly_two_hole_cards() -> None:
