@@ -1252,6 +1252,8 @@ def encode_console(inp: ConsoleInput) -> dict[str, Any]:
         out |= {"seat": inp.seat, "act": inp.act.value, "to": inp.to}
     elif isinstance(inp, ShowHand | MuckHand):
         out["seat"] = inp.seat
+        if isinstance(inp, ShowHand) and inp.cards:  # part of the hand (R-SHOW-3)
+            out["cards"] = [card_code(c) for c in inp.cards]
     elif isinstance(inp, ManualCard):
         out |= {
             "reader": inp.reader,
@@ -1266,7 +1268,8 @@ def decode_console(payload: Mapping[str, Any], now: float) -> ConsoleInput:
     if kind == "ConsoleAction":
         return ConsoleAction(int(payload["seat"]), Act(payload["act"]), now, int(payload["to"]))
     if kind == "ShowHand":
-        return ShowHand(int(payload["seat"]), now)
+        part = tuple(card_index(str(c)) for c in payload.get("cards", ()))
+        return ShowHand(int(payload["seat"]), now, part)
     if kind == "MuckHand":
         return MuckHand(int(payload["seat"]), now)
     if kind == "ManualCard":
