@@ -538,7 +538,12 @@ class DealingMonitor:
             self._moves(self._tracker.expire(inp.now))
             if self.void:
                 self._s.refused = "the hand is void (misdeal)"
-            elif self.hand.phase is Phase.COMPLETE and not isinstance(inp, ShowHand | MuckHand):
+            elif self.hand.phase is Phase.COMPLETE and not (
+                isinstance(inp, ShowHand | MuckHand)
+                or (isinstance(inp, ManualCard) and inp.card is not None)
+            ):
+                # after an uncontested pot (R-SHOW-3); a named card still gets the one
+                # answer a card in play gets, wherever it lies
                 self._s.refused = "the pot is awarded: the winner may only show or muck"
             elif isinstance(inp, ConsoleAction):
                 self._console_action(inp)

@@ -393,6 +393,14 @@
         if (ev.seat) flashSeat(ev.seat);
         break;
       case "event":
+        if (ev.event === "PotAwarded") {
+          // the pot is read out as it is awarded (a winner uncalled may still show, R-SHOW-3)
+          if (!model.awards || model.awards.hand !== ev.hand || model.awards.void) model.awards = { hand: ev.hand, texts: [] };
+          if (!model.awards.texts.includes(ev.text)) model.awards.texts.push(ev.text);
+          render();
+        }
+        refresh();
+        break;
       case "seats":
         refresh();
         break;
