@@ -1253,6 +1253,8 @@ def encode_console(inp: ConsoleInput) -> dict[str, Any]:
         out |= {"seat": inp.seat, "act": inp.act.value, "to": inp.to}
     elif isinstance(inp, ShowHand | MuckHand):
         out["seat"] = inp.seat
+        if isinstance(inp, ShowHand) and inp.cards:  # part of the hand (R-SHOW-3)
+            out["cards"] = [card_code(c) for c in inp.cards]
     elif isinstance(inp, ManualCard):
         out |= {
             "reader": inp.reader,
@@ -1269,7 +1271,8 @@ def decode_console(payload: Mapping[str, Any], now: float) -> ConsoleInput:
             TableSeat(int(payload["seat"])), Act(payload["act"]), now, int(payload["to"])
         )
     if kind == "ShowHand":
-        return ShowHand(TableSeat(int(payload["seat"])), now)
+        part = tuple(card_index(str(c)) for c in payload.get("cards", ()))
+        return ShowHand(TableSeat(int(payload["seat"])), now, part)
     if kind == "MuckHand":
         return MuckHand(TableSeat(int(payload["seat"])), now)
     if kind == "ManualCard":

@@ -103,6 +103,7 @@ class OverlayState:
         self.chips = _Chips()
         self.hole: dict[int, list[str | None]] = {}
         self.shown: set[int] = set()
+        self.shown_cards: dict[int, list[str]] = {}
         self.mucked: set[int] = set()
         self.won: dict[int, int] = {}
         self.board: list[str] = []
@@ -217,7 +218,16 @@ class OverlayState:
             self._end_round()
             seat = int(frame["seat"])
             self.shown.add(seat)
-            self.hole[seat] = [_opt_str(c) for c in frame.get("cards", ())]
+            cards = [c for c in map(_opt_str, frame.get("cards", ())) if c is not None]
+            self.shown_cards[seat] = cards
+            if frame.get("whole", True):
+                self.hole[seat] = [_opt_str(c) for c in frame.get("cards", ())]
+            else:  # R-SHOW-3: only these cards turned up; the rest stays as it was
+                known = self.hole.setdefault(seat, [])
+                for card in cards:
+                    if card not in known:
+                        slot = known.index(None) if None in known else len(known)
+                        known[slot : slot + 1] = [card]
         elif name == "HandMucked":
             self._end_round()
             self.mucked.add(int(frame["seat"]))
@@ -356,6 +366,7 @@ class OverlayState:
                 "acting": seat == self.acting and self.in_hand,
                 "button": seat == self.button,
                 "shown": seat in self.shown,
+                "shown_cards": list(self.shown_cards.get(seat, ())),
                 "mucked": seat in self.mucked,
                 "won": self.won.get(seat, 0),
                 "equity": None,

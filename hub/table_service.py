@@ -18,7 +18,12 @@ periodic task feeds :class:`~hub.rules.procedure.Tick` when no read comes. Each
   the public feed says who acts.
 
 When the hand is complete (or void after a misdeal) the table takes the result; the
-next hand starts as soon as the table is clear (no card on any antenna).
+next hand starts as soon as the table is clear (no card on any antenna). A pot won
+uncontested keeps the hand open a moment longer (R-SHOW-3): the pot is awarded (the
+``PotAwarded`` events go out), and the console asks the winner to show all, one card or
+muck; the hand closes when the winner decides, when the winner's cards reach the muck, or
+— what a real table does when nobody says anything — when the table is cleared for the
+next hand (the winner mucked, unseen). Until the winner shows, its cards stay hidden.
 
 Every input — the table opening with its players, each console input, each seat command
 and alert acknowledgement (:meth:`TableService.table_command`), each tick while a hand
@@ -211,6 +216,7 @@ class TableService:
         self._blinds: tuple[int | None, int | None] = (None, None)
         self._unknown: dict[str, frozenset[str]] = {}
         self._stuck = False
+        self._pots: list[PotAwarded] = []
         hub.attach_rules(self)
         if not hub.has_history:  # otherwise the log's replay opens the table
             self.ensure_open(hub.clock())
@@ -442,6 +448,7 @@ class TableService:
         )
         self.in_hand = True
         self._hints = None
+        self._pots = []
         started = self.table.current
         assert started is not None
         self._blinds = (started.small_blind, started.big_blind)
@@ -477,15 +484,20 @@ class TableService:
         for event in step.events:
             self.hub.to_overlay(overlay_event(event) | {"hand": number, "t": now}, now)
         self._show_hints(step.hints, now)
+        pots = [e for e in step.events if isinstance(e, PotAwarded)]
+        if pots:  # kept: after an uncontested pot the hand closes at a later input
+            self._pots = pots
         if monitor.void:
             voided = self.table.misdeal()
             self.hands_voided += 1
             self.last_pots = []
             self._end(now, voided=True, awards=[], deliveries=voided.deliveries)
-        elif monitor.hand.phase is Phase.COMPLETE:
+        elif monitor.hand.phase is Phase.COMPLETE and (
+            monitor.winner_to_show is None or self._table_clear()
+        ):
             done = self.table.finish_hand(monitor.hand, now)
             self.hands_finished += 1
-            pots = [e for e in step.events if isinstance(e, PotAwarded)]
+            pots, self._pots = self._pots, []
             self.last_pots = [e.as_dict() for e in pots]
             awards = [e.text for e in pots]
             self._end(now, voided=False, awards=awards, deliveries=done.deliveries)
@@ -602,6 +614,7 @@ class TableService:
             "awards": list(self.last_awards),
             "players": self.players_view(),
             "board": self.board_view(),
+            "shown": self._shown_public(),
             "clock": clock.state(self.hub.clock()) if clock is not None else None,
         }
 
@@ -663,6 +676,7 @@ class TableService:
         monitor, setup, hints = self.monitor, self.setup, self._hints
         hand = monitor.hand if monitor is not None else None
         live = hand if hand is not None and self.in_hand else None
+        open_ = live if live is not None and live.phase is not Phase.COMPLETE else None
         config = self.table.config
         snap = self.hub.presence.snapshot()
         players = self.table.players
@@ -696,8 +710,8 @@ class TableService:
             "legal": self._legal(live) if live is not None else None,
             "showdown": self._showdown(live) if live is not None else None,
             "shown": self._shown(hand) if hand is not None else [],
-            "can_undo": live is not None and any(isinstance(r, Action) for r in live.log),
-            "can_misdeal": live is not None and self.table.can_misdeal(),
+            "can_undo": open_ is not None and any(isinstance(r, Action) for r in open_.log),
+            "can_misdeal": open_ is not None and self.table.can_misdeal(),
             "last_hand": last,
             "alerts": [
                 f | {"acknowledged": f["id"] is not None and f["id"] in self.acknowledged}
@@ -766,27 +780,55 @@ class TableService:
         }
 
     def _showdown(self, hand: Hand) -> dict[str, Any] | None:
-        """Who shows or mucks next at showdown and which seats may do which."""
-        if hand.phase is not Phase.SHOWDOWN or self.setup is None:
+        """Who is asked to show or muck next and which seats may do which: at showdown any
+        hand may be shown at once, a muck waits its turn (R-SHOW-4); after a pot won
+        uncontested, the winner may show all, some cards (``part``) or muck (R-SHOW-3)."""
+        if self.setup is None:
             return None
         seats = self.setup.seats
+        winner = hand.uncalled_winner
+        if winner is not None:
+            t = seats[winner]
+            return {"next": t, "show": [t], "muck": [t], "part": True, "uncalled": True}
+        if hand.phase is not Phase.SHOWDOWN:
+            return None
         done = set(hand.shown) | set(hand.mucked)
         open_ = [h for h in hand.in_hand if h not in done]
         return {
             "next": seats[hand.shower] if hand.shower is not None else None,
             "show": [seats[h] for h in open_ if _may_show(hand, h)],
             "muck": [seats[h] for h in open_ if hand.can_muck(h)],
+            "part": False,
+            "uncalled": False,
         }
 
     def _shown(self, hand: Hand) -> list[dict[str, Any]]:
-        """Hands shown at the showdown (their cards are public then); nothing before."""
+        """Hands shown at the showdown or by the uncalled winner (their cards are public
+        then; ``whole`` False: only these cards, R-SHOW-3); nothing before."""
         if hand.phase not in (Phase.SHOWDOWN, Phase.COMPLETE) or self.setup is None:
             return []
         seats = self.setup.seats
         return [
-            {"seat": seats[r.seat], "cards": [card_code(c) for c in r.cards if c >= 0]}
+            {
+                "seat": seats[r.seat],
+                "cards": [card_code(c) for c in r.cards if c >= 0],
+                "whole": len(r.cards) == len(hand.hole[r.seat]),
+            }
             for r in hand.log
             if isinstance(r, ShowOrMuck) and r.shown
+        ]
+
+    def _shown_public(self) -> list[dict[str, Any]]:
+        """The shown hands as the public view has them: the seat, how many cards it
+        showed and whether that was the whole hand — never a card (the public feed carries
+        no hole card; the overlay names them, behind its delay) — those of the last hand
+        until the next starts."""
+        if self.monitor is None or self.monitor.void:
+            return []
+        hand = self.monitor.hand
+        return [
+            {"seat": s["seat"], "count": len(s["cards"]), "whole": s["whole"]}
+            for s in self._shown(hand)
         ]
 
 

@@ -526,6 +526,16 @@ class Hand:
         return None
 
     @property
+    def uncalled_winner(self) -> int | None:
+        """R-SHOW-3: the seat that won the pot uncontested (everyone else folded) until it
+        shows or mucks — the console offers it to show all, some cards, or muck — else
+        None. The pot is awarded already: its choice changes no chip."""
+        if self.phase is not _COMPLETE or self._n_in != 1:
+            return None
+        s = self.folded.index(False)
+        return None if self._shown[s] or self._mucked[s] else s
+
+    @property
     def shown(self) -> tuple[int, ...]:
         """Seats that have shown their hand."""
         return tuple(s for s in range(self.n) if self._shown[s])
@@ -744,7 +754,7 @@ class Hand:
                 self.total[top_seat] -= excess
             self.bets = [0] * self.n
         if self._round_acted:
-            self._show_from = self._aggressor if self._aggressor >= 0 else self._round_first
+            self._show_from = self._aggressor if self._aggressor >= 0 else self._checked_shower()
         self._current = 0
         if self._n_in == 1:
             self._award()
@@ -1542,6 +1552,16 @@ class Hand:
             and self._n_able <= 1
         )
 
+    def _checked_shower(self) -> int:
+        """R-SHOW-1: everyone checked the last round. The first player still in the hand
+        clockwise from the button shows first, all in or not (seat 0 on: folded seats are
+        skipped by :meth:`_show_order`); in stud the best hand showing among all still in
+        (the highest; in razz the lowest, as the round's opener is chosen)."""
+        if self.game.family is not _STUD:
+            return 0
+        ups = {s: [c for c in cards if c >= 0] for s, cards in self.up_cards.items()}
+        return stud_opener(self.game.streets[-1].opening, ups)
+
     def _show_order(self) -> list[int]:
         start = self._show_from if self._show_from >= 0 else 0
         folded = self.folded
@@ -1565,8 +1585,8 @@ class Hand:
         if not 0 <= seat < self.n or self.folded[seat]:
             raise ShowdownError(rule, f"{who(seat)} is not in the showdown")
         if self.phase is _COMPLETE:
-            if self._n_in == 1 and not self._shown[seat] and not self._mucked[seat]:
-                return  # R-SHOW-3: the uncalled winner may show or muck
+            if not self._shown[seat] and not self._mucked[seat]:
+                return  # R-SHOW-3: the uncalled winner (or the last hand, unshown) may show
             if showing and self._shown[seat]:
                 return  # showing again, e.g. with the last card after an all-in
             raise ShowdownError("R-SHOW-3", "the hand is over")
@@ -1577,7 +1597,9 @@ class Hand:
                 return  # showing again (e.g. with the last card after an all-in) is fine
             raise ShowdownError(rule, f"{who(seat)} has shown; a shown hand stays shown")
         if self.phase is _SHOWDOWN:
-            if self.options.showdown_order and not self._tabled:
+            # R-SHOW-4: a hand may be tabled at any moment; the order says who is asked
+            # first and who may throw a hand away unseen
+            if not showing and self.options.showdown_order and not self._tabled:
                 nxt = self.shower
                 if nxt != seat:
                     raise OutOfTurnError(
@@ -1602,6 +1624,9 @@ class Hand:
         if cards is None:
             if UNKNOWN in hole:
                 raise ShowdownError("R-SHOW-2", f"{who(seat)}'s cards are not known; name them")
+        elif self.phase is _COMPLETE and len(cards) <= len(hole):
+            if all(c == UNKNOWN for c in cards):  # R-SHOW-3: after the hand, part may show
+                raise ShowdownError("R-SHOW-3", "name the cards shown, or muck the hand")
         elif UNKNOWN in cards:
             raise ShowdownError("R-SHOW-2", f"{who(seat)} must show every card face up")
         elif len(cards) != len(hole):
@@ -1621,14 +1646,23 @@ class Hand:
         """Show the seat's hand (naming its cards when they were dealt unknown).
 
         A seat may show even a hand that does not beat the hands shown (cards speak);
-        R-SHOW-2 only lets it muck instead. Before the showdown a hand may be shown once
-        no more betting is possible (all in); after the hand, the uncalled winner may
-        show (R-SHOW-3)."""
+        R-SHOW-2 only lets it muck instead. At showdown any hand may be shown at any
+        moment, out of turn too (R-SHOW-4). Before the showdown a hand may be shown once
+        no more betting is possible (all in). After the hand, the uncalled winner (or a
+        last hand that won unshown) may show all of it or only some cards (R-SHOW-3):
+        ``cards`` then names the cards shown (fewer than the hand, or with ``UNKNOWN``
+        for a card kept face down) and the record holds only those."""
         self.verify_show(seat, cards)
+        shown: tuple[int, ...] | None = None
         if cards is not None:
-            self._match_cards(seat, cards, "R-SHOW-2")
+            named = [c for c in cards if c != UNKNOWN]
+            self._match_cards(seat, named, "R-SHOW-2")
+            if len(named) < len(self.hole[seat]):
+                shown = tuple(named)  # R-SHOW-3: part of the hand
         self._shown[seat] = True
-        record: ShowOrMuck = _record(ShowOrMuck, (seat, True, tuple(self.hole[seat])))
+        if shown is None:
+            shown = tuple(self.hole[seat])
+        record: ShowOrMuck = _record(ShowOrMuck, (seat, True, shown))
         self.log.append(record)
         if self.phase is _SHOWDOWN:
             self._check_showdown_done()
@@ -1649,8 +1683,7 @@ class Hand:
     def muck(self, seat: int) -> ShowOrMuck:
         """Muck the hand unshown: it has no claim on any pot (R-SHOW-2)."""
         self.verify_muck(seat)
-        if self.phase is not _COMPLETE:
-            self._mucked[seat] = True
+        self._mucked[seat] = True
         record: ShowOrMuck = _record(ShowOrMuck, (seat, False, ()))
         self.log.append(record)
         if self.phase is _SHOWDOWN:

@@ -6,6 +6,11 @@ PokerKit 0.7.7 writes it (the same grammar with optional fields, ``pN sm -`` for
 known cards", ``.phhs`` files holding several hands as TOML tables). The writer emits the
 current layout.
 
+Shows: ``pN sm AsKs`` shows a hand, ``pN sm`` mucks it. A hand that won uncontested may
+show only some of its cards once the pot is won (R-SHOW-3): ``pN sm As`` (or ``As??``)
+shows the ace and keeps the other card face down. The showdown order is not enforced on
+replay: shows and mucks replay in the order the file has them (R-SHOW-4).
+
 Amounts: the engine counts in whole chips. A file with fractional amounts
 (``1259450.25``) is scaled by a power of ten (:attr:`HandHistory.scale`); finishing stacks
 are compared in the file's own units.
@@ -31,8 +36,10 @@ feltwire's own fields (the spec's ``_`` extension fields):
     Dead blind parts per seat (R-BLIND-4/5), in file units, in the file's seat order.
 ``_big_blind_seat``
     The big blind's player number (``2`` for p2), written when the blinds alone do not
-    tell it (R-BET-8): a returning player's live post right after the big blind, or a
-    dead small blind and a live post of the same size.
+    tell it (R-BET-8): a returning player's live post right after the big blind, a dead
+    small blind and a live post of the same size, or equal blinds heads-up. Absent, the
+    blinds are read as PokerKit reads them: the largest, the last of equal ones — heads-up
+    with equal blinds that is the button (p2), so p1 acts first pre-flop.
 ``_short_blinds_full_price``
     ``true``: a blind posted short (all in for less) leaves the price at the full blind
     (R-BET-2 *default*); written when a blind was short. Absent: the largest blind posted
@@ -95,6 +102,15 @@ _GAME_FIELDS = (
 _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet")
 
 
+def _file_big_blind(blinds: Sequence[int]) -> int:
+    """The big blind a file without ``_big_blind_seat`` means (``blinds`` in seat order):
+    PokerKit's reading, which heads-up with equal blinds takes the button's (seat 1), and
+    otherwise the engine's own (:func:`~hub.rules.hand.big_blind_seat`)."""
+    if len(blinds) == 2 and blinds[0] == blinds[1] > 0:
+        return 1
+    return big_blind_seat(blinds)
+
+
 @dataclass(frozen=True, slots=True)
 class HandHistory:
     """One hand as a PHH file records it, amounts already in engine chips.
@@ -144,6 +160,11 @@ class HandHistory:
         if len(dead) == 2:
             dead = (dead[1], dead[0])
         raw_bb = self.metadata.get("_big_blind_seat")
+        bb: int | None = None
+        if raw_bb is not None:
+            bb = int(raw_bb) - 1
+        elif _file_big_blind(blinds) != big_blind_seat(blinds):
+            bb = _file_big_blind(blinds)
         return Stakes(
             antes=antes,
             blinds=tuple(abs(b) for b in blinds),
@@ -153,18 +174,20 @@ class HandHistory:
             big_bet=self.big_bet,
             min_bet=self.min_bet,
             chip_unit=_to_chips(unit, self.scale) if unit is not None else 1,
-            big_blind_seat=int(raw_bb) - 1 if raw_bb is not None else None,
+            big_blind_seat=bb,
         )
 
     def options(self, **overrides: Any) -> Options:
         """Options for replaying the file (casino conventions unless a ``_`` field says
-        otherwise); keyword arguments override."""
+        otherwise); keyword arguments override. The showdown order is not enforced: a
+        recorded hand whose shows or mucks came in another order replays (R-SHOW-4)."""
         ties = self.metadata.get("_bring_in_ties", "suit")
         values: dict[str, Any] = {
             "bring_in_ties": BringInTies(ties),
             "antes_by_level": bool(self.ante_trimming_status),
             "cap_heads_up": bool(self.metadata.get("_cap_heads_up", True)),
             "short_blinds_full_price": bool(self.metadata.get("_short_blinds_full_price", False)),
+            "showdown_order": False,
         }
         values.update(overrides)
         return Options(**values)
@@ -444,8 +467,9 @@ def from_hand(hand: Hand, scale: int = 1, **metadata: Any) -> HandHistory:
     if any(st.dead_blinds):
         dead = st.dead_blinds if n != 2 else (st.dead_blinds[1], st.dead_blinds[0])
         meta.setdefault("_dead_blinds", [_unit(d, scale) for d in dead])
-    if st.big_blind_seat is not None and st.big_blind_seat != big_blind_seat(st.blinds):
-        meta.setdefault("_big_blind_seat", st.big_blind_seat + 1)
+    bb = st.big_blind_seat if st.big_blind_seat is not None else big_blind_seat(st.blinds)
+    if g.uses_blinds and bb != _file_big_blind(st.blinds):
+        meta.setdefault("_big_blind_seat", bb + 1)
     if g.variant not in STANDARD_VARIANTS:
         meta.setdefault("_feltwire_variant", g.variant)
     opts = hand.options

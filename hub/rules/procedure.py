@@ -163,10 +163,13 @@ class ConsoleAction:
 
 @dataclass(frozen=True, slots=True)
 class ShowHand:
-    """The dealer read the hand of table seat ``seat`` (shown face up)."""
+    """The dealer read the hand of table seat ``seat`` (shown face up). ``cards``: the
+    cards shown when a player who won uncontested shows only some (R-SHOW-3); empty for
+    the whole hand."""
 
     seat: TableSeat
     now: float
+    cards: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,10 +303,13 @@ class Discarded(_EventBase):
 
 @dataclass(frozen=True, slots=True)
 class HandShown(_EventBase):
-    """A hand shown at showdown: its cards are public now."""
+    """A hand shown at showdown (or by the uncalled winner): its cards are public now.
+    ``whole`` False: the uncalled winner showed only ``cards`` and keeps the rest face
+    down (R-SHOW-3)."""
 
     seat: TableSeat
     cards: tuple[int, ...]
+    whole: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,10 +544,17 @@ class DealingMonitor:
             self._moves(self._tracker.expire(inp.now))
             if self.void:
                 self._s.refused = "the hand is void (misdeal)"
+            elif self.hand.phase is Phase.COMPLETE and not (
+                isinstance(inp, ShowHand | MuckHand)
+                or (isinstance(inp, ManualCard) and inp.card is not None)
+            ):
+                # after an uncontested pot (R-SHOW-3); a named card still gets the one
+                # answer a card in play gets, wherever it lies
+                self._s.refused = "the pot is awarded: the winner may only show or muck"
             elif isinstance(inp, ConsoleAction):
                 self._console_action(inp)
             elif isinstance(inp, ShowHand):
-                self._show(inp.seat)
+                self._show(inp.seat, inp.cards)
             elif isinstance(inp, MuckHand):
                 self._console_muck(inp.seat)
             elif isinstance(inp, ManualCard):
@@ -554,6 +567,17 @@ class DealingMonitor:
     def hints(self) -> SeatHints:
         """The light hints now (no alerted seats)."""
         return self._hints([])
+
+    @property
+    def winner_to_show(self) -> int | None:
+        """R-SHOW-3: the table seat that won the pot uncontested and has not yet shown or
+        mucked (it may show all, some cards, or muck), else None. The pot is awarded; the
+        hand closes when it decides, when its cards reach the muck, or — a real table's
+        default, a muck — when the table is cleared for the next hand."""
+        if self.void:
+            return None
+        h = self.hand.uncalled_winner
+        return None if h is None else self._t(h)
 
     # ------------------------------------------------------------------ helpers
 
@@ -615,6 +639,8 @@ class DealingMonitor:
             return hand.drawer
         if hand.phase is Phase.SHOWDOWN:
             return hand.shower
+        if hand.phase is Phase.COMPLETE:
+            return hand.uncalled_winner  # R-SHOW-3: asked to show or muck
         return None
 
     def _later_cards_to_seats(self) -> bool:
@@ -638,6 +664,8 @@ class DealingMonitor:
             if self.void or self.hand.phase is Phase.COMPLETE:
                 if isinstance(mv, Arrival) and self._role.get(mv.card, (None,))[0] is _Role.EXTRA:
                     del self._role[mv.card]
+                elif isinstance(mv, Arrival) and not self.void:
+                    self._winner_to_muck(mv.card, mv.reader)
                 continue
             if isinstance(mv, Arrival):
                 self._arrive(mv.card, mv.reader, mv.source)
@@ -1107,6 +1135,19 @@ class DealingMonitor:
             return
         self._pending_muck.add(h)
 
+    def _winner_to_muck(self, card: int, reader: str) -> None:
+        """After an uncontested pot: the winner's cards reaching the muck are a muck
+        (R-SHOW-3); every other card movement is the table being cleared."""
+        hand = self.hand
+        h = hand.uncalled_winner
+        if h is None or place_of(reader).kind is not PlaceKind.MUCK:
+            return
+        if self._role.get(card) == (_Role.HOLE, h) or (
+            card not in self._role and self._unread(h) > 0
+        ):
+            hand.muck(h)
+            self._mucked(h)
+
     def _winning(self, h: int) -> bool:
         hand = self.hand
         mine_cards = self._known_hole(h)
@@ -1293,14 +1334,16 @@ class DealingMonitor:
             return hand.all_in(h)
         return hand.bet_or_raise_to(to, h)
 
-    def _show(self, tseat: TableSeat) -> None:
+    def _show(self, tseat: TableSeat, part: tuple[int, ...] = ()) -> None:
         hand = self.hand
         h = self._console_seat(tseat)
         if h is None:
             return
         self._settle()
         cards: list[int] | None = None
-        if UNKNOWN in hand.hole[h]:
+        if part:
+            cards = list(part)  # R-SHOW-3: the cards the dealer saw turned up
+        elif UNKNOWN in hand.hole[h]:
             cards = self._known_hole(h)
             if cards is None:
                 self._s.refused = (
@@ -1315,7 +1358,8 @@ class DealingMonitor:
             return
         self._held.discard(h)
         self._pending_muck.discard(h)
-        self._s.events.append(HandShown(tseat, record.cards))
+        whole = len(record.cards) == len(hand.hole[h])
+        self._s.events.append(HandShown(tseat, record.cards, whole))
 
     def _console_muck(self, tseat: TableSeat) -> None:
         h = self._console_seat(tseat)

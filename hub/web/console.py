@@ -10,7 +10,8 @@ Every route needs the dealer role (admin passes too):
   action answers 200 with ``accepted: false`` and the reason (it was logged, and may have
   raised an alert);
 * ``POST /api/console/undo``, ``/misdeal``, ``/card``, ``/show``, ``/muck`` — dealer
-  commands and showdown inputs;
+  commands and showdown inputs (``/show`` with ``cards``: a player who won uncontested
+  shows only those, R-SHOW-3);
 * ``POST /api/console/seat`` — sit down with a buy-in, top up, sit out, come back, leave;
 * ``POST /api/console/alerts/{id}/ack`` — acknowledge an alert.
 
@@ -87,6 +88,18 @@ class SeatBody(_Strict):
     """A showdown input for a table seat (show or muck)."""
 
     seat: int = Field(ge=1, le=10)
+
+
+class ShowBody(SeatBody):
+    """A hand shown: the whole hand (no ``cards``), or — by a player who won uncontested
+    (R-SHOW-3) — only the cards named (codes such as ``"Qs"``, the ones turned up)."""
+
+    cards: list[str] = Field(default_factory=list, max_length=7)
+
+    @field_validator("cards")
+    @classmethod
+    def _card_codes(cls, cards: list[str]) -> list[str]:
+        return [normalize_card(c.strip()) for c in cards]
 
 
 class CardBody(_Strict):
@@ -281,9 +294,11 @@ def register(app: FastAPI) -> None:
         return _answer(rules, step)
 
     @app.post("/api/console/show")
-    async def console_show(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
-        """A seat shows its hand at showdown."""
-        return _command(service, ShowHand(TableSeat(body.seat), 0.0))
+    async def console_show(body: ShowBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+        """A seat shows its hand at showdown — at any moment (R-SHOW-4) — or, after a pot
+        won uncontested, all of it or only the ``cards`` named (R-SHOW-3)."""
+        part = tuple(card_index(c) for c in body.cards)
+        return _command(service, ShowHand(TableSeat(body.seat), 0.0, part))
 
     @app.post("/api/console/muck")
     async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from feltwire.cards import FULL_DECK
+from feltwire.cards import FULL_DECK, card_index
 from feltwire.deck import simulated_deck
 from hub.config import PlayerSettings, RulesSettings
 from hub.eventlog import AckAlert, EventLog, InputKind, SeatCommand, SeatOp, decode_table
@@ -196,13 +196,14 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     assert state["phase"] == "showdown" and state["showdown"] is not None
     first = state["showdown"]["next"]
     assert state["acting"] == first
-    # in turn (R-SHOW-1): only the seat to show may show or muck
-    assert state["showdown"]["show"] == state["showdown"]["muck"] == [first]
+    # R-SHOW-1/4: the seat asked first may muck; every hand may be tabled at any moment
+    assert sorted(state["showdown"]["show"]) == sorted(rules.setup.seats)
+    assert state["showdown"]["muck"] == [first]
     assert named(state, HOLE) == []
     step = rules.console(ShowHand(first, 0.0))
     assert step is not None and step.refused is None
     state = rules.console_state()
-    assert state["shown"] == [{"seat": first, "cards": held[first]}]
+    assert state["shown"] == [{"seat": first, "cards": held[first], "whole": True}]
     others = [c for s, cards in held.items() if s != first for c in cards]
     assert named(state, others) == []  # the others' cards stay unnamed
     nxt = state["showdown"]["next"]
@@ -219,6 +220,65 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     assert awards and awards[0]["payouts"] and awards[0]["text"].startswith("main pot")
     assert sum(p["amount"] for a in awards for p in a["payouts"]) == 30
     assert named(state, held[nxt]) == []  # a mucked hand is never named
+
+
+def test_uncalled_winner_is_asked_to_show_and_the_hand_survives_a_restart() -> None:
+    """R-SHOW-3 at the console (NL 5/10, seats 2, 5, 7; the button, seat 7, acts first):
+    the button raises to 30 and both blinds fold. The 25 is the button's at once; the hand
+    stays open with the button asked to show or muck (undo and misdeal are over). A hub
+    restarted from its event log is at the same point; the button shows its 7c alone."""
+    log = EventLog.memory("t1")
+    clock = FakeClock()
+    _hub, rules, table = make(log=log, clock=clock)
+    assert rules.setup is not None
+    sb, bb, button = rules.setup.seats
+    held = deal(rules, table)
+    act(rules, button, Act.RAISE, 30)
+    act(rules, sb, Act.FOLD)
+    act(rules, bb, Act.FOLD)
+    state = rules.console_state()
+    assert state["in_hand"] and state["phase"] == "complete" and state["acting"] == button
+    assert state["showdown"]["uncalled"] and state["showdown"]["show"] == [button]
+    assert {p["seat"]: p["stack"] for p in state["players"]} == {sb: 995, bb: 990, button: 1015}
+    for refused in (UndoAction(0.0), DeclareMisdeal(0.0), ConsoleAction(sb, Act.CHECK, 0.0)):
+        step = rules.console(refused)
+        assert step is not None and step.refused == (
+            "the pot is awarded: the winner may only show or muck"
+        )
+    again, rules2, _ = make(log=log, clock=clock)
+    again.replay()
+    assert rules2.console_state()["showdown"] == state["showdown"]
+    seven, _deuce = held[button]
+    step = rules2.console(ShowHand(button, 0.0, (card_index(seven),)))
+    assert step is not None and step.refused is None
+    after = rules2.console_state()
+    assert not after["in_hand"] and after["shown"] == [
+        {"seat": button, "cards": [seven], "whole": False}
+    ]
+    assert seven == "7c" and named(after, set(HOLE) - {seven}) == []
+    assert rules2.table.players[button].stack == 1015
+
+
+def test_uncalled_winner_saying_nothing_mucks_when_the_table_is_cleared() -> None:
+    """R-SHOW-3: after the blinds fold to the button's raise, nobody enters anything: the
+    dealer clears the table, the hand closes with the button's cards unseen, and hand 2
+    starts."""
+    hub, rules, table = make()
+    assert rules.setup is not None
+    sb, bb, button = rules.setup.seats
+    held = deal(rules, table)
+    act(rules, button, Act.RAISE, 30)
+    act(rules, sb, Act.FOLD)
+    act(rules, bb, Act.FOLD)
+    assert rules.in_hand and rules.hands_finished == 0
+    with hub.public.subscribe() as pub:
+        table.clear()
+        frames = drain(pub)
+    assert rules.hands_finished == 1 and rules.setup.number == 2 and rules.in_hand
+    ends = [f for f in frames if f["type"] == "hand_end"]
+    assert len(ends) == 1 and ends[0]["awards"] == [f"main pot 25: seat {button} takes 25"]
+    assert not [f for f in frames if f.get("event") == "HandShown"]
+    assert named(frames, held[button]) == []
 
 
 # ------------------------------------------------------------------ undo and misdeal
@@ -430,9 +490,8 @@ def test_any_hand_the_console_offers_only_legal_inputs_and_names_no_hole_card(
             state = rules.console_state()
             hand = rules.monitor.hand
             if hand.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
-                shown = {s["seat"] for s in state["shown"]}
-                unshown = {c for s, cs in held.items() if s not in shown for c in cs}
-                assert named(state, unshown) == []
+                shown = {c for s in state["shown"] for c in s["cards"]}
+                assert named(state, hole - shown) == []  # a card kept face down stays hidden
             else:
                 assert named(state, hole) == [], hand.phase
             if not state["in_hand"]:
@@ -463,6 +522,8 @@ def test_any_hand_the_console_offers_only_legal_inputs_and_names_no_hole_card(
                 choices: list[ShowHand | MuckHand] = []
                 choices += [ShowHand(nxt, 0.0)] if nxt in sd["show"] else []
                 choices += [MuckHand(nxt, 0.0)] if nxt in sd["muck"] else []
+                if sd["part"]:  # R-SHOW-3: the uncalled winner shows one card
+                    choices.append(ShowHand(nxt, 0.0, (card_index(held[nxt][-1]),)))
                 step = rules.console(data.draw(st.sampled_from(choices)))
                 assert step is not None and step.refused is None, step
             else:

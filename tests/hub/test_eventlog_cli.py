@@ -28,7 +28,7 @@ from feltwire.protocol import reader_tags_topic
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.eventlog import EventLog, EventLogError
 from hub.main import main as hub_main
-from hub.rules.procedure import Act, ConsoleAction
+from hub.rules.procedure import Act, ConsoleAction, MuckHand
 from hub.runtime import HubRuntime, start_hub
 from tests.conftest import free_port
 from tests.hub.test_eventlog_integrity import N, killed_writer, overwrite, seal_of, wal_of
@@ -218,6 +218,8 @@ async def test_the_hub_refuses_a_damaged_log_and_after_accept_loss_resumes_the_p
                 service.handle_message(*message(f"seat{seat}", seq, held[seat]))
         acting = rules.public_state()["acting"]
         assert rules.console(ConsoleAction(acting, Act.FOLD, 0.0)) is not None
+        winner = rules.monitor.winner_to_show if rules.monitor else None  # R-SHOW-3
+        assert winner is not None and rules.console(MuckHand(winner, 0.0)) is not None
         after_hand_1 = stacks(hub)
         assert after_hand_1 != {1: 1000, 2: 1000} and not rules.in_hand
         seq_1, wal_1 = hub.log.last_seq if hub.log else 0, wal_size(live / "events.sqlite")

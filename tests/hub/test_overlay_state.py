@@ -166,8 +166,15 @@ def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> 
     rules.console(ConsoleAction(button, Act.BET, 0.0, 100))
     assert hub.overlay_state.picture()["pot"] == 225
     rules.console(ConsoleAction(bb, Act.FOLD, 0.0))
-    # the uncalled 100 went back: the button wins the 125 in the middle
+    # the uncalled 100 went back: the button wins the 125 in the middle, at once
     picture = hub.overlay_state.picture()
+    assert picture["in_hand"] and picture["pot"] == 0
+    assert seat_view(picture)[button]["acting"]  # R-SHOW-3: asked to show or muck
+    shown, hidden = held[button]
+    rules.console(ShowHand(button, 0.0, (card_index(shown),)))  # one card turned up
+    picture = hub.overlay_state.picture()
+    me = seat_view(picture)[button]
+    assert me["shown"] and me["shown_cards"] == [shown] and me["cards"] == [shown, hidden]
     assert not picture["in_hand"] and picture["pot"] == 0
     assert [a["payouts"] for a in picture["awards"]] == [
         [{"seat": button, "amount": 125, "half": "whole"}]
@@ -437,6 +444,10 @@ def test_any_hand_keeps_the_chips_of_the_rules_and_a_late_page_sees_the_same(
                 _act(rules, next(it, ("call", 0.0)))
             elif hand.phase is Phase.SHOWDOWN and hand.shower is not None:
                 rules.console(ShowHand(rules.setup.seats[hand.shower], 0.0))
+            elif (winner := hand.uncalled_winner) is not None:  # R-SHOW-3: one card shown
+                rules.console(
+                    ShowHand(rules.setup.seats[winner], 0.0, tuple(hand.hole[winner][:1]))
+                )
             else:
                 felt.put("burn", next(rest))
                 for _ in range(3 if not hand.board else 1):

@@ -156,7 +156,17 @@ def test_folds_at_the_muck_end_the_hand_with_the_pot_award_and_the_next_hand_sta
         assert hub.lights.current()[sb] is LightPattern.ACTING
         table.move(held[sb], f"seat{sb}", "muck")
         frames = drain(pub)
+        # R-SHOW-3: the pot is awarded at once and the winner is asked to show or muck
+        assert any(f.get("event") == "PotAwarded" for f in frames)
+        assert rules.in_hand and rules.hands_finished == 0
+        assert rules.console_state()["showdown"] == {
+            "next": bb, "show": [bb], "muck": [bb], "part": True, "uncalled": True
+        }  # fmt: skip
+        assert hub.lights.current()[bb] is LightPattern.ACTING
+        table.move(held[bb], f"seat{bb}", "muck")  # the winner throws the cards in unseen
+        frames += drain(pub)
         assert not rules.in_hand and rules.hands_finished == 1
+        assert [e["seat"] for e in frames if e.get("event") == "HandMucked"] == [bb]
         ends = [f for f in frames if f["type"] == "hand_end"]
         assert len(ends) == 1 and not ends[0]["voided"]
         assert ends[0]["awards"] and all(f"seat {bb} takes" in t for t in ends[0]["awards"])
@@ -165,8 +175,8 @@ def test_folds_at_the_muck_end_the_hand_with_the_pot_award_and_the_next_hand_sta
         assert folds == [(button, "fold", "muck"), (sb, "fold", "muck")]
         assert any(e["event"] == "PotAwarded" and e["text"] == ends[0]["awards"][0] for e in events)
         assert not [f for f in frames if f["type"] == "alert"]
-        # between hands the lights follow presence again: the winner's cards still lie there
-        assert hub.lights.current()[bb] is LightPattern.IDLE
+        # between hands the lights follow presence again: the seats are bare
+        assert hub.lights.current()[bb] is LightPattern.OFF
         assert hub.lights.current()[button] is LightPattern.OFF
         table.clear()
         frames += drain(pub)

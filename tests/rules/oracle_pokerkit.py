@@ -364,7 +364,6 @@ class _Game:
         self.pots_street = -1
         self.implicit_burn: tuple[int, str] | None = None
         self.short_round: tuple[int, str] | None = None
-        self.d14 = False
         self.stopped = False
 
     def where(self) -> tuple[int, str]:
@@ -790,20 +789,11 @@ class _Game:
         seat = p.showdown_index
         assert seat is not None
         self.outcome.showdown = True
-        if ours.phase is Phase.SHOWDOWN and ours.shower != seat and ours.can_show(seat):
-            pass  # an all-in showdown: ours takes the hands in any order
-        elif ours.phase is Phase.SHOWDOWN and ours.shower != seat:
-            mine = ours.shower
-            # D14 (R-SHOW-1): when everyone checked the last round, ours has the first
-            # player who acted in it show first; PokerKit the first seat left of the
-            # button even when that player was all in and did not act
-            all_in_first = p.stacks[seat] == 0 and mine is not None and p.stacks[mine] > 0
-            if not self.d14 and not (all_in_first and ours.street_index == self.last_bet_street()):
-                self.same("shower", mine, seat)
-            self.d14 = True  # from here on PokerKit follows ours' order
-            self.excused("D14")
-            assert mine is not None
-            seat = mine
+        if ours.phase is Phase.SHOWDOWN and ours.shower != seat:
+            # R-SHOW-1: both ask the same seat first. In an all-in showdown (one player
+            # with chips at most) ours takes the hands in any order (R-SHOW-4)
+            if sum(ours.stacks[s] > 0 for s in ours.in_hand) > 1:
+                self.same("shower", ours.shower, seat)
         elif ours.phase is Phase.BETTING:
             raise self.fail("showdown", f"PokerKit shows seat {seat}, ours is betting")
         if not p.all_in_status and ours.can_muck(seat) and self.rng.random() < 0.3:
@@ -814,11 +804,6 @@ class _Game:
             ours.show(seat)
             p.show_or_muck_hole_cards(True, seat)
             self.log.append(f"p{seat + 1} sm {_cards(ours.hole[seat])}")
-
-    def last_bet_street(self) -> int:
-        """The street of the last betting action (all checks count)."""
-        streets = [r.street for r in self.ours.log if isinstance(r, Action)]
-        return streets[-1] if streets else -1
 
     def pk_split(self) -> list[int]:
         """Ours' finishing stacks with the pots divided PokerKit's way (D9)."""

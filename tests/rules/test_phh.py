@@ -148,3 +148,17 @@ def test_dead_blinds_travel_in_their_own_field() -> None:
     assert "_dead_blinds = [0, 0, 0, 10]" in text
     again = replay_history(loads(text))
     assert again.stacks == hand.stacks == [990, 980, 1060, 970]
+
+
+def test_uncalled_winner_showing_one_card_round_trips() -> None:
+    """R-SHOW-3: p3 raises to 60, both fold, and p3 shows the queen of spades only. The
+    file says ``p3 sm Qs``; read back it replays to the same record and stacks (p3 +30).
+    (PokerKit 0.7.7 cannot replay a part shown after the hand: it is our own reading of
+    PHH's ``sm`` with fewer cards, as PokerKit reads it during a hand.)"""
+    actions = ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "p3 cbr 60", "p1 f", "p2 f"]
+    hand = play("NT", [1000] * 3, [*actions, "p3 sm Qs"], blinds=(10, 20))
+    hh = from_hand(hand)
+    assert hh.actions[-1] == "p3 sm Qs"
+    again = replay_history(loads(dumps(hh)))
+    assert again.log[-1] == hand.log[-1] and again.stacks == [990, 980, 1030]
+    assert again.shown == (2,) and again.uncalled_winner is None

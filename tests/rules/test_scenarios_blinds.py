@@ -229,6 +229,32 @@ def test_r_bet_8_big_blind_seat_in_a_phh_file() -> None:
     assert "_big_blind_seat" not in dumps(plain)
 
 
+def test_r_bet_8_heads_up_equal_blinds_in_a_phh_file() -> None:
+    """R-BET-8, R-POS-4: heads-up 20/20 the button (p2) posts the small blind and opens.
+    PokerKit reads a file's equal blinds heads-up the other way (the button's as the big
+    blind, p1 opens), so ours writes ``_big_blind_seat = 1``; a file without it — one
+    PokerKit wrote — replays in PokerKit's order (it said "p1 acted out of turn")."""
+    hand = play("NT", [1000, 1000], UNSEEN[:2], blinds=(20, 20))
+    hand.check(1)
+    hand.bet_or_raise_to(60, 0)
+    hand.fold(1)
+    text = dumps(from_hand(hand))
+    assert "_big_blind_seat = 1" in text
+    assert replay_history(loads(text)).stacks == hand.stacks == [1020, 980]
+    pokerkit = "\n".join(
+        [
+            "variant = 'NT'",
+            "antes = [0, 0]",
+            "blinds_or_straddles = [4, 4]",
+            "min_bet = 4",
+            "starting_stacks = [723, 210]",
+            "actions = ['d dh p1 Jd6h', 'd dh p2 4s8h', 'p1 cc', 'p2 cbr 8', 'p1 cbr 723', 'p2 f']",
+            "finishing_stacks = [731, 202]",
+        ]
+    )
+    assert replay_history(loads(pokerkit)).stacks == [731, 202]
+
+
 # ---------------------------------------------------------- short blinds (fault 6)
 
 

@@ -17,18 +17,20 @@ TO_RIVER = [
 
 
 def test_r_show_1_last_aggressor_shows_first() -> None:
-    """R-SHOW-1: the last player to bet or raise on the river shows first."""
+    """R-SHOW-1: the last player to bet or raise on the river (p2) shows first: p1, who
+    called, may not throw the hand away unseen before p2 has shown (R-SHOW-4)."""
     hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cbr 100", "p1 cc"], blinds=(10, 20))
     assert hand.phase is Phase.SHOWDOWN and hand.shower == 1
     with pytest.raises(OutOfTurnError, match=r"^R-SHOW-1: p2 shows or mucks first"):
-        hand.show(0)
+        hand.muck(0)
     hand.show(1)
     hand.show(0)
     assert won(hand) == [120, -120, 0]  # 5h6h makes the 2-6 straight
 
 
 def test_r_show_1_everyone_checked_first_to_act_shows_first() -> None:
-    """R-SHOW-1: if everyone checked, the first to act in that round shows first."""
+    """R-SHOW-1: if everyone checked the river, the first player still in clockwise from
+    the button (p1, the small blind) shows first."""
     hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cc"], blinds=(10, 20))
     assert hand.shower == 0
 
@@ -56,18 +58,55 @@ def test_r_show_2_last_hand_wins_without_showing() -> None:
     assert hand.shown == ()
 
 
+UNCALLED = ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "p3 cbr 60", "p1 f", "p2 f"]
+
+
 def test_r_show_3_uncalled_winner_may_show_or_muck() -> None:
-    """R-SHOW-3: a player whose bet was not called may show; a folded hand may not."""
-    hand = play(
-        "NT",
-        [1000] * 3,
-        ["d dh p1 AhKh", "d dh p2 2c7d", "d dh p3 QsQd", "p3 cbr 60", "p1 f", "p2 f"],
-        blinds=(10, 20),
-    )
+    """R-SHOW-3: NL 10/20; p3 raises to 60, p1 and p2 fold: p3 takes the 90 (+30) at once
+    and is then asked to show or muck; it shows both queens. A folded hand may not show."""
+    hand = play("NT", [1000] * 3, UNCALLED, blinds=(10, 20))
+    assert hand.phase is Phase.COMPLETE and won(hand) == [-10, -20, 30]
+    assert hand.uncalled_winner == 2
     assert hand.can_show(2) and hand.can_muck(2)
     assert hand.show(2).cards == tuple(cards("QsQd"))
+    assert hand.uncalled_winner is None and not hand.can_muck(2)
     with pytest.raises(ShowdownError, match=r"^R-SHOW-2: p1 is not in the showdown"):
         hand.show(0)
+    assert won(hand) == [-10, -20, 30]
+
+
+def test_r_show_3_uncalled_winner_shows_one_card() -> None:
+    """R-SHOW-3: p3, whose raise nobody called, shows only the queen of spades and keeps
+    the other card face down; the record names that card alone, and the hand is closed to
+    a muck after it. The money is as before: p3 +30."""
+    hand = play("NT", [1000] * 3, [*UNCALLED, "p3 sm Qs"], blinds=(10, 20))
+    record = hand.log[-1]
+    assert record.shown and record.cards == tuple(cards("Qs"))  # type: ignore[union-attr]
+    assert hand.shown == (2,) and hand.uncalled_winner is None
+    assert not hand.can_muck(2)
+    assert won(hand) == [-10, -20, 30]
+    partly = play("NT", [1000] * 3, [*UNCALLED, "p3 sm ??Qd"], blinds=(10, 20))
+    assert partly.log[-1].cards == tuple(cards("Qd"))  # type: ignore[union-attr]
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: p3 does not hold "):
+        play("NT", [1000] * 3, [*UNCALLED, "p3 sm Kc"], blinds=(10, 20))
+
+
+def test_r_show_3_uncalled_winner_mucks_and_stays_unseen() -> None:
+    """R-SHOW-3: p3 mucks after winning uncontested: nothing is shown, and a show after
+    the muck is refused (the hand is over)."""
+    hand = play("NT", [1000] * 3, [*UNCALLED, "p3 sm"], blinds=(10, 20))
+    assert hand.mucked == (2,) and hand.shown == () and hand.uncalled_winner is None
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-3: the hand is over"):
+        hand.show(2)
+    assert won(hand) == [-10, -20, 30]
+
+
+def test_r_show_2_part_of_a_hand_at_showdown_is_refused() -> None:
+    """R-SHOW-2: at showdown a hand is shown whole (cards speak); only after an uncalled
+    bet may part of it show (R-SHOW-3)."""
+    hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cc"], blinds=(10, 20))
+    with pytest.raises(ShowdownError, match=r"^R-SHOW-2: p1 holds 2 cards, not 1"):
+        hand.show(0, cards("5h"))
 
 
 def test_r_card_2_omaha_uses_exactly_two_hole_cards() -> None:
@@ -216,7 +255,7 @@ def test_r_pot_5_hi_lo_side_pot_without_a_low_goes_to_the_best_high() -> None:
         "d db 2c3d7h", "p2 cbr 100", "p3 cc", "d db Ks", "p2 cc", "p3 cc", "d db Qs",
         "p2 cc", "p3 cc",
     ], blinds=(5, 10))  # fmt: skip
-    assert hand.shower == 1  # everyone checked the river: its first actor shows first
+    assert hand.shower == 0  # everyone checked the river: p1, all in, left of the button
     for seat in (1, 2, 0):
         hand.show(seat)
     assert won(hand) == [50, 150, -200]  # main 300: 150 high (p2), 150 low (p1); side 200: p2
@@ -255,20 +294,111 @@ def test_r_card_2_short_deck_three_of_a_kind_beats_a_straight() -> None:
     assert won(hand) == [-120, 120]
 
 
-def test_r_show_1_everyone_checked_all_in_player_left_of_the_button_is_not_first() -> None:
-    """R-SHOW-1 (divergence D14): p1, left of the button, is all in pre-flop; p2 and p3
-    check the river. The first to act in that round (p2) shows first, not p1, who did not
-    act in it (PokerKit starts left of the button)."""
-    hand = play(
-        "NT",
-        [20, 1000, 1000],
-        ["d dh p1 5h6h", "d dh p2 QsQd", "d dh p3 7c2d", "p3 cc", "p1 cc", "p2 cc",
-         "d db 2h3s4d", "p2 cc", "p3 cc", "d db 9c", "p2 cc", "p3 cc", "d db Tc",
-         "p2 cc", "p3 cc"],
-        blinds=(10, 20),
-    )  # fmt: skip
+ALL_IN_LEFT_OF_THE_BUTTON = [
+    "d dh p1 5h6h", "d dh p2 QsQd", "d dh p3 7c2d", "p3 cc", "p1 cc", "p2 cc",
+    "d db 2h3s4d", "p2 cc", "p3 cc", "d db 9c", "p2 cc", "p3 cc", "d db Tc",
+    "p2 cc", "p3 cc",
+]  # fmt: skip
+
+
+def test_r_show_1_everyone_checked_all_in_player_left_of_the_button_shows_first() -> None:
+    """R-SHOW-1: NL 10/20; p1, the small blind left of the button, calls all in for 20
+    pre-flop; p2 and p3 check every street down to the river. p1 shows first though it did
+    not act after the flop (000: from the SB clockwise; 004: nearest left of the button),
+    then p2 and p3, beaten by p1's 2-6 straight, muck in turn. p1 takes the 60."""
+    hand = play("NT", [20, 1000, 1000], ALL_IN_LEFT_OF_THE_BUTTON, blinds=(10, 20))
     assert hand.stacks[0] == 0
+    assert hand.phase is Phase.SHOWDOWN and hand.shower == 0
+    with pytest.raises(OutOfTurnError, match=r"^R-SHOW-1: p1 shows or mucks first"):
+        hand.muck(1)  # p2 may not muck unseen before p1 has shown
+    hand.show(0)
+    assert hand.shower == 1
+    hand.muck(1)
+    hand.muck(2)
+    assert hand.phase is Phase.COMPLETE
+    assert won(hand) == [40, -20, -20]
+    assert hand.stacks == [60, 980, 980]
+
+
+def test_r_show_1_everyone_checked_replays_in_pokerkits_order() -> None:
+    """R-SHOW-1 / R-SHOW-4: the same hand as recorded with PokerKit's order (p1 first, then
+    p2, p3) replays to the file's finishing stacks; with the order enforced too."""
+    from hub.rules.phh import loads, replay_history
+
+    text = (
+        "variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [10, 20, 0]\n"
+        "min_bet = 20\nstarting_stacks = [20, 1000, 1000]\nactions = [\n"
+        + "".join(f"  '{a}',\n" for a in ALL_IN_LEFT_OF_THE_BUTTON)
+        + "  'p1 sm 5h6h', 'p2 sm', 'p3 sm',\n]\nfinishing_stacks = [60, 980, 980]\n"
+    )
+    hh = loads(text)
+    assert replay_history(hh).stacks == [60, 980, 980]
+    strict = replay_history(hh, hh.options(showdown_order=True))
+    assert strict.stacks == [60, 980, 980] and strict.mucked == (1, 2)
+
+
+STUD_CHECKED_DOWN = [
+    "d dh p1 9d8d3c", "d dh p2 AhAdKh", "d dh p3 7c7h2h",
+    "p3 pb", "p1 cc", "p2 cbr 20", "p3 cc", "p1 cc",
+    "d dh p1 4c", "d dh p2 Kd", "d dh p3 5c", "p3 cc", "p1 cc",
+    "d dh p1 6h", "d dh p2 Qc", "d dh p3 8c", "p3 cc", "p1 cc",
+    "d dh p1 Th", "d dh p2 Jc", "d dh p3 9c", "p3 cc", "p1 cc",
+    "d dh p1 2c", "d dh p2 3d", "d dh p3 Tc", "p3 cc", "p1 cc",
+]  # fmt: skip
+
+
+def test_r_show_1_stud_everyone_checked_highest_hand_showing_shows_first() -> None:
+    """R-SHOW-1 in stud (F7S 5 ante, 10 bring-in, 20/40): p2 completes all in for 20 on
+    3rd street with the king up, pairs the king on 4th, and p3 and p1 check down to the
+    end. p2, whose K-K-Q-J is the highest hand showing, shows first though all in — not p3,
+    the first to act on 7th street, nor p1, first left of the dealer. p3's club flush
+    takes the 75 pot."""
+    hand = play("F7S", [1000, 25, 1000], STUD_CHECKED_DOWN, antes=5, bring_in=10,
+                small_bet=20, big_bet=40)  # fmt: skip
+    assert hand.stacks[1] == 0
     assert hand.phase is Phase.SHOWDOWN and hand.shower == 1
+    hand.show(1)
+    assert hand.shower == 2
+    hand.show(2)
+    hand.muck(0)
+    assert hand.phase is Phase.COMPLETE
+    assert won(hand) == [-25, -25, 50]
+
+
+def test_r_show_4_a_hand_may_be_tabled_out_of_turn() -> None:
+    """R-SHOW-4: p2 bet the river and is asked first, but p1 tables the 2-6 straight at
+    once — accepted. p2 is still the seat asked; it mucks its queens unseen and p1 takes
+    the 240 pot (p1 +120)."""
+    hand = play("NT", [1000] * 3, [*TO_RIVER, "p1 cc", "p2 cbr 100", "p1 cc"], blinds=(10, 20))
+    assert hand.shower == 1
+    assert hand.can_show(0) and not hand.can_muck(0)
+    hand.show(0)
+    assert hand.phase is Phase.SHOWDOWN and hand.shower == 1 and hand.shown == (0,)
+    hand.muck(1)
+    assert hand.phase is Phase.COMPLETE
+    assert won(hand) == [120, -120, 0]
+
+
+def test_r_show_4_recorded_shows_and_mucks_in_another_order_replay() -> None:
+    """R-SHOW-4: a recorded hand in which p1 tabled its straight and p3 (who checked
+    behind) mucked before p2, asked first as the last bettor, showed: it replays."""
+    from hub.rules.phh import loads, replay_history
+
+    actions = [
+        "d dh p1 5h6h", "d dh p2 QsQd", "d dh p3 9s9d", "p3 cc", "p1 cc", "p2 cc",
+        "d db 2h3s4d", "p1 cc", "p2 cc", "p3 cc", "d db 9c", "p1 cc", "p2 cc", "p3 cc",
+        "d db Tc", "p1 cc", "p2 cbr 100", "p3 cc", "p1 cc",
+        "p1 sm 5h6h", "p3 sm", "p2 sm QsQd",
+    ]  # fmt: skip
+    text = (
+        "variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [10, 20, 0]\n"
+        "min_bet = 20\nstarting_stacks = [1000, 1000, 1000]\nactions = [\n"
+        + "".join(f"  '{a}',\n" for a in actions)
+        + "]\nfinishing_stacks = [1240, 880, 880]\n"
+    )
+    hand = replay_history(loads(text))
+    assert hand.stacks == [1240, 880, 880]
+    assert hand.mucked == (2,) and hand.shown == (0, 1)
 
 
 def test_r_pot_1_two_side_pots_with_the_same_winners_are_split_separately() -> None:

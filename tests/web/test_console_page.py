@@ -408,3 +408,67 @@ def test_every_console_string_has_a_czech_text() -> None:
     assert len(keys["en"]) > 50 and keys["en"] == keys["cs"], keys["en"] ^ keys["cs"]
     html = (STATIC / "console.html").read_text(encoding="utf-8")
     assert set(re.findall(r'data-i18n="([\w.]+)"', html)) <= keys["en"]
+
+
+async def test_uncalled_winner_shows_one_card_on_the_console_and_the_public_view() -> None:
+    """R-SHOW-3 over real HTTP (blinds 5/10): the button raises to 30 and both blinds fold.
+    The 20 nobody called goes back and the pot of 25 is the button's at once (+15); the
+    console asks the button to show or muck, and it shows one card alone. The console
+    and the public view say one card was shown; the console names that card only, the
+    public view none; then the hand closes."""
+    async with rig() as r:
+        assert r.rules.setup is not None
+        sb, bb, button = r.rules.setup.seats
+        dealer = {"Authorization": f"Bearer {r.hub.token(Role.DEALER)}"}
+        held: dict[int, list[str]] = {s: [] for s in (sb, bb, button)}
+        cards = iter(HOLE)
+        for _ in range(2):
+            for seat in (sb, bb, button):
+                held[seat].append(card := next(cards))
+                await r.put(f"seat{seat}", card)
+        async with httpx.AsyncClient(base_url=r.hub.web_url, timeout=10) as http:
+            post = http.post
+            for body in (
+                {"seat": button, "act": "raise", "to": 30},
+                {"seat": sb, "act": "fold"},
+                {"seat": bb, "act": "fold"},
+            ):
+                response = await post("/api/console/action", json=body, headers=dealer)
+                assert response.status_code == 200 and response.json()["accepted"], body
+            answer = response.json()
+            assert answer["in_hand"] and [e["event"] for e in answer["events"]][-1] == "PotAwarded"
+            state = answer["state"]
+            assert state["phase"] == "complete" and state["acting"] == button
+            assert state["showdown"] == {
+                "next": button, "show": [button], "muck": [button], "part": True, "uncalled": True
+            }  # fmt: skip
+            assert not state["can_undo"] and not state["can_misdeal"]
+            assert no_hole_card([json.dumps(state)], HOLE) == []
+            public = (await http.get("/api/public")).json()
+            assert no_hole_card([json.dumps(public)], HOLE) == []
+            # a card the winner does not hold is refused, and the refusal names no card
+            other = held[sb][0]
+            response = await post(
+                "/api/console/show", json={"seat": button, "cards": [other]}, headers=dealer
+            )
+            assert response.status_code == 409 and other not in response.json()["detail"]
+            shown, hidden = held[button]
+            response = await post(
+                "/api/console/show", json={"seat": button, "cards": [shown]}, headers=dealer
+            )
+            assert response.status_code == 200, response.text
+            answer = response.json()
+            assert [e for e in answer["events"] if e["event"] == "HandShown"] == [
+                {"type": "event", "event": "HandShown", "seat": button, "whole": False}
+            ]
+            assert not answer["in_hand"] and answer["state"]["last_hand"]["awards"][0]["text"] == (
+                f"main pot 25: seat {button} takes 25"
+            )
+            state = (await http.get("/api/console/state", headers=dealer)).json()
+            assert state["shown"] == [{"seat": button, "cards": [shown], "whole": False}]
+            assert no_hole_card([json.dumps(state)], [hidden]) == []
+            public = (await http.get("/api/public")).json()
+            assert no_hole_card([json.dumps(public)], HOLE) == []
+            assert public["rules"]["shown"] == [{"seat": button, "count": 1, "whole": False}]
+            stacks = {p["seat"]: p["stack"] for p in state["players"]}
+            assert stacks == {sb: 995, bb: 990, button: 1015}

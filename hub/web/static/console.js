@@ -24,6 +24,9 @@
       "console.waiting": "Waiting for the next hand",
       "console.toAct": "Seat {seat} to act",
       "console.toShow": "Showdown: seat {seat} shows or mucks",
+      "console.toShowUncalled": "Seat {seat} won uncalled: show all, one card, or muck",
+      "console.showCard": "Show card",
+      "console.cardShown": "card shown, e.g. As",
       "console.dealing": "Dealing: {phase}",
       "console.fold": "Fold",
       "console.check": "Check",
@@ -127,6 +130,9 @@
       "console.waiting": "Čeká se na další hru",
       "console.toAct": "Na tahu je místo {seat}",
       "console.toShow": "Showdown: místo {seat} ukáže, nebo zahodí",
+      "console.toShowUncalled": "Místo {seat} vyhrálo bez dorovnání: ukáže vše, jednu kartu, nebo zahodí",
+      "console.showCard": "Ukázat kartu",
+      "console.cardShown": "ukázaná karta, např. As",
       "console.dealing": "Rozdává se: {phase}",
       "console.fold": "Fold",
       "console.check": "Check",
@@ -449,7 +455,10 @@
     if (key !== legalKey) { legalKey = key; pending = null; }
     if (!state.in_hand) turn.textContent = t("console.waiting");
     else if (legal) turn.textContent = t("console.toAct", { seat: legal.seat });
-    else if (state.showdown && state.showdown.next) turn.textContent = t("console.toShow", { seat: state.showdown.next });
+    else if (state.showdown && state.showdown.next) {
+      const key = state.showdown.uncalled ? "console.toShowUncalled" : "console.toShow";
+      turn.textContent = t(key, { seat: state.showdown.next });
+    }
     else turn.textContent = t("console.dealing", { phase: t("phase." + state.phase) });
     if (!changed("actions", key)) { renderAmount(); renderPending(); return; }
     const buttons = [];
@@ -580,6 +589,16 @@
       }
       if (sd.muck.includes(seat)) {
         row.append(button("", t("console.muck"), "", () => send("/api/console/muck", { seat }), "muck"));
+      }
+      if (sd.part && sd.show.includes(seat)) {
+        // R-SHOW-3: the winner whose bet nobody called turns up one card; the dealer names it
+        const code = el("input", "card-code");
+        code.id = "show-card-code";
+        code.maxLength = 3;
+        code.placeholder = t("console.cardShown");
+        const showOne = () => { if (code.value.trim()) send("/api/console/show", { seat, cards: [code.value.trim()] }); };
+        code.addEventListener("keydown", (e) => { if (e.key === "Enter") showOne(); });
+        row.append(code, button("show-card", t("console.showCard"), "", showOne, "show"));
       }
       return row;
     }));

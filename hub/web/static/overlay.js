@@ -207,6 +207,11 @@
     el.classList.toggle("allin", !!p.all_in);
     el.classList.toggle("acting", !!p.acting);
     el.classList.toggle("shown", !!p.shown);
+    // R-SHOW-3: a winner who showed only some cards: those are outlined, not the rest
+    const up = p.shown_cards || [];
+    const cards = p.cards || [];
+    el.classList.toggle("part", !!p.shown && up.length < cards.length);
+    field(el, "cards").querySelectorAll(".card").forEach((c, i) => c.classList.toggle("turned", up.includes(cards[i])));
     el.classList.toggle("won", !!p.won);
     el.dataset.folded = String(!!p.folded);
     el.dataset.allIn = String(!!p.all_in);

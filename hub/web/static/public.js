@@ -29,6 +29,8 @@
       "public.to_act": "To act",
       "public.folded": "Folded",
       "public.all_in": "All-in",
+      "public.shown": "Shows the hand",
+      "public.shown_part": "Shows {n} of the cards",
       "public.sitting_out": "Sitting out",
       "public.level": "Level",
       "public.level_of": "{n} of {of}",
@@ -59,6 +61,8 @@
       "public.to_act": "Na řadě",
       "public.folded": "Fold",
       "public.all_in": "All-in",
+      "public.shown": "Ukazuje karty",
+      "public.shown_part": "Ukazuje {n} z karet",
       "public.sitting_out": "Nehraje",
       "public.level": "Úroveň",
       "public.level_of": "{n} z {of}",
@@ -210,8 +214,11 @@
       for (let i = 0; ant && i < ant.count; i++) cards.appendChild(cardEl(null));
       ((up && up.cards) || []).forEach((c) => cards.appendChild(cardEl(c)));
       cards.dataset.count = String(cards.childElementCount);
+      // a hand shown (R-SHOW-3: perhaps only some cards): how many, never which
+      const shown = ((r && r.shown) || []).find((s) => s.seat === n);
       let state = "";
-      if (acting) state = I.t("public.to_act");
+      if (shown) state = shown.whole ? I.t("public.shown") : I.t("public.shown_part", { n: shown.count });
+      else if (acting) state = I.t("public.to_act");
       else if (folded) state = I.t("public.folded");
       else if (allIn) state = I.t("public.all_in");
       else if (p && p.sitting_out) state = I.t("public.sitting_out");
@@ -386,6 +393,14 @@
         if (ev.seat) flashSeat(ev.seat);
         break;
       case "event":
+        if (ev.event === "PotAwarded") {
+          // the pot is read out as it is awarded (a winner uncalled may still show, R-SHOW-3)
+          if (!model.awards || model.awards.hand !== ev.hand || model.awards.void) model.awards = { hand: ev.hand, texts: [] };
+          if (!model.awards.texts.includes(ev.text)) model.awards.texts.push(ev.text);
+          render();
+        }
+        refresh();
+        break;
       case "seats":
         refresh();
         break;
