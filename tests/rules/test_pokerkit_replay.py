@@ -32,28 +32,19 @@ from typing import Any
 
 import pokerkit as pk
 import pytest
-from pokerkit import Automation, HandHistory, State
+from pokerkit import HandHistory, State
 
 from hub.history import main as history
 from hub.rules.phh import loads, replay_history
-from tests.rules.oracle_pokerkit import PK_CARDS, pokerkit_split
+from tests.rules.oracle_pokerkit import AUTOMATIONS, PK_CARDS, pokerkit_split
+
+# AUTOMATIONS: PokerKit does the forced bets, gathering and awarding; the test deals the
+# cards and burns (from the seed's shuffled deck; a PHH file has no burns, ours burns
+# unread cards) and chooses every action and every show or muck.
 
 HANDS = int(os.environ.get("FELTWIRE_REPLAY_HANDS", "200"))
 START = int(os.environ.get("FELTWIRE_REPLAY_START", "0"))
 ONLY = os.environ.get("FELTWIRE_REPLAY_ONLY", "")
-
-AUTOMATIONS = (
-    Automation.ANTE_POSTING,
-    Automation.BET_COLLECTION,
-    Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.RUNOUT_COUNT_SELECTION,
-    Automation.HAND_KILLING,
-    Automation.CHIPS_PUSHING,
-    Automation.CHIPS_PULLING,
-)
-"""PokerKit does the forced bets, gathering and awarding; the test deals the cards and
-burns (from the seed's shuffled deck; a PHH file has no burns, ours burns unread cards)
-and chooses every action and every show or muck."""
 
 Maker = Callable[[random.Random, int], tuple[Any, list[int]]]
 

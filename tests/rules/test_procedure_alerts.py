@@ -13,7 +13,8 @@ from collections.abc import Sequence
 import pytest
 
 from hub.rules.alerts import AlertCode, Severity
-from hub.rules.games import Family, Stakes, game
+from hub.rules.errors import TableSeat
+from hub.rules.games import Family, Options, Stakes, game
 from hub.rules.hand import Phase
 from hub.rules.procedure import (
     Act,
@@ -46,6 +47,7 @@ def table(
     seats: Sequence[int],
     profile: TableProfile | None = None,
     stacks: Sequence[int] | None = None,
+    options: Options | None = None,
 ) -> Table:
     """A table with a monitor for one hand; ``seats`` in hand order, the button last."""
     g = game(variant)
@@ -54,7 +56,15 @@ def table(
         stakes = Stakes.stud_game(n, 1, 2, 5, 10)
     else:
         stakes = Stakes.blind_game(n, 5, 10)
-    setup = HandSetup(1, g, tuple(seats), seats[-1], stakes, tuple(stacks or (1000,) * n))
+    setup = HandSetup(
+        1,
+        g,
+        tuple(TableSeat(t) for t in seats),
+        seats[-1],
+        stakes,
+        tuple(stacks or (1000,) * n),
+        options or Options(),
+    )
     return Table(DealingMonitor(setup, profile=profile or TableProfile()))
 
 

@@ -17,19 +17,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from hub.rules.errors import HandSeat, OutOfTurnError, TableSeat, phh_name, seat_name, who
-from hub.rules.games import Family, Options, Stakes, game
+from hub.rules.games import Options
 from hub.rules.procedure import (
     Act,
     ConsoleAction,
-    DealingMonitor,
     MuckHand,
     PotAwarded,
     ShowHand,
     Step,
 )
-from hub.rules.setup import HandSetup, TableProfile
 
 from .dealer_sim import Table, c
+from .test_procedure_alerts import table as alerts_table
 
 SEATS = (2, 5, 7)  # seat 2 small blind, seat 5 big blind, seat 7 the button
 SEAT_RE = re.compile(r"\bseats? (\d+)")
@@ -38,15 +37,7 @@ SEAT_RE = re.compile(r"\bseats? (\d+)")
 def table(
     variant: str, stacks: tuple[int, ...] = (1000, 500, 1000), options: Options | None = None
 ) -> Table:
-    g = game(variant)
-    n = len(SEATS)
-    if g.family is Family.STUD:
-        stakes = Stakes.stud_game(n, 1, 2, 5, 10)
-    else:
-        stakes = Stakes.blind_game(n, 5, 10)
-    seats = tuple(TableSeat(s) for s in SEATS)
-    setup = HandSetup(1, g, seats, SEATS[-1], stakes, stacks, options or Options())
-    return Table(DealingMonitor(setup, profile=TableProfile()))
+    return alerts_table(variant, SEATS, stacks=stacks, options=options)
 
 
 def sentences(steps: Iterable[Step]) -> list[str]:
