@@ -162,3 +162,17 @@ def test_replay_takes_pokerkits_showdown_order(
     )
     assert code == 0
     assert out[0] == f"{path}#1  ok  60 980 980"
+
+
+def test_an_illegal_action_names_players_as_the_file_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 13: p2 folding before p3 was reported as "seat 1 acted out of turn; seat 2 is
+    to act"; the replay names the players as the file does."""
+    text = (DATA / "wsop/2023/43/5/1.phh").read_text().replace("'p3 f'", "'p2 f'", 1)
+    bad = tmp_path / "bad.phh"
+    bad.write_text(text)
+    code = main(["replay", str(bad)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "R-BET-10: action 6 'p2 f': p2 acted out of turn; p3 is to act" in out, out
