@@ -138,7 +138,7 @@ def replay_ours(code: str, hands: list[tuple[tuple[Any, ...], list[Op], list[Op]
 def replay_pokerkit(code: str, hands: list[tuple[tuple[Any, ...], list[Op], list[Op]]]) -> None:
     make = ORACLES[code]
     for (n, stakes, stacks, _), _, ops in hands:
-        state = make(n, stakes, stacks)
+        state = make(n, stakes, stacks, None)  # no table: the blinds name the big blind
         for name, args in ops:
             getattr(state, name)(*args)
         assert not state.status
