@@ -348,6 +348,7 @@ class _Game:
         self.deck = [c for c in range(52) if c >> 2 >= g.lowest_rank]  # 36 in short deck
         rng.shuffle(self.deck)
         self.pile: list[tuple[int, int, int]] = []  # discards and burns, as ours keeps them
+        self.rebuilt = False  # the stub was rebuilt in this hand (R-DEAL-5)
         self.log: list[str] = [
             f"# {code} seed={seed} players={n} stacks={self.starting} antes={list(st.antes)}"
             f" blinds={list(st.blinds)} bring_in={st.bring_in} small_bet={st.small_bet}"
@@ -581,9 +582,12 @@ class _Game:
         return True
 
     def pk_deal(self, op: Callable[..., object], card: int, rebuilt: bool) -> None:
-        if rebuilt or not self.deck:
+        self.rebuilt |= rebuilt
+        if self.rebuilt or not self.deck:
             # D8 (R-DEAL-5): PokerKit warns whenever it deals from its reserve (the muck,
-            # burns and discards); ours rebuilds the stub from discards and burns only.
+            # burns and discards); ours rebuilds the stub from discards and burns only —
+            # so every card dealt from a rebuilt stub, not only the first (a stub rebuilt
+            # at the burn, then a replacement card: F2L3D seed 1141175).
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message="Returning reserved")
                 warnings.filterwarnings("ignore", message="A card being dealt")
