@@ -15,14 +15,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "node": ("table_node.main", "run a table node (readers → MQTT)"),
     "bridge": ("firmware_bridge.main", "run a serial reader-board bridge (board → MQTT)"),
     "demo": ("hub.demo", "a whole simulated table on this machine"),
-    "event-log": ("hub.eventlog_cli", "check the hub's event logs; accept a loss explicitly"),
-    "history": ("hub.history", "hand histories: replay PHH files"),
-    "deck": ("hub.decks", "register a deck of tagged cards; check a deck file"),
-    "equity": ("hub.equity_cli", "win, tie and equity shares of a spot, for any game"),
-    "certs": ("hub.certs", "a CA and TLS certificates for the table's MQTT broker"),
-    "credentials": ("hub.credentials", "MQTT credentials and ACL rules for nodes and hubs"),
-    "web-user": ("hub.web_users", "web sign-in users (dealer, producer, admin) for the hub"),
-    "web-token": ("hub.web_tokens", "an access token for the hub's web pages (e.g. the overlay)"),
+    "event-log": ("hub.cli.event_log", "check the hub's event logs; accept a loss explicitly"),
+    "history": ("hub.cli.history", "hand histories: replay PHH files"),
+    "deck": ("hub.cli.deck", "register a deck of tagged cards; check a deck file"),
+    "equity": ("hub.cli.equity", "win, tie and equity shares of a spot, for any game"),
+    "certs": ("hub.cli.certs", "a CA and TLS certificates for the table's MQTT broker"),
+    "credentials": ("hub.cli.credentials", "MQTT credentials and ACL rules for nodes and hubs"),
+    "web-user": ("hub.cli.web_user", "web sign-in users (dealer, producer, admin) for the hub"),
+    "web-token": (
+        "hub.cli.web_token",
+        "an access token for the hub's web pages (the overlay)",
+    ),
 }
 
 

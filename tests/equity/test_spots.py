@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from hub.cli.equity import main
 from hub.equity import SpotError, TooExpensiveError, equity, exact_equity
 from hub.equity.outs import outs
-from hub.equity_cli import main
 from tests.equity.conftest import spot
 
 

@@ -22,7 +22,7 @@ from feltwire.deck import dump_deck, simulated_deck
 from feltwire.errors import ConfigError, DeckError
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
-from hub import certs
+from hub.cli import certs
 from hub.config import HubConfig
 from hub.main import check_files, main
 from hub.runtime import start_hub

@@ -12,7 +12,7 @@ from feltwire.config import MqttClientSettings
 from feltwire.deck import load_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
-from hub.decks import REGISTER_ORDER, Registration, Step
+from hub.cli.deck import REGISTER_ORDER, Registration, Step
 from table_node.node import Node
 from table_node.simulated import SimulatedReader
 from tests.conftest import MosquittoProcess

@@ -246,7 +246,7 @@ async def test_the_hub_refuses_a_damaged_log_and_after_accept_loss_resumes_the_p
     assert not listening(web) and not listening(broker)  # nothing started
 
     config = write_config(tmp_path / "hub.toml", crashed)
-    from hub.eventlog_cli import main as event_log_main
+    from hub.cli.event_log import main as event_log_main
 
     assert event_log_main(["accept-loss", "--config", str(config)]) == 0
     assert f"kept inputs 1..{seq_1}" in capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""The runnable examples in the docstrings of hub.rules and hub.history stay true."""
+"""The runnable examples in the docstrings of hub.rules and hub.cli.history stay true."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ MODULES = [
     "hub.rules.showdown",
     "hub.rules.hand",
     "hub.rules.phh",
-    "hub.history",
+    "hub.cli.history",
 ]
 
 

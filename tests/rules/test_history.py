@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hub.history import main
+from hub.cli.history import main
 
 DATA = Path("/work/shared/data/phh")
 pytestmark = pytest.mark.skipif(not DATA.exists(), reason="the PHH corpus is not on this machine")

@@ -6,7 +6,7 @@ hold'em within its cap, pot-limit Omaha, seven-card stud — PokerKit plays
 ``FELTWIRE_REPLAY_START``, default 0) with random legal actions and 2-9 players (stud 2-7:
 D4), writes each as a PHH file (:class:`pokerkit.HandHistory`, its finishing stacks
 included) and the test runs ``feltwire history replay --json`` on them
-(:func:`hub.history.main`). Every hand must replay, none refused, to PokerKit's finishing
+(:func:`hub.cli.history.main`). Every hand must replay, none refused, to PokerKit's finishing
 stacks — or, where PokerKit divides a split pot its own way (D9: it merges pots with the
 same winners and gives the whole remainder to the first winner by seat), to exactly those
 stacks once ours' awards are re-divided PokerKit's way.
@@ -34,7 +34,7 @@ import pokerkit as pk
 import pytest
 from pokerkit import HandHistory, State
 
-from hub.history import main as history
+from hub.cli.history import main as history
 from hub.rules.phh import loads, replay_history
 from tests.rules.oracle_pokerkit import AUTOMATIONS, PK_CARDS, pokerkit_split
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from hub import certs, credentials
 from hub.broker import EmbeddedBroker
+from hub.cli import certs, credentials
 from tests.conftest import free_port, mosquitto_binary, wait_port
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto" / "feltwire.conf"

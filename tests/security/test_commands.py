@@ -15,7 +15,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.x509.oid import ExtendedKeyUsageOID
 
 from feltwire.cli import main as feltwire_main
-from hub import certs, credentials
+from hub.cli import certs, credentials
 from hub.security.acl import Acl, read_acl_file
 from hub.security.passwords import hash_password, read_password_file, verify_password
 from tests.security.conftest import TableSecrets, run_cli

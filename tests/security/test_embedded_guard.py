@@ -48,8 +48,8 @@ from feltwire.protocol import (
     reader_tags_filter,
 )
 from feltwire.publisher import InventoryPublisher
-from hub import decks
 from hub.broker import HUB_USERNAME, EmbeddedBroker, hub_acl
+from hub.cli import deck as decks
 from hub.config import HubConfig, HubMqttSettings
 from hub.runtime import HubRuntime, start_hub
 from hub.security.acl import rules_for_role

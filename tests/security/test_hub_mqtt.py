@@ -22,7 +22,8 @@ from feltwire.errors import ConfigError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightCommand, LightPattern
 from feltwire.publisher import InventoryPublisher
-from hub import certs, decks
+from hub.cli import certs
+from hub.cli import deck as decks
 from hub.config import HubConfig, HubMqttSettings, TlsFiles, WebSettings
 from hub.runtime import HubRuntime, start_hub
 from tests.security.conftest import Credential, Guarded, TableSecrets, run_cli

@@ -23,7 +23,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from hub import web_users
+from hub.cli import web_user as web_users
 from hub.runtime import HubRuntime
 from hub.web.auth import Role
 from tests.conftest import free_port

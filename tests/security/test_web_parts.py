@@ -230,7 +230,7 @@ def run(main: object, argv: list[str], stdin: str = "") -> tuple[int, str, str]:
 
 
 def test_web_user_command_writes_hashes_only(tmp_path: Path) -> None:
-    from hub import web_users
+    from hub.cli import web_user as web_users
 
     users = tmp_path / "web-users.toml"
     code, out, _ = run(web_users.main, ["add", "--role", "dealer", "ann"], "a long password\n")
@@ -280,7 +280,7 @@ def test_web_user_config_is_validated(tmp_path: Path) -> None:
 
 
 def test_web_token_command_mints_a_token_the_hub_accepts(tmp_path: Path) -> None:
-    from hub import web_tokens
+    from hub.cli import web_token as web_tokens
 
     config = tmp_path / "hub.toml"
     config.write_text(f'[web]\ntoken_secret = "{SECRET}"\n')
