@@ -222,6 +222,20 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     assert named(state, held[nxt]) == []  # a mucked hand is never named
 
 
+def _blinds_fold_to_the_buttons_raise(
+    rules: TableService, table: Table
+) -> tuple[tuple[int, int, int], dict[int, list[str]]]:
+    """Deal; the button raises to 30 and both blinds fold. The seats (small blind, big
+    blind, button) and the hole cards dealt."""
+    assert rules.setup is not None
+    sb, bb, button = rules.setup.seats
+    held = deal(rules, table)
+    act(rules, button, Act.RAISE, 30)
+    act(rules, sb, Act.FOLD)
+    act(rules, bb, Act.FOLD)
+    return (sb, bb, button), held
+
+
 def test_uncalled_winner_is_asked_to_show_and_the_hand_survives_a_restart() -> None:
     """R-SHOW-3 at the console (NL 5/10, seats 2, 5, 7; the button, seat 7, acts first):
     the button raises to 30 and both blinds fold. The 25 is the button's at once; the hand
@@ -230,12 +244,7 @@ def test_uncalled_winner_is_asked_to_show_and_the_hand_survives_a_restart() -> N
     log = EventLog.memory("t1")
     clock = FakeClock()
     _hub, rules, table = make(log=log, clock=clock)
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
-    held = deal(rules, table)
-    act(rules, button, Act.RAISE, 30)
-    act(rules, sb, Act.FOLD)
-    act(rules, bb, Act.FOLD)
+    (sb, bb, button), held = _blinds_fold_to_the_buttons_raise(rules, table)
     state = rules.console_state()
     assert state["in_hand"] and state["phase"] == "complete" and state["acting"] == button
     assert state["showdown"]["uncalled"] and state["showdown"]["show"] == [button]
@@ -264,12 +273,7 @@ def test_uncalled_winner_saying_nothing_mucks_when_the_table_is_cleared() -> Non
     dealer clears the table, the hand closes with the button's cards unseen, and hand 2
     starts."""
     hub, rules, table = make()
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
-    held = deal(rules, table)
-    act(rules, button, Act.RAISE, 30)
-    act(rules, sb, Act.FOLD)
-    act(rules, bb, Act.FOLD)
+    (_sb, _bb, button), held = _blinds_fold_to_the_buttons_raise(rules, table)
     assert rules.in_hand and rules.hands_finished == 0
     with hub.public.subscribe() as pub:
         table.clear()

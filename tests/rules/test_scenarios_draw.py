@@ -63,10 +63,8 @@ def test_r_bet_9_draw_small_bet_before_big_bet_after() -> None:
     assert won(hand) == [120, -60, -60]
 
 
-def test_r_deal_5_stub_is_reshuffled_from_discards_and_burns() -> None:
-    """R-DEAL-5 *default*: six players each draw five: the stub runs out during the
-    replacements; the discards and burns, except the discards of the player being served,
-    become the new stub."""
+def _triple_draw_six_dealt() -> tuple[Hand, list[int]]:
+    """Triple draw, six players, the deck in order: five cards each (30), all check."""
     hand = Hand(game("F2L3D"), Stakes.blind_game(6, 10, 20, small_bet=20, big_bet=40), [1000] * 6)
     deck = [card_index(c) for c in FULL_DECK]
     for i in range(5):
@@ -74,6 +72,14 @@ def test_r_deal_5_stub_is_reshuffled_from_discards_and_burns() -> None:
             hand.deal_hole(s, deck[s * 5 + i])
     while hand.phase is Phase.BETTING:
         hand.check_or_call()
+    return hand, deck
+
+
+def test_r_deal_5_stub_is_reshuffled_from_discards_and_burns() -> None:
+    """R-DEAL-5 *default*: six players each draw five: the stub runs out during the
+    replacements; the discards and burns, except the discards of the player being served,
+    become the new stub."""
+    hand, deck = _triple_draw_six_dealt()
     for s in range(6):
         hand.discard(s, list(hand.hole[s]))
     hand.burn(deck[51])
@@ -93,13 +99,7 @@ def _triple_draw_stub_used_up_at_the_second_draw() -> tuple[Hand, list[int]]:
     """Triple draw, six players, the deck in order: 30 cards dealt, the first draw burns
     one and deals 21 (p1-p4 draw five, p5 one, p6 stands pat) — the stub is used up. All
     check; at the second draw p1 throws three, the others stand pat."""
-    hand = Hand(game("F2L3D"), Stakes.blind_game(6, 10, 20, small_bet=20, big_bet=40), [1000] * 6)
-    deck = [card_index(c) for c in FULL_DECK]
-    for i in range(5):
-        for s in range(6):
-            hand.deal_hole(s, deck[s * 5 + i])
-    while hand.phase is Phase.BETTING:
-        hand.check_or_call()
+    hand, deck = _triple_draw_six_dealt()
     for s, k in enumerate((5, 5, 5, 5, 1, 0)):
         hand.discard(s, list(hand.hole[s])[:k])
     hand.burn(deck[30])
