@@ -286,7 +286,6 @@ class Hand:
         "_pile",
         "_raise_count",
         "_round_acted",
-        "_round_first",
         "_seen",
         "_show_from",
         "_show_queue",
@@ -371,7 +370,6 @@ class Hand:
         self._show_queue: list[int] = []
         self._tabled = False
         self._aggressor = -1
-        self._round_first = -1
         self._round_acted = False
         self._bring_in_seat = -1
         self._current = 0
@@ -684,7 +682,6 @@ class Hand:
                 opening, {s: [c for c in cards if c >= 0] for s, cards in ups_all.items()}
             )
         first = opener if self._needs_action(opener) else self._next_actor(opener)
-        self._round_first = first
         if first < 0:
             self.actor = None
             self._end_betting()

@@ -73,10 +73,10 @@ WS_PING_SECONDS = 20.0
 """Ping interval of WebSockets, and how long a pong may take before the socket closes."""
 
 ACCEPT_FAILED = "socket.accept() out of system resource"
-ACCEPT_RETRIES_FAILED = "accept_retries_failed"
-"""Counter: asyncio's retries of accept() after EMFILE that failed (a listener closed)."""
 """The message asyncio's event loop reports when ``accept()`` fails for want of file
 descriptors (or memory)."""
+ACCEPT_RETRIES_FAILED = "accept_retries_failed"
+"""Counter: asyncio's retries of accept() after EMFILE that failed (a listener closed)."""
 
 OVER_ADDRESS = "connections_over_address_limit"
 OVER_TOTAL = "connections_over_total_limit"
