@@ -295,6 +295,11 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         await page.select_option("#manual-reader", f"seat{sb}")
         await page.click("#manual-enter")
         await page.wait_for_selector("#message[data-kind='ok']", timeout=WAIT)
+        # the "ok" may still be the sit-down's: wait for the entry itself to reach the hand
+        for _ in range(WAIT // 50):
+            if r.hand.hole[0]:
+                break
+            await asyncio.sleep(0.05)
         assert len(r.hand.hole[0]) == 1 and r.hand.hole[0][0] < 0  # dealt, not known
         # an action entered while the cards are still being dealt raises an alert (from
         # another console); this dealer acknowledges it
