@@ -1,6 +1,6 @@
 """A full sweep of a table's 13 RC522 antennas: our driver vs the PyPI libraries.
 
-Every driver runs unmodified against the same emulated chips (table_node.mfrc522_emulator)
+Every driver runs unmodified against the same emulated chips (table_node.emulation)
 and is measured in SPI transfers per sweep and in estimated milliseconds on a
 Raspberry Pi 4. The estimate is the emulator's virtual clock: each ``xfer2`` call costs
 30 µs of Python/ioctl overhead plus 8 µs per byte at 1 MHz, air time follows ISO 14443-3
@@ -25,7 +25,7 @@ import random
 import sys
 from collections.abc import Callable
 
-from table_node.mfrc522_emulator import (
+from table_node.emulation import (
     FakeGpio,
     MFRC522Emulator,
     Tag,

@@ -1,7 +1,7 @@
 """Our MFRC522 (RC522) driver: every ISO 14443-A tag on one antenna, in a few SPI transfers.
 
 The driver talks to an SPI object it is given (anything with spidev's ``xfer2``: a real
-``spidev.SpiDev`` from :func:`open_spidev`, or :class:`~table_node.mfrc522_emulator.
+``spidev.SpiDev`` from :func:`open_spidev`, or :class:`~table_node.emulation.
 MFRC522Emulator` in tests) and, optionally, gpiozero output devices for a GPIO chip select
 and the chip's reset line. Nothing touches hardware at import time.
 
@@ -16,7 +16,7 @@ What it does differently from the PyPI libraries (``mfrc522``, ``pi-rc522``):
   collision resolution (a binary walk of the UID tree), SELECT at every cascade level
   (4-, 7- and 10-byte UIDs), HLTA each tag once read.
 
->>> from table_node.mfrc522_emulator import MFRC522Emulator, Tag
+>>> from table_node.emulation import MFRC522Emulator, Tag
 >>> chip = MFRC522Emulator()
 >>> chip.place(Tag.from_hex("04A2249A6B1D80")); chip.place(Tag.from_hex("DEADBEEF"))
 >>> reader = RC522(chip, sleep=chip.clock.sleep)
@@ -197,7 +197,7 @@ class RC522:
     The constructor initialises the chip; :meth:`inventory` sweeps the antenna.
     ``transfers`` counts SPI transfers, ``errors`` garbled exchanges (retried next sweep).
 
-    >>> from table_node.mfrc522_emulator import MFRC522Emulator, Tag
+    >>> from table_node.emulation import MFRC522Emulator, Tag
     >>> chip = MFRC522Emulator()
     >>> reader = RC522(chip, sleep=chip.clock.sleep, name="seat3")
     >>> reader.inventory()

@@ -11,7 +11,7 @@ its own chip select, either a hardware CE line (SPI0 CE0/CE1, SPI1 CE0-CE2 with
 ``cs_pin``; the bus is then opened once through a spidev device whose CE pin is left
 unconnected, with ``no_cs``). Readers on one bus share one lock.
 
->>> from table_node.mfrc522_emulator import MFRC522Emulator, Tag, VirtualClock
+>>> from table_node.emulation import MFRC522Emulator, Tag, VirtualClock
 >>> clock = VirtualClock()
 >>> chips = {(0, 0): MFRC522Emulator(clock=clock), (0, 1): MFRC522Emulator(clock=clock)}
 >>> readers = build_rc522_readers(
@@ -42,7 +42,7 @@ __all__ = ["RC522Reader", "RC522Wiring", "build_rc522_readers"]
 class RC522Reader:
     """One antenna read through our RC522 driver, with presence debouncing.
 
-    >>> from table_node.mfrc522_emulator import MFRC522Emulator, Tag
+    >>> from table_node.emulation import MFRC522Emulator, Tag
     >>> chip = MFRC522Emulator()
     >>> seat = RC522Reader("seat3", RC522(chip, sleep=chip.clock.sleep))
     >>> card = Tag.from_hex("04A2249A6B1D80"); chip.place(card)
@@ -153,7 +153,7 @@ def build_rc522_readers(
     """Open the buses and pins the wirings name and return one reader per wiring.
 
     ``open_spi(bus, device, speed_hz, no_cs)`` opens an SPI device (spidev by default;
-    tests pass emulated chips or an :class:`~table_node.mfrc522_emulator.EmulatedSpiBus`);
+    tests pass emulated chips or an :class:`~table_node.emulation.EmulatedSpiBus`);
     ``pin_factory`` is gpiozero's. A chip that does not answer raises
     :class:`~table_node.errors.ReaderChipError` naming the reader; whatever was opened
     is closed again.

@@ -24,9 +24,9 @@ from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.runtime import start_hub
 from table_node.config import NodeConfig
+from table_node.emulation import MFRC522Emulator, Tag, VirtualClock
 from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights
-from table_node.mfrc522_emulator import MFRC522Emulator, Tag, VirtualClock
 from table_node.node import Node
 from table_node.rc522_reader import RC522Wiring, build_rc522_readers
 from tests.conftest import MosquittoProcess

@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 
 from feltwire.config import load_config
 from table_node.config import NodeConfig
-from table_node.mfrc522_emulator import EmulatedSpiBus, MFRC522Emulator, Tag, VirtualClock
+from table_node.emulation import EmulatedSpiBus, MFRC522Emulator, Tag, VirtualClock
 from table_node.rc522_reader import RC522Wiring, build_rc522_readers
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"

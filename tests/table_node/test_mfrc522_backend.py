@@ -13,9 +13,7 @@ import pytest
 
 from feltwire.config import load_config
 from table_node.config import NodeConfig
-from table_node.main import build_readers
-from table_node.mfrc522_backend import Mfrc522Reader
-from table_node.mfrc522_emulator import (
+from table_node.emulation import (
     FakeGpio,
     MFRC522Emulator,
     Tag,
@@ -23,6 +21,8 @@ from table_node.mfrc522_emulator import (
     fake_rpi_modules,
     fake_spidev_module,
 )
+from table_node.main import build_readers
+from table_node.mfrc522_backend import Mfrc522Reader
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("mfrc522") is None,

@@ -21,7 +21,7 @@ from types import ModuleType
 
 import pytest
 
-from table_node.mfrc522_emulator import (
+from table_node.emulation import (
     FakeGpio,
     MFRC522Emulator,
     Tag,

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import table_node.rc522 as rc522_module
 import table_node.rc522_reader as reader_module
+from table_node.emulation import EmulatedSpiBus, MFRC522Emulator, Tag, TagState, VirtualClock
 from table_node.errors import ReaderChipError, ReaderWiringError
-from table_node.mfrc522_emulator import EmulatedSpiBus, MFRC522Emulator, Tag, TagState, VirtualClock
 from table_node.node import Node
 from table_node.rc522 import RC522, crc_a
 from table_node.rc522_reader import RC522Reader, RC522Wiring, build_rc522_readers

@@ -7,13 +7,14 @@ cannot hide an emulator bug.
 from __future__ import annotations
 
 import doctest
+import importlib
+import pkgutil
 from dataclasses import dataclass
 
 import pytest
 
-import table_node.mfrc522_emulator as emulator_module
-from table_node.errors import EmulatorError
-from table_node.mfrc522_emulator import (
+import table_node.emulation as emulation
+from table_node.emulation import (
     BIT_US,
     EmulatedSpiBus,
     MFRC522Emulator,
@@ -22,6 +23,7 @@ from table_node.mfrc522_emulator import (
     VirtualClock,
     crc_a,
 )
+from table_node.errors import EmulatorError
 
 COMMAND, COM_IRQ, DIV_IRQ, ERROR, STATUS2 = 0x01, 0x04, 0x05, 0x06, 0x08
 FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x09, 0x0A, 0x0C, 0x0D, 0x0E
@@ -347,5 +349,10 @@ def test_shared_bus_routes_to_the_selected_chip_only() -> None:
     assert (a.transfers, b.transfers) == (1, 2)
 
 
-def test_docstring_examples() -> None:
-    assert doctest.testmod(emulator_module).failed == 0
+@pytest.mark.parametrize(
+    "module",
+    ["table_node.emulation"]
+    + [f"table_node.emulation.{m.name}" for m in pkgutil.iter_modules(emulation.__path__)],
+)
+def test_docstring_examples(module: str) -> None:
+    assert doctest.testmod(importlib.import_module(module)).failed == 0
