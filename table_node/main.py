@@ -15,7 +15,7 @@ from feltwire.protocol import TOPIC_PREFIX, TopicKind, parse_topic
 from feltwire.publisher import InventoryPublisher, durable_state
 from table_node.buttons import DealerButtons
 from table_node.config import NodeConfig
-from table_node.dealer import SimulatedDealer, apply_step
+from table_node.dealer import AntennaDealer, apply_step
 from table_node.lights import SeatLight, SeatLights
 from table_node.node import Node
 from table_node.reader import Reader
@@ -83,7 +83,7 @@ def build_readers(config: NodeConfig) -> list[Reader]:
 def _simulated_dealing(config: NodeConfig, table: SimulatedTable, stop: threading.Event) -> None:
     """The simulated backend's dealer: hold'em hands at a steady pace until ``stop``."""
     sim = config.simulator
-    dealer = SimulatedDealer(sim.seats, random.Random(sim.seed))
+    dealer = AntennaDealer(sim.seats, random.Random(sim.seed))
     deck = simulated_deck()
     log.info("simulated dealer dealing to seats %s", sim.seats)
     while not stop.is_set():

@@ -47,7 +47,7 @@ def card_name(code: str) -> str:
     return f"{RANK_NAMES[code[0]]} of {SUIT_NAMES[code[1]]}"
 
 
-class Step(enum.Enum):
+class RegistrationStep(enum.Enum):
     """What the registration waits for."""
 
     PLACE = "place"  # the card asked for, alone on the pad
@@ -70,7 +70,7 @@ class Registration:
         self.order = order
         self.tags: dict[str, str] = {}
         self._index = 0
-        self.step = Step.PLACE if order else Step.DONE
+        self.step = RegistrationStep.PLACE if order else RegistrationStep.DONE
         self._pad: frozenset[str] = frozenset()
 
     @property
@@ -80,9 +80,9 @@ class Registration:
 
     def prompt(self) -> Notice:
         """What to ask the operator for now."""
-        if self.step is Step.DONE:
+        if self.step is RegistrationStep.DONE:
             return Notice(f"all {len(self.order)} cards registered")
-        if self.step is Step.LIFT:
+        if self.step is RegistrationStep.LIFT:
             return Notice("lift the card off the register pad")
         assert self.wanted is not None
         return Notice(
@@ -94,13 +94,17 @@ class Registration:
         """Take one inventory of the pad; returns what to tell the operator."""
         self._pad = uids
         out: list[Notice] = []
-        if self.step is Step.LIFT:
+        if self.step is RegistrationStep.LIFT:
             if not uids:
                 self._index += 1
-                self.step = Step.DONE if self._index >= len(self.order) else Step.PLACE
+                self.step = (
+                    RegistrationStep.DONE
+                    if self._index >= len(self.order)
+                    else RegistrationStep.PLACE
+                )
                 out.append(self.prompt())
             return out
-        if self.step is Step.DONE or not uids:
+        if self.step is RegistrationStep.DONE or not uids:
             return out
         if len(uids) > 1:
             return [Notice("two or more tags on the pad: lay one card at a time", True)]
@@ -115,7 +119,7 @@ class Registration:
             ]
         assert self.wanted is not None
         self.tags[uid] = self.wanted
-        self.step = Step.LIFT
+        self.step = RegistrationStep.LIFT
         return [Notice(f"{self.wanted} = tag {uid}"), self.prompt()]
 
     def deck(self, name: str) -> Deck:
@@ -169,7 +173,7 @@ def _register(args: argparse.Namespace) -> int:
     client = listen(args.mqtt, args.table, inbox, args.tls)
     print(reg.prompt().text, flush=True)
     try:
-        while reg.step is not Step.DONE:
+        while reg.step is not RegistrationStep.DONE:
             try:
                 uids = inbox.get(timeout=args.timeout)
             except queue.Empty:
@@ -183,7 +187,7 @@ def _register(args: argparse.Namespace) -> int:
     finally:
         client.loop_stop()
         client.disconnect()
-        if reg.tags and reg.step is not Step.DONE:
+        if reg.tags and reg.step is not RegistrationStep.DONE:
             partial = args.out.with_suffix(".partial.toml")
             write_deck(reg.deck(args.name), partial)
             print(f"{len(reg.tags)} cards so far saved to {partial} (mode 0600)", file=sys.stderr)

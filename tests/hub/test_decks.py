@@ -12,7 +12,7 @@ from feltwire.config import MqttClientSettings
 from feltwire.deck import load_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
-from hub.cli.deck import REGISTER_ORDER, Registration, Step
+from hub.cli.deck import REGISTER_ORDER, Registration, RegistrationStep
 from table_node.node import Node
 from table_node.simulated import SimulatedReader
 from tests.conftest import MosquittoProcess
@@ -24,7 +24,7 @@ def test_registration_asks_for_each_card_and_refuses_mistakes() -> None:
     reg = Registration(("As", "Ks", "Qs"))
     assert "Ace of spades" in reg.prompt().text
     assert reg.feed(frozenset({UID[0]}))[0].text == f"As = tag {UID[0]}"
-    assert reg.step is Step.LIFT
+    assert reg.step is RegistrationStep.LIFT
     reg.feed(frozenset())
     # the same tag again: refused, the King is still wanted
     notes = reg.feed(frozenset({UID[0]}))
@@ -37,7 +37,7 @@ def test_registration_asks_for_each_card_and_refuses_mistakes() -> None:
     reg.feed(frozenset())
     reg.feed(frozenset({UID[2]}))
     reg.feed(frozenset())
-    assert reg.step is Step.DONE
+    assert reg.step is RegistrationStep.DONE
     assert reg.tags == {UID[0]: "As", UID[1]: "Ks", UID[2]: "Qs"}
 
 
