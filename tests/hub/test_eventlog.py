@@ -4,8 +4,10 @@ state after a replay is the state live processing reached."""
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
 import os
+import pkgutil
 import sqlite3
 import stat
 from pathlib import Path
@@ -81,8 +83,13 @@ def state(svc: HubService, table: TableService | None) -> dict[str, Any]:
 
 
 def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.eventlog, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
+    modules = [hub.eventlog] + [
+        importlib.import_module(f"hub.eventlog.{m.name}")
+        for m in pkgutil.iter_modules(hub.eventlog.__path__)
+    ]
+    results = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in modules]
+    assert results[0].attempted > 0 and sum(r.attempted for r in results) > results[0].attempted
+    assert [r.failed for r in results] == [0] * len(modules)
 
 
 def test_appends_read_back_in_order_and_survive_a_reopen(tmp_path: Path) -> None:

@@ -279,10 +279,10 @@ def test_an_accept_loss_cut_short_is_refused_by_the_hub_and_finished_by_the_next
             raise OSError("power cut")
         real_replace(src, dst)
 
-    monkeypatch.setattr(eventlog.os, "replace", crashing_replace)
+    monkeypatch.setattr(os, "replace", crashing_replace)
     with pytest.raises(OSError, match="power cut"):
         eventlog.accept_loss(path, "t1")
-    monkeypatch.setattr(eventlog.os, "replace", real_replace)
+    monkeypatch.setattr(os, "replace", real_replace)
     with pytest.raises(eventlog.EventLogDamaged):  # in between, never a table
         EventLog(path, "t1")
     loss = eventlog.accept_loss(path, "t1")
