@@ -1,16 +1,22 @@
-"""The event log's errors: one root, :class:`EventLogError`, an ``OSError`` like the
-storage failures its callers catch with it (the hub refuses to start, the CLI reports the
-table and goes on)."""
+"""The event log's errors: one root, :class:`EventLogError`.
+
+It is a :class:`~feltwire.errors.FeltwireError` and an ``OSError``: the log is storage,
+and every caller catches it beside the storage failures it resembles (``feltwire hub``
+refuses to start, ``feltwire event-log`` reports the table and goes on, the hub counts an
+input it could not write and tells the dealer).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from feltwire.errors import FeltwireError
+
 if TYPE_CHECKING:
     from hub.eventlog.report import LogReport
 
 
-class EventLogError(OSError):
+class EventLogError(FeltwireError, OSError):
     """The log cannot be used: wrong table, unknown schema, locked, damaged, or it
     contradicts the config."""
 
@@ -34,4 +40,5 @@ class EventLogWriteError(EventLogError):
 
 
 class SealDamaged(EventLogError):
-    """The seal file exists but neither of its slots verifies."""
+    """The seal file exists but neither of its slots verifies (:func:`~hub.eventlog.
+    check_log` turns it into the damage of its report)."""
