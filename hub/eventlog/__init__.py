@@ -71,7 +71,8 @@ The package, by what each module is:
   (the SQLite tables), :mod:`~hub.eventlog.seal` and :mod:`~hub.eventlog.files`;
 - :mod:`~hub.eventlog.report` — :func:`check_log` and its :class:`LogReport`;
 - :mod:`~hub.eventlog.repair` — :func:`accept_loss`;
-- :mod:`~hub.eventlog.errors` — :class:`EventLogError` (an ``OSError``) and the errors
+- :mod:`~hub.eventlog.errors` — :class:`EventLogError` (a ``FeltwireError`` and an
+  ``OSError``) and the errors
   under it.
 
 >>> log = EventLog.memory("t1")
