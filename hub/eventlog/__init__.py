@@ -72,8 +72,7 @@ The package, by what each module is:
 - :mod:`~hub.eventlog.report` — :func:`check_log` and its :class:`LogReport`;
 - :mod:`~hub.eventlog.repair` — :func:`accept_loss`;
 - :mod:`~hub.eventlog.errors` — :class:`EventLogError` (a ``FeltwireError`` and an
-  ``OSError``) and the errors
-  under it.
+  ``OSError``) and the errors under it.
 
 >>> log = EventLog.memory("t1")
 >>> log.append(InputKind.CONSOLE, {"type": "ConsoleAction", "seat": 3, "act": "call"}, 12.5)
