@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Literal
 
 from feltwire.protocol import TOPIC_PREFIX, reader_kind
+from hub.security.errors import SecurityError
 
 Access = Literal["read", "write", "readwrite", "deny"]
 Role = Literal["node", "bridge", "hub"]
@@ -56,7 +57,7 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _USERNAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 
-class AclFileError(ValueError):
+class AclFileError(SecurityError, ValueError):
     """An ACL file line the embedded broker cannot enforce."""
 
 

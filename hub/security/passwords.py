@@ -24,6 +24,8 @@ import secrets
 import tempfile
 from pathlib import Path
 
+from hub.security.errors import SecurityError
+
 PBKDF2_PREFIX = "$7$"
 DEFAULT_ITERATIONS = 10_000
 """PBKDF2 rounds for new hashes (``mosquitto_passwd`` uses 101; Mosquitto reads any count)."""
@@ -31,7 +33,7 @@ SALT_BYTES = 12
 DIGEST_BYTES = 64
 
 
-class PasswordFileError(ValueError):
+class PasswordFileError(SecurityError, ValueError):
     """A password file line that cannot be read."""
 
 

@@ -19,11 +19,13 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
+from hub.security.errors import SecurityError
+
 CA_CERT = "ca.crt"
 CA_KEY = "ca.key"
 
 
-class PkiError(Exception):
+class PkiError(SecurityError, ValueError):
     """A certificate cannot be made (missing CA, file in the way, bad name)."""
 
 
