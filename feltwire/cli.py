@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hub.cli.web_token",
         "an access token for the hub's web pages (the overlay)",
     ),
+    "protocol": ("feltwire.protocol.schema", "the wire protocol: print its JSON Schema"),
 }
 
 

@@ -1,14 +1,15 @@
-"""The wire protocol: every MQTT topic and payload feltwire sends, in one place.
+"""MQTT payloads: the JSON every process puts on the broker, and its strict reader.
 
-The contract is documented in ``docs/protocol.md``; this module is its executable form and
-every process imports it. Topics live under ``feltwire/v1/<table>/…``; payloads are JSON
-objects carrying a schema version ``v``.
+Every payload is a JSON object carrying the schema version ``v`` (:data:`SCHEMA_VERSION`),
+except a node's availability, the bare word ``online`` or ``offline``. The nodes' payloads
+(inventories, button presses) and the hub's light commands are here; the hub's alerts
+and public-topic payloads are in :mod:`feltwire.protocol.alerts` and
+:mod:`feltwire.protocol.frames`.
 
->>> reader_tags_topic("t1", "pi-north", "seat3")
-'feltwire/v1/t1/node/pi-north/reader/seat3/tags'
->>> topic = parse_topic("feltwire/v1/t1/node/pi-north/reader/seat3/tags")
->>> topic.kind, topic.table, topic.node, topic.target
-(<TopicKind.READER_TAGS: 'reader_tags'>, 't1', 'pi-north', 'seat3')
+>>> decode_light_command(b'{"v": 1, "pattern": "acting"}').pattern
+<LightPattern.ACTING: 'acting'>
+>>> Availability.model_validate(AVAILABILITY_ONLINE.decode()).root
+'online'
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import enum
 import json
 import re
-from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal, NoReturn, TypeVar
 
 from pydantic import (
@@ -24,176 +24,26 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    RootModel,
     Strict,
     ValidationError,
     field_validator,
 )
 
 from feltwire.errors import ProtocolError
+from feltwire.protocol.topics import ID_PATTERN
 
 SCHEMA_VERSION: Final = 1
 """Version carried in every payload's ``v``; a receiver refuses any other."""
 
-TOPIC_PREFIX: Final = "feltwire/v1"
+PROTOCOL_VERSION: Final = SCHEMA_VERSION
+"""The version of the whole contract (topics, payloads, page frames): the ``v`` of every
+payload and frame, and the version of the published JSON Schema."""
+
 DEFAULT_MAX_PAYLOAD_BYTES: Final = 4096
 """A full inventory of one antenna is well under 1 KiB; anything this big is refused."""
 
-_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _UID_RE: Final = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
-
-MAX_SEATS: Final = 10
-
-
-class ReaderKind(enum.StrEnum):
-    """What an antenna is for, derived from its reader id."""
-
-    SEAT = "seat"
-    UP = "up"  # a seat's stud up-card antenna
-    BOARD = "board"
-    BURN = "burn"
-    MUCK = "muck"
-    REGISTER = "register"
-
-
-_BOARD_IDS: Final = ("board", "flop1", "flop2", "flop3", "turn", "river")
-KNOWN_READER_IDS: Final[tuple[str, ...]] = (
-    *(f"seat{n}" for n in range(1, MAX_SEATS + 1)),
-    *(f"up{n}" for n in range(1, MAX_SEATS + 1)),
-    *_BOARD_IDS,
-    "burn",
-    "muck",
-    "register",
-)
-"""Every reader id the protocol allows (a table profile uses a subset)."""
-
-
-def reader_kind(reader: str) -> ReaderKind:
-    """The kind of antenna a reader id names; raises ProtocolError for an unknown id.
-
-    >>> reader_kind("seat10"), reader_kind("flop2")
-    (<ReaderKind.SEAT: 'seat'>, <ReaderKind.BOARD: 'board'>)
-    """
-    if reader not in KNOWN_READER_IDS:
-        raise ProtocolError("unknown_reader", f"unknown reader id {reader!r}")
-    if reader.startswith("seat"):
-        return ReaderKind.SEAT
-    if reader.startswith("up"):
-        return ReaderKind.UP
-    if reader in _BOARD_IDS:
-        return ReaderKind.BOARD
-    return ReaderKind(reader)
-
-
-def seat_of(reader: str) -> int | None:
-    """The seat number (1–10) of a ``seatN``/``upN`` reader, else None."""
-    kind = reader_kind(reader)
-    if kind is ReaderKind.SEAT:
-        return int(reader[4:])
-    if kind is ReaderKind.UP:
-        return int(reader[2:])
-    return None
-
-
-class TopicKind(enum.StrEnum):
-    """The kinds of topic in the contract."""
-
-    READER_TAGS = "reader_tags"
-    AVAILABILITY = "availability"
-    LIGHT_SET = "light_set"
-    ALERTS = "alerts"
-    PUBLIC = "public"
-    BUTTON = "button"
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedTopic:
-    """A topic split into its parts: kind, table, the target (the reader of a reader
-    topic, the node of a node topic, the seat of a light) and the node whose topic it is
-    (reader, button and availability topics)."""
-
-    kind: TopicKind
-    table: str
-    target: str | None = None
-    node: str | None = None
-
-
-def _check_id(what: str, value: str) -> str:
-    if not _ID_RE.match(value):
-        raise ProtocolError("bad_topic", f"{what} {value!r} must be 1-32 of A-Z a-z 0-9 _ -")
-    return value
-
-
-def reader_tags_topic(table: str, node: str, reader: str) -> str:
-    """Retained full inventory of one antenna, published by the node that reads it
-    (node/bridge → hub). The topic names the node, so the broker's ACL can bind it to
-    the node's credential and the hub can check the payload's ``node`` against it."""
-    return (
-        f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}"
-        f"/reader/{_check_id('reader', reader)}/tags"
-    )
-
-
-def reader_tags_filter(table: str, reader: str = "+") -> str:
-    """Subscription filter for one table's inventories from every node: of every reader
-    (``+``, the default) or of one.
-
-    >>> reader_tags_filter("t1", "register")
-    'feltwire/v1/t1/node/+/reader/register/tags'
-    """
-    level = reader if reader == "+" else _check_id("reader", reader)
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/+/reader/{level}/tags"
-
-
-def availability_topic(table: str, node: str) -> str:
-    """Retained ``online``/``offline`` of a node (its last will says ``offline``)."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}/availability"
-
-
-def button_topic(table: str, node: str) -> str:
-    """A dealer button pressed on a node (node → hub; not retained)."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}/button"
-
-
-def light_set_topic(table: str, seat: int) -> str:
-    """Retained light command for one seat (hub → node)."""
-    if not 1 <= seat <= MAX_SEATS:
-        raise ProtocolError("bad_topic", f"seat {seat} out of range 1-{MAX_SEATS}")
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/seat/{seat}/light/set"
-
-
-def alerts_topic(table: str) -> str:
-    """Dealer alerts (hub → displays); never carries a hole card."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/alerts"
-
-
-def public_topic(table: str) -> str:
-    """Retained public table state (hub → anyone allowed); never carries a hole card."""
-    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/public"
-
-
-def parse_topic(topic: str) -> ParsedTopic:
-    """Split a feltwire topic into its parts; raises ProtocolError(``bad_topic``)."""
-    parts = topic.split("/")
-    if len(parts) < 4 or f"{parts[0]}/{parts[1]}" != TOPIC_PREFIX:
-        raise ProtocolError("bad_topic", f"not a feltwire v1 topic: {topic!r}")
-    table = _check_id("table", parts[2])
-    rest = parts[3:]
-    if len(rest) == 5 and rest[0] == "node" and rest[2] == "reader" and rest[4] == "tags":
-        node = _check_id("node", rest[1])
-        return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[3]), node)
-    if len(rest) == 3 and rest[0] == "node" and rest[2] in ("availability", "button"):
-        node = _check_id("node", rest[1])
-        kind = TopicKind.AVAILABILITY if rest[2] == "availability" else TopicKind.BUTTON
-        return ParsedTopic(kind, table, node, node)
-    if len(rest) == 4 and rest[0] == "seat" and rest[2:] == ["light", "set"]:
-        if not rest[1].isdigit() or not 1 <= int(rest[1]) <= MAX_SEATS:
-            raise ProtocolError("bad_topic", f"bad seat in topic {topic!r}")
-        return ParsedTopic(TopicKind.LIGHT_SET, table, rest[1])
-    if rest == ["alerts"]:
-        return ParsedTopic(TopicKind.ALERTS, table)
-    if rest == ["public"]:
-        return ParsedTopic(TopicKind.PUBLIC, table)
-    raise ProtocolError("bad_topic", f"unknown feltwire topic: {topic!r}")
 
 
 class WireModel(BaseModel):
@@ -227,10 +77,10 @@ class ReaderInventory(WireModel):
     """
 
     v: SchemaVersion = Field(description="schema version")
-    node: str = Field(pattern=_ID_RE.pattern, description="id of the node that read it")
+    node: str = Field(pattern=ID_PATTERN, description="id of the node that read it")
     seq: int = Field(ge=0, lt=2**63, description="per-node sequence number")
     ts: float = Field(ge=0, description="node's clock when read, seconds since the epoch")
-    reader: str = Field(pattern=_ID_RE.pattern, description="reader id, as in the topic")
+    reader: str = Field(pattern=ID_PATTERN, description="reader id, as in the topic")
     uids: list[Uid] = Field(max_length=64, description="tags on the antenna now, no repeats")
 
     @field_validator("uids")
@@ -267,13 +117,21 @@ class ButtonPress(WireModel):
     """A dealer button pressed on a node (``…/node/<node>/button``, QoS 1, not retained)."""
 
     v: SchemaVersion = Field(description="schema version")
-    node: str = Field(pattern=_ID_RE.pattern, description="the node the button is wired to")
-    button: str = Field(pattern=_ID_RE.pattern, description="the button's name in the config")
+    node: str = Field(pattern=ID_PATTERN, description="the node the button is wired to")
+    button: str = Field(pattern=ID_PATTERN, description="the button's name in the config")
     ts: float = Field(ge=0, description="node's clock when pressed, seconds since the epoch")
 
 
 AVAILABILITY_ONLINE: Final = b"online"
 AVAILABILITY_OFFLINE: Final = b"offline"
+
+
+class Availability(RootModel[Literal["online", "offline"]]):
+    """A node's availability (``…/node/<node>/availability``, retained; the node's last
+    will says ``offline``). On the wire it is the bare UTF-8 word, not JSON: decode the
+    bytes as text before validating."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 def encode(model: WireModel) -> bytes:
@@ -377,33 +235,19 @@ __all__ = [
     "AVAILABILITY_OFFLINE",
     "AVAILABILITY_ONLINE",
     "DEFAULT_MAX_PAYLOAD_BYTES",
-    "KNOWN_READER_IDS",
-    "MAX_SEATS",
+    "PROTOCOL_VERSION",
     "SCHEMA_VERSION",
-    "TOPIC_PREFIX",
+    "Availability",
     "ButtonPress",
     "LightCommand",
     "LightPattern",
-    "ParsedTopic",
     "ReaderInventory",
-    "ReaderKind",
     "SchemaVersion",
-    "TopicKind",
     "WireModel",
-    "alerts_topic",
-    "availability_topic",
-    "button_topic",
     "decode",
     "decode_button_press",
     "decode_inventory",
     "decode_light_command",
     "encode",
-    "light_set_topic",
-    "parse_topic",
-    "public_topic",
     "read_payload",
-    "reader_kind",
-    "reader_tags_filter",
-    "reader_tags_topic",
-    "seat_of",
 ]

@@ -1,0 +1,211 @@
+"""The producer's overlay: its snapshot, its picture of the table, and equity frames.
+
+Every frame of ``/ws/overlay`` is held back by the configured delay. The hub folds the
+released frames into a picture of the table (:class:`OverlayPicture`) and sends it with
+the snapshot and, as a ``state`` frame, after every change; ``equity`` frames carry each
+seat's chances.
+
+>>> OverlayStateFrame(t=1.0, state=OverlayPicture(
+...     rules=False, hand=None, in_hand=False, voided=False, button=None, small_blind=None,
+...     big_blind=None, acting=None, pot=0, board=[], last_action=None, players=[],
+...     equity=None, awards=[])).type
+'state'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from feltwire.protocol.table import OverlayAntenna
+from feltwire.protocol.values import (
+    ActionKind,
+    Card,
+    Chips,
+    FrameModel,
+    HandNumber,
+    ReaderId,
+    Seat,
+    Share,
+    TableId,
+    Timestamp,
+    VersionedFrame,
+)
+
+# ------------------------------------------------------------------ equity
+
+
+class SeatChances(FrameModel):
+    """One seat's chances as the equity engine gives them (fields it may leave out)."""
+
+    high: Share | None = Field(None, description="hi-lo: chance to take (part of) the high")
+    low: Share | None = Field(None, description="hi-lo: chance to take (part of) the low")
+    outs: list[Card] | None = Field(None, description="heads-up: next cards to lead alone")
+    split_outs: list[Card] | None = Field(None, description="heads-up: next cards to tie")
+
+
+class SeatOdds(SeatChances):
+    """A seat's equity, chances to win and tie, and the name of its hand."""
+
+    equity: Share = Field(description="the seat's share of the pot")
+    win: Share
+    tie: Share
+    hand_name: str | None = Field(description="None before five cards are known")
+
+
+class SeatEquity(SeatOdds):
+    """One seat's equity in an ``equity`` frame."""
+
+    reader: ReaderId
+    seat: Seat
+
+
+class EquityOuts(FrameModel):
+    """Heads-up on the flop and turn: who leads, and how many cards could come next."""
+
+    leader: Seat | None = Field(description="the sole leader now; None: shared")
+    stub: int = Field(ge=0)
+
+
+class EquityFrame(VersionedFrame):
+    """Each seat's equity for the cards on the table (no players: the figures clear)."""
+
+    type: Literal["equity"] = "equity"
+    hand: HandNumber | None
+    exact: bool = Field(description="exact (every board) or an estimate")
+    error: float = Field(ge=0, description="the estimate's error bound")
+    low: Share | None = Field(description="hi-lo: the chance a low qualifies")
+    board: list[Card]
+    outs: EquityOuts | None
+    players: list[SeatEquity]
+    t: Timestamp
+
+
+# ------------------------------------------------------------------ the picture
+
+
+class PlayerEquity(SeatOdds):
+    """A player's equity as the overlay's picture shows it."""
+
+    exact: bool
+
+
+class LastAction(FrameModel):
+    """The last betting action, as the overlay shows it."""
+
+    seat: Seat
+    kind: ActionKind
+    amount: Chips
+    to: Chips
+    all_in: bool
+
+
+class OverlayPlayer(FrameModel):
+    """A player in the overlay's picture: every card (behind the delay)."""
+
+    seat: Seat
+    name: str | None = Field(description="None when the hub runs no rules")
+    in_hand: bool
+    stack: int | None = Field(description="None when the hub runs no rules")
+    bet: int
+    cards: list[Card | None] = Field(description="hole cards (None: not read yet)")
+    folded: bool
+    all_in: bool
+    acting: bool
+    button: bool
+    shown: bool
+    shown_cards: list[Card]
+    mucked: bool
+    won: Chips
+    equity: PlayerEquity | None
+
+
+class EquitySummary(FrameModel):
+    """The equity figures' state: exact or not, how stale."""
+
+    exact: bool
+    error: float = Field(ge=0)
+    low: Share | None
+    stale: bool = Field(description="computed for another board than the one shown")
+    outs: EquityOuts | None
+
+
+class AwardPayout(FrameModel):
+    """Chips a seat took from a pot, as the overlay shows it."""
+
+    seat: Seat
+    amount: Chips
+    half: Literal["whole", "high", "low"]
+
+
+class OverlayAward(FrameModel):
+    """A pot awarded, from the hand's ``PotAwarded`` event."""
+
+    text: str
+    pot: int = Field(ge=0)
+    amount: Chips
+    payouts: list[AwardPayout]
+
+
+class OverlayAwardText(FrameModel):
+    """A pot awarded, known only by its text (from ``hand_end``, when no ``PotAwarded``
+    event was released)."""
+
+    text: str
+
+
+class OverlayPicture(FrameModel):
+    """What the overlay shows: the hand, every player, the board, equity, the awards."""
+
+    rules: bool = Field(description="the hub runs the rules (names, chips, the hand)")
+    hand: HandNumber | None
+    in_hand: bool
+    voided: bool
+    button: Seat | None
+    small_blind: Seat | None = Field(description="the small blind's seat")
+    big_blind: Seat | None = Field(description="the big blind's seat")
+    acting: Seat | None
+    pot: int
+    board: list[Card]
+    last_action: LastAction | None
+    players: list[OverlayPlayer]
+    equity: EquitySummary | None
+    awards: list[OverlayAward | OverlayAwardText]
+
+
+class OverlayStateFrame(VersionedFrame):
+    """The overlay's picture after a released frame changed it."""
+
+    type: Literal["state"] = "state"
+    t: Timestamp | None = Field(description="the time of the frame that changed it")
+    state: OverlayPicture
+
+
+class OverlaySnapshotFrame(VersionedFrame):
+    """First on ``/ws/overlay``: every antenna and the picture, as of the delay."""
+
+    type: Literal["snapshot"] = "snapshot"
+    table: TableId
+    delay_s: float = Field(ge=0, description="how long the feed is held back, seconds")
+    antennas: list[OverlayAntenna]
+    state: OverlayPicture
+
+
+__all__ = [
+    "AwardPayout",
+    "EquityFrame",
+    "EquityOuts",
+    "EquitySummary",
+    "LastAction",
+    "OverlayAward",
+    "OverlayAwardText",
+    "OverlayPicture",
+    "OverlayPlayer",
+    "OverlaySnapshotFrame",
+    "OverlayStateFrame",
+    "PlayerEquity",
+    "SeatChances",
+    "SeatEquity",
+    "SeatOdds",
+]

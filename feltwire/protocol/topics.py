@@ -1,0 +1,203 @@
+"""MQTT topics: the grammar ``feltwire/v1/<table>/…`` and the reader ids it allows.
+
+Every process builds its topics here and splits incoming ones with :func:`parse_topic`.
+
+>>> reader_tags_topic("t1", "pi-north", "seat3")
+'feltwire/v1/t1/node/pi-north/reader/seat3/tags'
+>>> topic = parse_topic("feltwire/v1/t1/node/pi-north/reader/seat3/tags")
+>>> topic.kind, topic.table, topic.node, topic.target
+(<TopicKind.READER_TAGS: 'reader_tags'>, 't1', 'pi-north', 'seat3')
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from feltwire.errors import ProtocolError
+
+TOPIC_PREFIX: Final = "feltwire/v1"
+
+ID_PATTERN: Final = r"^[A-Za-z0-9_-]{1,32}$"
+"""What a table, node, reader or button id may be: 1-32 of A-Z a-z 0-9 _ -."""
+_ID_RE: Final = re.compile(ID_PATTERN)
+
+MAX_SEATS: Final = 10
+
+
+class ReaderKind(enum.StrEnum):
+    """What an antenna is for, derived from its reader id."""
+
+    SEAT = "seat"
+    UP = "up"  # a seat's stud up-card antenna
+    BOARD = "board"
+    BURN = "burn"
+    MUCK = "muck"
+    REGISTER = "register"
+
+
+_BOARD_IDS: Final = ("board", "flop1", "flop2", "flop3", "turn", "river")
+KNOWN_READER_IDS: Final[tuple[str, ...]] = (
+    *(f"seat{n}" for n in range(1, MAX_SEATS + 1)),
+    *(f"up{n}" for n in range(1, MAX_SEATS + 1)),
+    *_BOARD_IDS,
+    "burn",
+    "muck",
+    "register",
+)
+"""Every reader id the protocol allows (a table profile uses a subset)."""
+READER_ID_PATTERN: Final = f"^(?:{'|'.join(KNOWN_READER_IDS)})$"
+"""A regular expression matching exactly the ids of :data:`KNOWN_READER_IDS`."""
+
+
+def reader_kind(reader: str) -> ReaderKind:
+    """The kind of antenna a reader id names; raises ProtocolError for an unknown id.
+
+    >>> reader_kind("seat10"), reader_kind("flop2")
+    (<ReaderKind.SEAT: 'seat'>, <ReaderKind.BOARD: 'board'>)
+    """
+    if reader not in KNOWN_READER_IDS:
+        raise ProtocolError("unknown_reader", f"unknown reader id {reader!r}")
+    if reader.startswith("seat"):
+        return ReaderKind.SEAT
+    if reader.startswith("up"):
+        return ReaderKind.UP
+    if reader in _BOARD_IDS:
+        return ReaderKind.BOARD
+    return ReaderKind(reader)
+
+
+def seat_of(reader: str) -> int | None:
+    """The seat number (1–10) of a ``seatN``/``upN`` reader, else None."""
+    kind = reader_kind(reader)
+    if kind is ReaderKind.SEAT:
+        return int(reader[4:])
+    if kind is ReaderKind.UP:
+        return int(reader[2:])
+    return None
+
+
+class TopicKind(enum.StrEnum):
+    """The kinds of topic in the contract."""
+
+    READER_TAGS = "reader_tags"
+    AVAILABILITY = "availability"
+    LIGHT_SET = "light_set"
+    ALERTS = "alerts"
+    PUBLIC = "public"
+    BUTTON = "button"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTopic:
+    """A topic split into its parts: kind, table, the target (the reader of a reader
+    topic, the node of a node topic, the seat of a light) and the node whose topic it is
+    (reader, button and availability topics)."""
+
+    kind: TopicKind
+    table: str
+    target: str | None = None
+    node: str | None = None
+
+
+def _check_id(what: str, value: str) -> str:
+    if not _ID_RE.match(value):
+        raise ProtocolError("bad_topic", f"{what} {value!r} must be 1-32 of A-Z a-z 0-9 _ -")
+    return value
+
+
+def reader_tags_topic(table: str, node: str, reader: str) -> str:
+    """Retained full inventory of one antenna, published by the node that reads it
+    (node/bridge → hub). The topic names the node, so the broker's ACL can bind it to
+    the node's credential and the hub can check the payload's ``node`` against it."""
+    return (
+        f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}"
+        f"/reader/{_check_id('reader', reader)}/tags"
+    )
+
+
+def reader_tags_filter(table: str, reader: str = "+") -> str:
+    """Subscription filter for one table's inventories from every node: of every reader
+    (``+``, the default) or of one.
+
+    >>> reader_tags_filter("t1", "register")
+    'feltwire/v1/t1/node/+/reader/register/tags'
+    """
+    level = reader if reader == "+" else _check_id("reader", reader)
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/+/reader/{level}/tags"
+
+
+def availability_topic(table: str, node: str) -> str:
+    """Retained ``online``/``offline`` of a node (its last will says ``offline``)."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}/availability"
+
+
+def button_topic(table: str, node: str) -> str:
+    """A dealer button pressed on a node (node → hub; not retained)."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/node/{_check_id('node', node)}/button"
+
+
+def light_set_topic(table: str, seat: int) -> str:
+    """Retained light command for one seat (hub → node)."""
+    if not 1 <= seat <= MAX_SEATS:
+        raise ProtocolError("bad_topic", f"seat {seat} out of range 1-{MAX_SEATS}")
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/seat/{seat}/light/set"
+
+
+def alerts_topic(table: str) -> str:
+    """Dealer alerts (hub → displays); never carries a hole card."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/alerts"
+
+
+def public_topic(table: str) -> str:
+    """Retained public table state (hub → anyone allowed); never carries a hole card."""
+    return f"{TOPIC_PREFIX}/{_check_id('table', table)}/public"
+
+
+def parse_topic(topic: str) -> ParsedTopic:
+    """Split a feltwire topic into its parts; raises ProtocolError(``bad_topic``)."""
+    parts = topic.split("/")
+    if len(parts) < 4 or f"{parts[0]}/{parts[1]}" != TOPIC_PREFIX:
+        raise ProtocolError("bad_topic", f"not a feltwire v1 topic: {topic!r}")
+    table = _check_id("table", parts[2])
+    rest = parts[3:]
+    if len(rest) == 5 and rest[0] == "node" and rest[2] == "reader" and rest[4] == "tags":
+        node = _check_id("node", rest[1])
+        return ParsedTopic(TopicKind.READER_TAGS, table, _check_id("reader", rest[3]), node)
+    if len(rest) == 3 and rest[0] == "node" and rest[2] in ("availability", "button"):
+        node = _check_id("node", rest[1])
+        kind = TopicKind.AVAILABILITY if rest[2] == "availability" else TopicKind.BUTTON
+        return ParsedTopic(kind, table, node, node)
+    if len(rest) == 4 and rest[0] == "seat" and rest[2:] == ["light", "set"]:
+        if not rest[1].isdigit() or not 1 <= int(rest[1]) <= MAX_SEATS:
+            raise ProtocolError("bad_topic", f"bad seat in topic {topic!r}")
+        return ParsedTopic(TopicKind.LIGHT_SET, table, rest[1])
+    if rest == ["alerts"]:
+        return ParsedTopic(TopicKind.ALERTS, table)
+    if rest == ["public"]:
+        return ParsedTopic(TopicKind.PUBLIC, table)
+    raise ProtocolError("bad_topic", f"unknown feltwire topic: {topic!r}")
+
+
+__all__ = [
+    "ID_PATTERN",
+    "KNOWN_READER_IDS",
+    "MAX_SEATS",
+    "READER_ID_PATTERN",
+    "TOPIC_PREFIX",
+    "ParsedTopic",
+    "ReaderKind",
+    "TopicKind",
+    "alerts_topic",
+    "availability_topic",
+    "button_topic",
+    "light_set_topic",
+    "parse_topic",
+    "public_topic",
+    "reader_kind",
+    "reader_tags_filter",
+    "reader_tags_topic",
+    "seat_of",
+]
