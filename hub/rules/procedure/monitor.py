@@ -29,7 +29,7 @@ from hub.rules.alerts import Alert, AlertCode
 from hub.rules.betting import Action
 from hub.rules.dealing import UNKNOWN
 from hub.rules.errors import HandSeat, RulesError, TableSeat, seat_name
-from hub.rules.hand import Hand, Phase
+from hub.rules.hand import Phase
 from hub.rules.procedure.corrections import Corrections
 from hub.rules.procedure.events import Event, HandShown, pot_awarded
 from hub.rules.procedure.inputs import (
@@ -46,7 +46,6 @@ from hub.rules.procedure.inputs import (
     UnknownTag,
 )
 from hub.rules.procedure.state import Role, Scratch
-from hub.rules.setup import HandSetup, TableProfile
 
 __all__ = ["DealingMonitor", "SeatHints", "Step"]
 
@@ -91,6 +90,7 @@ class DealingMonitor(Corrections):
 
     >>> from feltwire.cards import card_index as c
     >>> from hub.rules.games import Stakes, game
+    >>> from hub.rules.setup import HandSetup, TableProfile
     >>> setup = HandSetup(1, game("NT"), seats=(2, 5, 7), button=7,
     ...                   stakes=Stakes.blind_game(3, 5, 10), starting_stacks=(500,) * 3)
     >>> m = DealingMonitor(setup, profile=TableProfile(seats=8))
@@ -111,17 +111,6 @@ class DealingMonitor(Corrections):
     >>> step.hints.acting, step.hints.folded
     (2, (7,))
     """
-
-    def __init__(
-        self,
-        setup: HandSetup,
-        hand: Hand | None = None,
-        profile: TableProfile | None = None,
-        *,
-        debounce: float = 0.5,
-    ) -> None:
-        super().__init__(setup, hand, profile, debounce=debounce)
-        self._sync()
 
     # ------------------------------------------------------------------ the API
 
@@ -299,6 +288,8 @@ class DealingMonitor(Corrections):
     # ------------------------------------------------------------ after each input
 
     def _sync(self) -> None:
+        """After each input (and once when built): a new street's dealing sequence, pending
+        folds and mucks taking effect in turn, the pots awarded when the hand is complete."""
         hand = self.hand
         for _ in range(4 * hand.n + 8):
             changed = False

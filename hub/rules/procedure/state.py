@@ -129,10 +129,17 @@ class MonitorState:
         self._draw_alerted: set[tuple[int, int]] = set()
         self._awarded = False
         self._s = Scratch()
+        self._sync()
+
+    def _sync(self) -> None:
+        """Let what the state now makes due take effect; the monitor says what (called
+        after each input and once here, when the monitor is built)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ questions
 
     def _t(self, h: HandSeat | int) -> TableSeat:
+        """The table seat of the hand's player ``h``."""
         return self.setup.seats[h]
 
     def _name(self, h: HandSeat | int) -> str:
@@ -148,21 +155,27 @@ class MonitorState:
         remedy: str,
         severity: Severity = Severity.WARNING,
     ) -> None:
+        """Give the dealer an alert (``seat``: the table seat it names, if any)."""
         self._s.alerts.append(Alert(code, severity, seat, rule, message, remedy))
 
     def _deal_severity(self) -> Severity:
+        """A dealing fault before the first action of the hand is a misdeal (R-DEAL-6)."""
         started = any(isinstance(r, Action) for r in self.hand.log)
         if self.hand.street_index == 0 and not started:
             return Severity.MISDEAL
         return Severity.WARNING
 
     def _live(self, h: int) -> bool:
+        """True while ``h`` has not folded, at the muck or in turn."""
         return not self.hand.folded[h] and h not in self._pending_fold
 
     def _unread(self, h: int) -> int:
+        """How many of ``h``'s hole cards are still unknown (dealt unread, not learnt since)."""
         return max(0, self.hand.hole[h].count(UNKNOWN) - len(self._learned[h]))
 
     def _known_hole(self, h: int) -> list[int] | None:
+        """``h``'s hole cards with the learnt ones in place of the unknown, or None while any is
+        unread."""
         learned = iter(self._learned[h])
         out = []
         for c in self.hand.hole[h]:
@@ -174,15 +187,18 @@ class MonitorState:
         return out
 
     def _cards_of(self, h: int) -> list[int]:
+        """The cards on the table that are ``h``'s hole cards."""
         return [c for c, (r, o) in self._role.items() if r is Role.HOLE and o == h]
 
     def _home(self, h: int, reader: str | None) -> bool:
+        """True when ``reader`` is ``h``'s own seat (or up-card) antenna."""
         if reader is None:
             return False
         p = place_of(reader)
         return p.kind in (PlaceKind.SEAT, PlaceKind.UP) and p.seat == self._t(h)
 
     def _turn(self) -> int | None:
+        """Whose turn it is: to bet, draw, show, or (the uncalled winner) to show or muck."""
         hand = self.hand
         if hand.phase is Phase.BETTING:
             return hand.actor
@@ -195,20 +211,25 @@ class MonitorState:
         return None
 
     def _later_cards_to_seats(self) -> bool:
+        """True when a later street deals cards to the seats (stud up cards, a draw)."""
         streets = self.hand.game.streets[self.hand.street_index + 1 :]
         return any(st.hole_up or st.draw for st in streets)
 
     def _round_acted(self) -> bool:
+        """True once anyone acted in this street's betting round."""
         street = self.hand.street_index
         return any(isinstance(r, Action) and r.street == street for r in self.hand.log)
 
     def _placement_checks(self) -> bool:
+        """True when stud up and down cards have antennas of their own to be checked on."""
         return self.profile.up_cards and self.hand.game.family is Family.STUD
 
     def _plan_active(self) -> bool:
+        """True while the street's dealing sequence still waits for cards."""
         return any(s.status in (SlotStatus.OPEN, SlotStatus.SKIPPED) for s in self._plan)
 
     def _betting_closed(self) -> bool:
+        """True when at most one live player has chips left to bet."""
         hand = self.hand
         able = [h for h in range(hand.n) if self._live(h) and hand.stacks[h] > 0]
         return len(able) <= 1
@@ -216,14 +237,17 @@ class MonitorState:
     # ------------------------------------------------------------------ records
 
     def _extra(self, card: int) -> None:
+        """Record ``card`` as on the table but not part of the hand."""
         if card >= 0:
             self._role[card] = (Role.EXTRA, -1)
 
     def _learn(self, h: int, card: int) -> None:
+        """Record ``card`` as one of ``h``'s hole cards that was dealt unread."""
         self._learned[h].append(card)
         self._role[card] = (Role.HOLE, h)
 
     def _emit_action(self, a: Action, source: str) -> None:
+        """Report the action ``a`` the hand accepted, entered via ``source``."""
         self._s.events.append(
             ActionTaken(self._t(a.seat), a.kind, a.amount, a.to, a.all_in, source)
         )
