@@ -147,6 +147,7 @@ def test_check_down_with_explicit_cards() -> None:
         "hub.rules.table.errors",
         "hub.rules.table.events",
         "hub.rules.table.seating",
+        "hub.rules.table.table",
         "hub.rules.tournament",
         "hub.rules.rake",
     ],

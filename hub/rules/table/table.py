@@ -52,7 +52,17 @@ class Table:
     """A poker table across hands: seats ``1 … profile.seats``, a game, its stakes and
     rules, the button and the blinds.
 
-    See the module docstring for an example. Operations, each with ``verify_…`` (raises a
+    >>> from hub.rules.games import game
+    >>> from hub.rules.table import TableConfig
+    >>> table = Table(TableConfig(game("NT"), small_blind=5, big_blind=10))
+    >>> table.can_join(1, "Ann", 100, now=0.0)  # the minimum is 40 big blinds (R-BUY-2)
+    False
+    >>> table.join(1, "Ann", 400, now=0.0).limits
+    BuyInLimits(minimum=400, maximum=1000, rule='R-BUY-2')
+    >>> table.can_start_hand(now=0.0)  # a hand needs two players (R-POS-2)
+    False
+
+    :mod:`hub.rules.table` has a longer example. Operations, each with ``verify_…`` (raises a
     :class:`TableError` naming the rule) and ``can_…``, return a frozen event that is also
     appended to :attr:`log`: :meth:`join`, :meth:`leave`, :meth:`sit_out`,
     :meth:`come_back`, :meth:`add_chips`, :meth:`start_hand` (returns the
