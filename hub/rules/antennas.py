@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from hub.rules.errors import TableSeat
+from hub.rules.errors import ConfigurationError, TableSeat
 
 __all__ = [
     "AntennaTracker",
@@ -128,7 +128,7 @@ class AntennaTracker:
 
     def __init__(self, debounce: float = 0.5) -> None:
         if debounce < 0:
-            raise ValueError("the debounce window cannot be negative")
+            raise ConfigurationError("R-CARD-1", "the debounce window cannot be negative")
         self.debounce = debounce
         self._raw: dict[str, frozenset[int]] = {}
         self._place: dict[int, str] = {}

@@ -97,7 +97,8 @@ class HandCategory(enum.IntEnum):
 
 class InvalidHandError(RulesError):
     """Cards that cannot be evaluated: the wrong number (R-CARD-2), a repeated card or an
-    int that is not a card index 0–51 (R-CARD-1). Also a :class:`ValueError`.
+    int that is not a card index 0–51 (R-CARD-1); or a hand strength outside its scale
+    (R-CARD-3). Also a :class:`ValueError`.
 
     >>> try:
     ...     evaluate_high([0, 1, 2, 3])
@@ -105,6 +106,11 @@ class InvalidHandError(RulesError):
     ...     print(err.rule, isinstance(err, ValueError))
     R-CARD-2 True
     """
+
+
+def _bad_strength(scale: str, top: int, strength: int) -> InvalidHandError:
+    """The error for a ``strength`` that is not on a scale of 1…``top``."""
+    return InvalidHandError("R-CARD-3", f"not {scale} strength (1–{top}): {strength}")
 
 
 HIGH_CLASS_COUNT: Final = 7462
@@ -270,7 +276,7 @@ def describe_high(strength: int) -> str:
 def _high_class(strength: int) -> HandClass:
     """The ``(category, ranks)`` of a high-hand strength; raises ValueError if out of range."""
     if not 1 <= strength <= HIGH_CLASS_COUNT:
-        raise ValueError(f"not a high-hand strength (1–{HIGH_CLASS_COUNT}): {strength}")
+        raise _bad_strength("a high-hand", HIGH_CLASS_COUNT, strength)
     return HIGH_CLASSES[strength]
 
 
@@ -377,7 +383,7 @@ def describe_low(strength: int) -> str:
     ('Wheel (5-4 low)', 'Four of a Kind, Kings')
     """
     if not 1 <= strength <= A5_CLASS_COUNT:
-        raise ValueError(f"not an ace-to-five low strength (1–{A5_CLASS_COUNT}): {strength}")
+        raise _bad_strength("an ace-to-five low", A5_CLASS_COUNT, strength)
     category, values = A5_CLASSES[strength]
     if category == LOW_NO_PAIR:
         if values == (4, 3, 2, 1, 0):
@@ -435,7 +441,7 @@ def describe_27_low(strength: int) -> str:
     ('7-5 low', 'Royal Flush')
     """
     if not 1 <= strength <= LOW27_CLASS_COUNT:
-        raise ValueError(f"not a deuce-to-seven strength (1–{LOW27_CLASS_COUNT}): {strength}")
+        raise _bad_strength("a deuce-to-seven", LOW27_CLASS_COUNT, strength)
     category, ranks = LOW27_CLASSES[strength]
     if category == HandCategory.HIGH_CARD:
         return f"{RANKS[ranks[0]]}-{RANKS[ranks[1]]} low"

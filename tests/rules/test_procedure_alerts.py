@@ -114,7 +114,16 @@ def assert_only(tb: Table, code: AlertCode) -> None:
 # ------------------------------------------------------------------ the doc examples
 
 
-@pytest.mark.parametrize("name", ["hub.rules.procedure", "hub.rules.antennas"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hub.rules.procedure",
+        "hub.rules.procedure.inputs",
+        "hub.rules.procedure.events",
+        "hub.rules.procedure.monitor",
+        "hub.rules.antennas",
+    ],
+)
 def test_docstring_examples(name: str) -> None:
     """The runnable examples in the module docstrings stay true."""
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)

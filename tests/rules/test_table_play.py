@@ -138,7 +138,20 @@ def test_check_down_with_explicit_cards() -> None:
     assert dict(done.stacks) == {1: 2040, 2: 1980, 3: 1980}
 
 
-@pytest.mark.parametrize("name", ["hub.rules.table", "hub.rules.tournament", "hub.rules.rake"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hub.rules.table",
+        "hub.rules.table.blinds",
+        "hub.rules.table.config",
+        "hub.rules.table.errors",
+        "hub.rules.table.events",
+        "hub.rules.table.seating",
+        "hub.rules.table.table",
+        "hub.rules.tournament",
+        "hub.rules.rake",
+    ],
+)
 def test_docstring_examples(name: str) -> None:
     """The runnable examples in the table modules' docstrings stay true."""
     module = importlib.import_module(name)

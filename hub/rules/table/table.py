@@ -1,0 +1,645 @@
+"""The :class:`Table`: seats, stacks, the button and the blinds across hands.
+
+The operations are here; what they are made of lives beside them — the set-up
+(:mod:`~hub.rules.table.config`), the players in the seats
+(:mod:`~hub.rules.table.seating`), who posts what (:mod:`~hub.rules.table.blinds`), the
+events the operations return (:mod:`~hub.rules.table.events`) and their errors
+(:mod:`~hub.rules.table.errors`). See :mod:`hub.rules.table` for an example.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from hub.rules.errors import RulesError, TableSeat
+from hub.rules.games import Family
+from hub.rules.hand import Hand, HandResult, Phase
+from hub.rules.rake import take_rake
+from hub.rules.setup import HandSetup, TableProfile
+from hub.rules.table.blinds import BlindPlan, BlindPlanner, hand_stakes
+from hub.rules.table.config import BuyInLimits, TableConfig
+from hub.rules.table.errors import (
+    BuyInError,
+    HandInProgressError,
+    NotEnoughPlayersError,
+    SeatError,
+    TableError,
+)
+from hub.rules.table.events import (
+    CameBack,
+    ChipsAdded,
+    ChipsDelivered,
+    HandFinished,
+    HandStarted,
+    HandVoided,
+    Override,
+    PlayerJoined,
+    PlayerLeft,
+    SatOut,
+    TableEvent,
+)
+from hub.rules.table.seating import Entry, Owed, SeatedPlayer
+from hub.rules.tournament import Elimination, Tournament
+
+__all__ = ["Table"]
+
+_E = TypeVar("_E", bound=TableEvent)
+
+
+class Table:
+    """A poker table across hands: seats ``1 … profile.seats``, a game, its stakes and
+    rules, the button and the blinds.
+
+    >>> from hub.rules.games import game
+    >>> from hub.rules.table import TableConfig
+    >>> table = Table(TableConfig(game("NT"), small_blind=5, big_blind=10))
+    >>> table.can_join(1, "Ann", 100, now=0.0)  # the minimum is 40 big blinds (R-BUY-2)
+    False
+    >>> table.join(1, "Ann", 400, now=0.0).limits
+    BuyInLimits(minimum=400, maximum=1000, rule='R-BUY-2')
+    >>> table.can_start_hand(now=0.0)  # a hand needs two players (R-POS-2)
+    False
+
+    :mod:`hub.rules.table` has a longer example. Operations, each with ``verify_…`` (raises a
+    :class:`TableError` naming the rule) and ``can_…``, return a frozen event that is also
+    appended to :attr:`log`: :meth:`join`, :meth:`leave`, :meth:`sit_out`,
+    :meth:`come_back`, :meth:`add_chips`, :meth:`start_hand` (returns the
+    :class:`~hub.rules.setup.HandSetup`; the event is :attr:`current`),
+    :meth:`finish_hand`, :meth:`misdeal`. Queries: :attr:`players`, :meth:`owes`,
+    :meth:`buy_in_limits`, :attr:`button`, :attr:`hand_number`.
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        profile: TableProfile | None = None,
+        tournament: Tournament | None = None,
+    ) -> None:
+        self.config = config
+        self.profile = profile if profile is not None else TableProfile()
+        self.tournament = tournament
+        self.log: list[TableEvent] = []
+        """Every event, in order (overrides included, R-BUY-4)."""
+        self.hand_number = 0
+        """Number of the last hand started (hands are numbered 1, 2, …)."""
+        self.current: HandStarted | None = None
+        """The hand being played, or None between hands."""
+        self._players: dict[int, SeatedPlayer] = {}
+        self._departures: dict[str, tuple[int, float]] = {}
+        self._button: int | None = None
+        self._sb: int | None = None
+        self._bb: int | None = None
+        self._undo: dict[int, SeatedPlayer] = {}
+        self._undo_positions: tuple[int | None, int | None, int | None] = (None, None, None)
+        self._redeal_button: int | None = None
+        """The drawn button of a first hand that was misdealt: the redeal keeps it (R-DEAL-6)."""
+
+    # --------------------------------------------------------------- queries
+
+    @property
+    def players(self) -> Mapping[int, SeatedPlayer]:
+        """Seated players by table seat (a copy)."""
+        return dict(sorted(self._players.items()))
+
+    @property
+    def button(self) -> int | None:
+        """Table seat of the button of the current or last hand (None before the first)."""
+        return self._button
+
+    @property
+    def small_blind_seat(self) -> int | None:
+        """Seat of the last hand's small blind (possibly dead under R-POS-3)."""
+        return self._sb
+
+    @property
+    def big_blind_seat(self) -> int | None:
+        """Seat of the last hand's big blind."""
+        return self._bb
+
+    def owes(self, seat: int) -> Owed:
+        """The blinds the player in ``seat`` must post to be dealt in again."""
+        return self._player(seat).owes
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat of ``player``, or None."""
+        for seat, p in self._players.items():
+            if p.name == player:
+                return seat
+        return None
+
+    def _player(self, seat: int) -> SeatedPlayer:
+        self._check_seat(seat)
+        try:
+            return self._players[seat]
+        except KeyError:
+            raise SeatError("R-POS-1", f"seat {seat} is empty") from None
+
+    def _check_seat(self, seat: int) -> None:
+        if not 1 <= seat <= self.profile.seats:
+            raise SeatError(
+                "R-POS-1", f"there is no seat {seat}; this table has seats 1-{self.profile.seats}"
+            )
+
+    def _in_hand(self, seat: int) -> bool:
+        return self.current is not None and seat in self.current.setup.seats
+
+    def buy_in_limits(self, player: str, now: float) -> BuyInLimits:
+        """What ``player`` may bring to a seat at ``now``: R-BUY-1 (fixed limit), R-BUY-2
+        (no/pot limit), R-BUY-3 (back within the window after leaving with more than the
+        maximum: no maximum, and at least what they left with unless the table's
+        ``return_with_stack`` option is off)."""
+        cfg = self.config
+        if self.tournament is not None:
+            s = self.tournament.starting_stack
+            return BuyInLimits(s, s, "R-BUY-1")
+        lo, hi = cfg.minimum_buy_in, cfg.maximum_buy_in
+        rule = "R-BUY-1" if cfg.fixed_limit else "R-BUY-2"
+        left = self._departures.get(player)
+        if left is not None:
+            stack, at = left
+            if now - at < cfg.rules.return_window and hi is not None and stack > hi:
+                back = max(lo, stack) if cfg.rules.return_with_stack else lo
+                return BuyInLimits(back, None, "R-BUY-3")
+        return BuyInLimits(lo, hi, rule)
+
+    # ------------------------------------------------------------------ join
+
+    def _check_amount(self, amount: int) -> None:
+        unit = self.config.chip_unit
+        if amount <= 0 or amount % unit:
+            raise BuyInError("R-BUY-6", f"{amount} is not a positive whole number of {unit}-chips")
+
+    def verify_join(
+        self, seat: int, player: str, buy_in: int, now: float, override: Override | None = None
+    ) -> BuyInLimits:
+        """Raise unless ``player`` may sit in ``seat`` with ``buy_in`` chips; returns the
+        limits that applied."""
+        self._check_seat(seat)
+        if seat in self._players:
+            raise SeatError("R-POS-1", f"seat {seat} is taken by {self._players[seat].name}")
+        where = self.seat_of(player)
+        if where is not None:
+            raise SeatError("R-POS-1", f"{player} already sits in seat {where}")
+        if len(self._players) >= self.config.game.max_players:
+            g = self.config.game
+            rule = "R-DEAL-4" if g.family is Family.STUD else "R-DEAL-5"
+            raise SeatError(rule, f"{g.name} is for at most {g.max_players} players")
+        self._check_amount(buy_in)
+        limits = self.buy_in_limits(player, now)
+        if override is None:
+            limits.verify(buy_in, what="a buy-in")
+        elif self.tournament is not None:
+            raise BuyInError("R-BUY-4", "a tournament seat comes with the starting stack")
+        return limits
+
+    def can_join(
+        self, seat: int, player: str, buy_in: int, now: float, override: Override | None = None
+    ) -> bool:
+        """True when :meth:`join` would be accepted."""
+        try:
+            self.verify_join(seat, player, buy_in, now, override)
+        except RulesError:
+            return False
+        return True
+
+    def join(
+        self,
+        seat: int,
+        player: str,
+        buy_in: int,
+        now: float,
+        entry: Entry = Entry.POST,
+        override: Override | None = None,
+    ) -> PlayerJoined:
+        """Seat ``player`` with ``buy_in`` chips. A new player posts a live big blind at
+        once (``Entry.POST``) or waits for the big blind (R-BLIND-3); the players seated
+        before the first hand are simply dealt in (they drew for the button)."""
+        limits = self.verify_join(seat, player, buy_in, now, override)
+        self._players[seat] = SeatedPlayer(player, buy_in, entry=entry, joined_at=now)
+        self._departures.pop(player, None)
+        if self.tournament is not None:
+            self.tournament.entrants += 1
+        return self._emit(PlayerJoined(seat, player, buy_in, entry, limits, override, now))
+
+    # ----------------------------------------------------------------- leave
+
+    def verify_leave(self, seat: int) -> None:
+        """Raise unless the player in ``seat`` may leave now (not while dealt in)."""
+        self._player(seat)
+        if self._in_hand(seat):
+            raise HandInProgressError(
+                "R-BUY-5", f"seat {seat} is in hand {self.hand_number}; leave after it ends"
+            )
+
+    def can_leave(self, seat: int) -> bool:
+        """True when :meth:`leave` would be accepted."""
+        try:
+            self.verify_leave(seat)
+        except RulesError:
+            return False
+        return True
+
+    def leave(self, seat: int, now: float) -> PlayerLeft:
+        """The player in ``seat`` leaves with their chips (pending ones included); the
+        stack and time are kept for R-BUY-3."""
+        self.verify_leave(seat)
+        p = self._players.pop(seat)
+        stack = p.stack + p.pending
+        self._departures[p.name] = (stack, now)
+        return self._emit(PlayerLeft(seat, p.name, stack, now))
+
+    # -------------------------------------------------------- sit out / back
+
+    def verify_sit_out(self, seat: int) -> None:
+        """Raise unless the player in ``seat`` can sit out."""
+        if self._player(seat).sitting_out:
+            raise SeatError("R-BLIND-4", f"seat {seat} is already sitting out")
+
+    def can_sit_out(self, seat: int) -> bool:
+        """True when :meth:`sit_out` would be accepted."""
+        try:
+            self.verify_sit_out(seat)
+        except RulesError:
+            return False
+        return True
+
+    def sit_out(self, seat: int) -> SatOut:
+        """The player in ``seat`` is not dealt in from the next hand on; blinds that pass
+        meanwhile are owed (R-BLIND-4, R-BLIND-7). In a tournament an absent player is
+        still dealt in and blinded off."""
+        self.verify_sit_out(seat)
+        p = self._players[seat]
+        self._players[seat] = replace(p, sitting_out=True)
+        return self._emit(SatOut(seat, p.name))
+
+    def verify_come_back(self, seat: int) -> None:
+        """Raise unless the player in ``seat`` is sitting out."""
+        if not self._player(seat).sitting_out:
+            raise SeatError("R-BLIND-4", f"seat {seat} is not sitting out")
+
+    def can_come_back(self, seat: int) -> bool:
+        """True when :meth:`come_back` would be accepted."""
+        try:
+            self.verify_come_back(seat)
+        except RulesError:
+            return False
+        return True
+
+    def come_back(self, seat: int, entry: Entry = Entry.POST) -> CameBack:
+        """The player in ``seat`` is back from the next hand: they post what they owe
+        (``Entry.POST``) or wait for the big blind (R-BLIND-4, R-BLIND-5, R-BLIND-7)."""
+        self.verify_come_back(seat)
+        p = self._players[seat]
+        self._players[seat] = replace(p, sitting_out=False, entry=entry)
+        return self._emit(CameBack(seat, p.name, entry, p.owes))
+
+    def set_entry(self, seat: int, entry: Entry) -> None:
+        """Change whether a new or returning player posts now or waits for the big blind."""
+        self._players[seat] = replace(self._player(seat), entry=entry)
+
+    # ------------------------------------------------------------- add chips
+
+    def limits_for_top_up(self, seat: int, now: float) -> BuyInLimits:
+        """Chips ``seat`` may add: up to the maximum (R-BUY-4); a player with no chips
+        rebuys at least the minimum buy-in (R-BUY-2)."""
+        p = self._player(seat)
+        limits = self.buy_in_limits(p.name, now)
+        have = p.stack + p.pending
+        hi = None if limits.maximum is None else max(0, limits.maximum - have)
+        lo = limits.minimum if have == 0 else self.config.chip_unit
+        return BuyInLimits(lo, hi, "R-BUY-4" if have else limits.rule)
+
+    def verify_add_chips(
+        self, seat: int, amount: int, now: float, override: Override | None = None
+    ) -> BuyInLimits:
+        """Raise unless ``seat`` may add ``amount`` chips."""
+        if self.tournament is not None:
+            self._player(seat)
+            raise BuyInError("R-BUY-4", "no chips can be bought in this tournament (freezeout)")
+        limits = self.limits_for_top_up(seat, now)
+        self._check_amount(amount)
+        if override is None:
+            p = self._players[seat]
+            room, have = limits.maximum, p.stack + p.pending
+            if room is not None and amount > room and have:
+                # R-BUY-4: say what can be bought, and why
+                during = f" ({p.pending} of them bought during this hand)" if p.pending else ""
+                can = f"may be at most {room}, not {amount}" if room else "is not possible"
+                raise BuyInError(
+                    "R-BUY-4",
+                    f"adding chips {can}: seat {seat} has {have}{during} and the maximum is "
+                    f"{room + have}",
+                )
+            limits.verify(amount, what="adding chips")
+        return limits
+
+    def can_add_chips(
+        self, seat: int, amount: int, now: float, override: Override | None = None
+    ) -> bool:
+        """True when :meth:`add_chips` would be accepted."""
+        try:
+            self.verify_add_chips(seat, amount, now, override)
+        except RulesError:
+            return False
+        return True
+
+    def add_chips(
+        self, seat: int, amount: int, now: float, override: Override | None = None
+    ) -> ChipsAdded:
+        """Add chips to a stack between hands (R-BUY-4). While the seat is in a hand the
+        chips wait for its end (table stakes, R-BUY-5), when they are checked against the
+        stack again: what would lift it over the maximum is refused then
+        (:class:`ChipsDelivered`). A player who went all in and
+        lost still owes the blinds they missed (R-BLIND-8)."""
+        limits = self.verify_add_chips(seat, amount, now, override)
+        p = self._players[seat]
+        pending = self._in_hand(seat)
+        if pending:
+            extra = amount if override is not None else 0
+            p = replace(p, pending=p.pending + amount, pending_override=p.pending_override + extra)
+        else:
+            p = replace(p, stack=p.stack + amount)
+        self._players[seat] = p
+        return self._emit(ChipsAdded(seat, p.name, amount, pending, limits, override, now))
+
+    # ------------------------------------------------------------ start hand
+
+    def verify_start_hand(self, now: float, button: int | None = None) -> None:
+        """Raise unless a hand can start now."""
+        self._plan(now, button)
+
+    def can_start_hand(self, now: float, button: int | None = None) -> bool:
+        """True when :meth:`start_hand` would be accepted."""
+        try:
+            self._plan(now, button)
+        except RulesError:
+            return False
+        return True
+
+    def start_hand(self, now: float, button: int | None = None) -> HandSetup:
+        """Set up the next hand: who is dealt in (hand order, button last), the button's
+        seat and the stakes whose per-seat blinds, dead blinds and antes say who posts
+        what. ``button`` places the button for the first hand (the draw for the button);
+        later the rules move it. The :class:`HandStarted` event is :attr:`current`."""
+        plan = self._plan(now, button)
+        self._undo = dict(self._players)
+        self._undo_positions = (self._button, self._sb, self._bb)
+        self._redeal_button = None
+        for seat, p in list(self._players.items()):
+            p = replace(p, owes=plan.owes[seat])
+            if seat in plan.dealt or p.owes is not Owed.NOTHING:
+                p = replace(p, new=False)
+            self._players[seat] = p
+        self.hand_number += 1
+        cfg = self.config
+        _sb, bb, ante = self._amounts(now)
+        stakes = hand_stakes(cfg, plan, bb, ante)
+        stacks = tuple(self._players[s].stack for s in plan.dealt)
+        setup = HandSetup(
+            number=self.hand_number,
+            game=cfg.game,
+            seats=tuple(TableSeat(t) for t in plan.dealt),
+            button=plan.button,
+            stakes=stakes,
+            starting_stacks=stacks,
+            options=cfg.hand_options(),
+        )
+        self._button, self._sb, self._bb = plan.button, plan.sb_position, plan.big_blind
+        event = HandStarted(
+            self.hand_number,
+            setup,
+            plan.small_blind,
+            plan.big_blind,
+            plan.posts,
+            plan.waiting,
+            plan.heads_up,
+        )
+        self.current = event
+        self._emit(event)
+        return setup
+
+    def _amounts(self, now: float) -> tuple[int, int, int]:
+        if self.tournament is not None:
+            lv = self.tournament.level(now)
+            return lv.small_blind, lv.big_blind, lv.ante
+        c = self.config
+        return c.small_blind, c.big_blind, c.ante
+
+    def _ready(self) -> dict[int, SeatedPlayer]:
+        tour = self.tournament is not None
+        return {
+            s: p
+            for s, p in sorted(self._players.items())
+            if p.stack + p.pending > 0 and (tour or not p.sitting_out)
+        }
+
+    def _plan(self, now: float, button: int | None) -> BlindPlan:
+        if self.current is not None:
+            raise HandInProgressError(
+                "R-BUY-5", f"hand {self.hand_number} is still running; finish it first"
+            )
+        if button is not None:
+            if self._bb is not None:
+                raise TableError(
+                    "R-POS-1", "the button is placed only for the first hand; then it moves"
+                )
+            self._player(button)
+        if self.tournament is not None and self.tournament.started_at is None:
+            raise HandInProgressError("R-BLIND-1", "start the tournament clock first")
+        small_blind, big_blind, _ante = self._amounts(now)
+        ready = self._ready()
+        if len(ready) < 2:
+            raise NotEnoughPlayersError(
+                "R-POS-2", f"{len(ready)} player(s) ready; a hand needs at least two"
+            )
+        planner = BlindPlanner(
+            self.config,
+            self.profile.seats,
+            self._players,
+            (small_blind, big_blind),
+            self._button,
+            self._sb,
+            self._bb,
+            self._redeal_button,
+            tournament=self.tournament is not None,
+        )
+        return planner.plan(ready, button)
+
+    # ----------------------------------------------------------- finish hand
+
+    def verify_finish_hand(self, outcome: Hand | HandResult | Sequence[int]) -> tuple[int, ...]:
+        """Raise unless ``outcome`` can end the current hand; returns the finishing stacks."""
+        if self.current is None:
+            raise HandInProgressError("R-BUY-5", "no hand is running")
+        if isinstance(outcome, Hand):
+            if outcome.phase is not Phase.COMPLETE or outcome.result is None:
+                raise HandInProgressError(
+                    "R-BUY-5", f"hand {self.hand_number} is not complete ({outcome.phase.value})"
+                )
+            stacks = outcome.result.finishing_stacks
+        elif isinstance(outcome, HandResult):
+            stacks = outcome.finishing_stacks
+        else:
+            if self.config.rake.enabled:
+                raise TableError(
+                    "R-POT-1", "a raked table needs the hand or its result (the pot awards)"
+                )
+            stacks = tuple(outcome)
+        setup = self.current.setup
+        if len(stacks) != len(setup.seats):
+            raise HandInProgressError(
+                "R-BUY-5", f"{len(stacks)} stacks for {len(setup.seats)} seats in the hand"
+            )
+        if sum(stacks) != sum(setup.starting_stacks) or min(stacks) < 0:
+            raise HandInProgressError(
+                "R-BUY-5",
+                f"the finishing stacks hold {sum(stacks)} chips; the hand started with "
+                f"{sum(setup.starting_stacks)}",
+            )
+        return tuple(stacks)
+
+    def can_finish_hand(self, outcome: Hand | HandResult | Sequence[int]) -> bool:
+        """True when :meth:`finish_hand` would be accepted."""
+        try:
+            self.verify_finish_hand(outcome)
+        except RulesError:
+            return False
+        return True
+
+    def finish_hand(
+        self,
+        outcome: Hand | HandResult | Sequence[int],
+        now: float = 0.0,
+        flop_seen: bool | None = None,
+    ) -> HandFinished:
+        """End the current hand with its finishing stacks (a complete :class:`Hand`, its
+        :class:`HandResult`, or the stacks in hand order), less the rake taken from the
+        winners; the button then moves per R-POS-3 at the next :meth:`start_hand`.
+        ``flop_seen`` (for no-flop-no-drop) is read from a ``Hand``; pass it with a result."""
+        stacks = self.verify_finish_hand(outcome)
+        assert self.current is not None
+        setup = self.current.setup
+        rake_by_seat: dict[int, int] = {}
+        rake_total = 0
+        rake = self.config.rake
+        if rake.enabled and not isinstance(outcome, Sequence):
+            result = outcome.result if isinstance(outcome, Hand) else outcome
+            assert result is not None
+            if flop_seen is None:
+                flop_seen = _flop_seen(outcome) if isinstance(outcome, Hand) else True
+            pot = sum(a.amount for a in result.awards)
+            rake_total = rake.amount(pot, flop_seen, self.config.chip_unit)
+            won: dict[int, int] = {}
+            for award in result.awards:
+                for share in award.shares:
+                    won[share.seat] = won.get(share.seat, 0) + share.amount
+            rake_by_seat = take_rake(rake_total, won, self.config.chip_unit)
+        final: list[tuple[int, int]] = []
+        busted: list[int] = []
+        for i, seat in enumerate(setup.seats):
+            stack = stacks[i] - rake_by_seat.get(i, 0)
+            p = self._players[seat]
+            self._players[seat] = replace(p, stack=stack)
+            final.append((seat, stack))
+            if stack == 0 and p.pending == 0:
+                busted.append(seat)
+        eliminations: tuple[Elimination, ...] = ()
+        if self.tournament is not None and busted:
+            remaining = sum(1 for p in self._players.values() if p.stack > 0)
+            out = [
+                (self._players[s].name, setup.starting_stacks[setup.seats.index(s)]) for s in busted
+            ]
+            eliminations = self.tournament.eliminate(out, remaining, self.hand_number, now)
+            for s in busted:
+                del self._players[s]
+            if remaining == 1:
+                last = next(p for p in self._players.values() if p.stack > 0)
+                self.tournament.declare_winner(last.name)
+        deliveries = self._deliver(self.hand_number)
+        event = HandFinished(
+            self.hand_number,
+            tuple(final),
+            sum(rake_by_seat.values()),
+            tuple((setup.seats[i], r) for i, r in sorted(rake_by_seat.items()) if r),
+            tuple(busted),
+            eliminations,
+            deliveries,
+        )
+        self.current = None
+        self._emit(event)
+        for delivery in deliveries:
+            self._emit(delivery)
+        return event
+
+    def _deliver(self, hand: int) -> tuple[ChipsDelivered, ...]:
+        """Put the chips bought during ``hand`` in the stacks, up to the maximum (R-BUY-4);
+        the rest is refused. Chips allowed by an override go in whole."""
+        out: list[ChipsDelivered] = []
+        maximum = self.config.maximum_buy_in
+        unit = self.config.chip_unit
+        for seat, p in sorted(self._players.items()):
+            if not p.pending:
+                continue
+            forced = p.pending_override
+            ordinary = p.pending - forced
+            if maximum is not None:
+                room = max(0, maximum - p.stack - forced) // unit * unit
+                ordinary = min(ordinary, room)
+            delivered = forced + ordinary
+            stack = p.stack + delivered
+            self._players[seat] = replace(p, stack=stack, pending=0, pending_override=0)
+            refused = p.pending - delivered
+            out.append(
+                ChipsDelivered(seat, p.name, hand, p.pending, delivered, refused, stack, maximum)
+            )
+        return tuple(out)
+
+    # --------------------------------------------------------------- misdeal
+
+    def verify_misdeal(self) -> None:
+        """Raise unless a hand is running."""
+        if self.current is None:
+            raise HandInProgressError("R-DEAL-6", "no hand is running to void")
+
+    def can_misdeal(self) -> bool:
+        """True when :meth:`misdeal` would be accepted."""
+        return self.current is not None
+
+    def misdeal(self) -> HandVoided:
+        """R-DEAL-6 *default*: the hand is void, every chip goes back, the button does not
+        move and nobody's blinds count as paid or missed; the redeal is a new hand number
+        with the same button and the same posts — the button drawn for a first hand too
+        (placing it elsewhere for the redeal is refused)."""
+        self.verify_misdeal()
+        assert self.current is not None
+        for seat, before in self._undo.items():
+            now_p = self._players.get(seat)
+            if now_p is not None and now_p.name == before.name:
+                self._players[seat] = replace(now_p, owes=before.owes, new=before.new)
+        self._button, self._sb, self._bb = self._undo_positions
+        if self._bb is None:  # a first hand: the drawn button stays too
+            self._redeal_button = self.current.setup.button
+        number = self.current.number
+        self.current = None
+        deliveries = self._deliver(number)
+        event = self._emit(HandVoided(number, deliveries=deliveries))
+        for delivery in deliveries:
+            self._emit(delivery)
+        return event
+
+    # -------------------------------------------------------------------- log
+
+    def _emit(self, event: _E) -> _E:
+        if isinstance(event, PlayerJoined | ChipsAdded) and event.override is not None:
+            self.log.append(event.override)
+        self.log.append(event)
+        return event
+
+
+def _flop_seen(hand: Hand) -> bool:
+    """No flop, no drop: did the hand get past its first street?"""
+    if hand.game.family is Family.BOARD:
+        return len(hand.board) >= 3
+    return hand.street_index > 0
