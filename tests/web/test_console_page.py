@@ -325,7 +325,7 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         assert "Zpět" in await page.inner_text("#undo")
         assert await page.locator(".seat[data-seat='7'] [data-field=stack]").count() == 1
         czech = await alert.locator(".what").inner_text()
-        assert czech != english and "mimo pořadí" in czech  # i18n.js's alert texts
+        assert czech != english and "mimo pořadí" in czech  # lib/alerts_cs.js's alert texts
         await page.screenshot(path=str(ARTIFACTS / "console-cs-1024x768.png"))
 
 
@@ -405,8 +405,8 @@ async def test_console_routes_need_the_dealer_role_strict_bodies_and_name_the_ru
 
 
 def test_every_console_string_has_a_czech_text() -> None:
-    js = (STATIC / "console.js").read_text(encoding="utf-8")
-    blocks = dict(re.findall(r"^ {4}(en|cs): \{\n(.*?)\n {4}\},", js, re.M | re.S))
+    js = (STATIC / "console" / "strings.js").read_text(encoding="utf-8")
+    blocks = dict(re.findall(r"^ {2}(en|cs): \{\n(.*?)\n {2}\},", js, re.M | re.S))
     keys = {
         lang: set(re.findall(r'^\s+"([\w. -]+)":', body, re.M)) for lang, body in blocks.items()
     }

@@ -113,8 +113,8 @@ async def test_overlay_page_shows_cards_and_equity_updating(browser: Any) -> Non
 
 
 def test_the_overlay_page_has_a_czech_string_for_every_english_one() -> None:
-    js = (STATIC / "overlay.js").read_text(encoding="utf-8")
-    blocks = dict(re.findall(r"^ {4}(en|cs): \{\n(.*?)\n {4}\},", js, re.M | re.S))
+    js = (STATIC / "overlay" / "strings.js").read_text(encoding="utf-8")
+    blocks = dict(re.findall(r"^ {2}(en|cs): \{\n(.*?)\n {2}\},", js, re.M | re.S))
     keys = {
         lang: set(re.findall(r'^\s+"?([\w.-]+)"?:', body, re.M)) for lang, body in blocks.items()
     }

@@ -1,0 +1,116 @@
+// The public table view's seats: a box for every seat that has a player or cards, with
+// the name, stack and bet, the dealer button, the cards as backs (face-up stud cards as
+// faces), and what the seat is doing (to act, folded, all in, shows n of the cards).
+// How many cards a seat shows, never which: the public feed does not carry them.
+
+import { cardEl } from "../lib/cards.js";
+import { el, field } from "../lib/dom.js";
+import { i18n as I } from "../lib/i18n.js";
+import { model } from "./model.js";
+
+function seatNumbers() {
+  const seats = new Set();
+  const r = model.rules;
+  if (r) r.players.forEach((p) => seats.add(p.seat));
+  for (const a of model.antennas.values()) {
+    const m = /^(seat|up)(\d+)$/.exec(a.reader);
+    if (m && (a.count > 0 || (a.cards && a.cards.length))) seats.add(Number(m[2]));
+  }
+  return [...seats].sort((a, b) => a - b);
+}
+
+function labelled(cls, name) {
+  const box = el("div", cls);
+  box.append(el("span", "k"), el("span", "v"));
+  box.querySelector(".v").dataset.field = name;
+  return box;
+}
+
+function seatBox(n) {
+  const box = el("div", "seat");
+  box.dataset.seat = String(n);
+  box.id = "seat-" + n;
+  const head = el("div", "seat-head");
+  const button = el("span", "dealer-button", "D");
+  button.hidden = true;
+  head.append(el("span", "seat-no", String(n)), button);
+  const name = el("div", "name");
+  name.dataset.field = "name";
+  const money = el("div", "money");
+  money.append(labelled("stack", "stack"), labelled("bet", "bet"));
+  box.append(head, name, el("div", "cards"), money, el("div", "state"));
+  return box;
+}
+
+function layout(root, count) {
+  root.dataset.count = String(count);
+  const cols = count <= 3 ? Math.max(count, 2) : count <= 6 ? 3 : count <= 8 ? 4 : 5;
+  root.style.setProperty("--cols", String(cols));
+  root.dataset.cols = String(cols);
+}
+
+function drawCards(box, n) {
+  const ant = model.antennas.get("seat" + n);
+  const up = model.antennas.get("up" + n);
+  const cards = box.querySelector(".cards");
+  cards.replaceChildren();
+  for (let i = 0; ant && i < ant.count; i++) cards.appendChild(cardEl(null));
+  ((up && up.cards) || []).forEach((c) => cards.appendChild(cardEl(c)));
+  cards.dataset.count = String(cards.childElementCount);
+}
+
+function stateText(r, n, how) {
+  // a hand shown (R-SHOW-3: perhaps only some cards): how many, never which
+  const shown = ((r && r.shown) || []).find((s) => s.seat === n);
+  if (shown) return shown.whole ? I.t("public.shown") : I.t("public.shown_part", { n: shown.count });
+  if (how.acting) return I.t("public.to_act");
+  if (how.folded) return I.t("public.folded");
+  if (how.allIn) return I.t("public.all_in");
+  if (how.out) return I.t("public.sitting_out");
+  return "";
+}
+
+function drawSeat(box, n, p) {
+  const r = model.rules;
+  const inHand = !!(r && r.in_hand);
+  const how = {
+    acting: inHand && r.acting === n,
+    folded: !!(p && p.in_hand && (p.folded || (r.folded || []).includes(n))),
+    allIn: !!(p && p.in_hand && (p.all_in || (r.all_in || []).includes(n))),
+    out: !!(p && p.sitting_out),
+  };
+  box.classList.toggle("acting", how.acting);
+  box.classList.toggle("folded", how.folded);
+  box.classList.toggle("allin", how.allIn && !how.folded);
+  box.classList.toggle("out", how.out);
+  box.classList.toggle("empty", !p);
+  const button = box.querySelector(".dealer-button");
+  button.hidden = !(r && r.hand && r.button === n);
+  button.title = I.t("public.button");
+  field(box, "name").textContent = p ? p.name : I.t("public.seat", { n });
+  box.querySelector(".stack .k").textContent = I.t("public.stack");
+  field(box, "stack").textContent = p ? I.num(p.stack) : "";
+  box.querySelector(".bet .k").textContent = I.t("public.bet");
+  const bet = p && inHand ? p.bet : 0;
+  field(box, "bet").textContent = bet ? I.num(bet) : "";
+  box.querySelector(".bet").classList.toggle("none", !bet);
+  drawCards(box, n);
+  box.querySelector(".state").textContent = stateText(r, n, how);
+}
+
+/** Draw the seats: boxes of seats gone are removed, the rest kept in seat order. */
+export function renderSeats() {
+  const root = document.getElementById("seats");
+  const r = model.rules;
+  const players = new Map(r ? r.players.map((p) => [p.seat, p]) : []);
+  const wanted = seatNumbers();
+  root.querySelectorAll(".seat").forEach((box) => {
+    if (!wanted.includes(Number(box.dataset.seat))) box.remove();
+  });
+  layout(root, wanted.length);
+  for (const n of wanted) {
+    const box = root.querySelector('.seat[data-seat="' + n + '"]') || seatBox(n);
+    root.appendChild(box); // keeps seat order
+    drawSeat(box, n, players.get(n));
+  }
+}

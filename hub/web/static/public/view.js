@@ -1,0 +1,126 @@
+// The public table view's drawing, apart from the seats (seats.js): the hand number and
+// the feed's state, the board and the pot, the tournament clock with its countdown, the
+// last pot award and the dealer's recent alerts.
+
+import { cardEl } from "../lib/cards.js";
+import { el } from "../lib/dom.js";
+import { i18n as I } from "../lib/i18n.js";
+import { clockLeft, model } from "./model.js";
+import { renderSeats } from "./seats.js";
+
+const BOARD_SLOTS = 5;
+let onLevelOver = () => {};
+let lastAskedAt = 0;
+
+/** Draw the hand number and whether the feed is live. */
+export function renderHeader() {
+  const r = model.rules;
+  const hand = document.getElementById("hand-no");
+  hand.textContent = r && r.hand ? I.t("public.hand", { n: r.hand }) : "";
+  hand.dataset.hand = r && r.hand ? String(r.hand) : "";
+  const status = document.getElementById("status");
+  status.dataset.state = model.status;
+  status.textContent = I.t("public.status." + model.status);
+}
+
+/** Draw the board's cards (empty slots up to five) and the pot. */
+export function renderBoard() {
+  const board = document.getElementById("board");
+  const cards = [];
+  let hasBoard = false;
+  for (const a of model.antennas.values()) {
+    if (a.kind !== "board") continue;
+    hasBoard = true;
+    (a.cards || []).forEach((c) => cards.push(c));
+  }
+  board.replaceChildren(...cards.map((c) => cardEl(c)));
+  for (let i = cards.length; hasBoard && i < BOARD_SLOTS; i++) board.appendChild(el("div", "card slot"));
+  const r = model.rules;
+  document.getElementById("pot").textContent = I.num(r && r.in_hand ? r.pot : 0);
+}
+
+function blindsText(lv) {
+  return I.num(lv.small_blind) + " / " + I.num(lv.big_blind) +
+    (lv.ante ? " · " + I.t("public.ante", { n: I.num(lv.ante) }) : "");
+}
+
+/** Call `fn` when the running level's time is up (the hub's clock frame may be late). */
+export function whenLevelRunsOut(fn) {
+  onLevelOver = fn;
+}
+
+/** Draw the countdown (four times a second). */
+export function renderCountdown() {
+  const c = model.clock;
+  if (!c) return;
+  const left = clockLeft();
+  const cd = document.getElementById("countdown");
+  cd.textContent = c.started ? I.duration(left) : I.t("public.not_started");
+  cd.dataset.seconds = String(Math.ceil(left));
+  if (c.started && !c.paused && c.next && left <= 0 && performance.now() - lastAskedAt > 2000) {
+    lastAskedAt = performance.now();
+    onLevelOver();
+  }
+}
+
+/** Draw the tournament clock: level, blinds, next level, paused. */
+export function renderClock() {
+  const box = document.getElementById("clock");
+  const c = model.clock;
+  box.hidden = !c;
+  if (!c) return;
+  box.classList.toggle("paused", !!c.paused);
+  box.dataset.level = String(c.level);
+  box.querySelector("[data-field=level]").textContent =
+    I.t("public.level_of", { n: c.level, of: c.levels });
+  box.querySelector("[data-field=blinds]").textContent = blindsText(c);
+  box.querySelector("[data-field=next]").textContent =
+    c.next ? blindsText(c.next) : I.t("public.last_level");
+  document.getElementById("paused").hidden = !c.paused;
+  renderCountdown();
+}
+
+function renderAwards() {
+  const box = document.getElementById("awards");
+  const list = document.getElementById("award-list");
+  list.replaceChildren();
+  const a = model.awards;
+  if (a && a.hand) list.appendChild(el("p", "award-hand", I.t("public.award_hand", { n: a.hand })));
+  if (a && a.void) list.appendChild(el("p", "award void", I.t("public.void", { n: a.hand })));
+  ((a && a.texts) || []).forEach((text) => {
+    const p = el("p", "award", I.awardText(text));
+    p.dataset.text = text;
+    list.appendChild(p);
+  });
+  box.hidden = !list.querySelector(".award");
+}
+
+function alertItem(a) {
+  const li = el("li", "alert " + (a.severity || "info"));
+  li.dataset.code = a.code;
+  const parts = I.alertParts(a);
+  const meta = [];
+  if (a.seat) meta.push(I.t("public.seat_short", { n: a.seat }));
+  if (a.rule) meta.push(a.rule);
+  if (a.hand) meta.push(I.t("public.hand_short", { n: a.hand }));
+  li.append(el("span", "meta", meta.join(" · ")), el("span", "what", parts.message),
+    el("div", "remedy", parts.remedy));
+  return li;
+}
+
+/** Draw the recent alerts, newest first. */
+export function renderAlerts() {
+  const list = document.getElementById("alert-list");
+  list.replaceChildren(...model.alerts.map(alertItem));
+  document.getElementById("alerts").hidden = !model.alerts.length;
+}
+
+/** Draw the whole page. */
+export function render() {
+  renderHeader();
+  renderClock();
+  renderBoard();
+  renderSeats();
+  renderAwards();
+  renderAlerts();
+}
