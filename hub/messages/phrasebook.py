@@ -18,18 +18,19 @@ The template syntax is ``{name}`` and nothing else (no format specs, no plural r
 a plural is another key, ``….one`` / ``….many``), so a page renders a text with a few
 lines of JavaScript and the catalog JSON::
 
-    function render(t, texts, nf) {              // nf = new Intl.NumberFormat(locale)
-      const p = (v) => typeof v === "number" ? nf.format(v)
+    function render(t, texts, num) {   // num: String, or Intl.NumberFormat(locale).format
+      const p = (v) => typeof v === "number" ? num(v)
         : typeof v === "string" ? v
-        : "key" in v ? render(v, texts, nf)
-        : "seat" in v ? render({key: "seat", params: {n: v.seat}}, texts, nf)
-        : render({key: "player", params: {n: v.player + 1}}, texts, nf);
+        : "key" in v ? render(v, texts, num)
+        : "seat" in v ? render({key: "seat", params: {n: v.seat}}, texts, num)
+        : render({key: "player", params: {n: v.player + 1}}, texts, num);
       return texts[t.key].replace(/\\{([a-z_][a-z0-9_]*)\\}/g, (m, k) => p(t.params[k]));
     }
 
-Numbers are rendered as ``Intl.NumberFormat`` renders them for ``en-GB`` and ``cs-CZ``
-(:func:`format_int`): ``12,345`` and ``12 345`` (a no-break space; Czech groups from five
-digits on).
+Numbers (:func:`format_int`): English keeps the digits as the hub has always written
+them (``12345``: the English texts do not change), Czech groups them as
+``Intl.NumberFormat("cs-CZ")`` does (``12 345``, a no-break space, from five digits on);
+the catalog JSON says which (``group_digits``).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ Lang: TypeAlias = Literal["en", "cs"]
 
 LANGS: Final[tuple[Lang, ...]] = ("en", "cs")
 LOCALES: Final[Mapping[str, str]] = {"en": "en-GB", "cs": "cs-CZ"}
-"""The locale each language's numbers are formatted in (the pages' ``Intl`` locales)."""
+"""Each language's locale (the pages' ``Intl`` locales)."""
 
 SEAT_KEY: Final = "seat"
 """The entry that names a :class:`~feltwire.text.Seat` (``{n}``: the seat number)."""
@@ -69,8 +70,9 @@ PLACEHOLDER: Final = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 """A placeholder in a template: ``{name}``, a lower-case identifier."""
 _KEY = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)*$")
 
-# how Intl.NumberFormat groups digits: the separator, and the fewest digits it groups
-_GROUPING: Final[Mapping[str, tuple[str, int]]] = {"en": (",", 4), "cs": ("\u00a0", 5)}
+# how a language groups digits — the separator and the fewest digits grouped — or None:
+# English as the hub's texts always were (no grouping), Czech as Intl.NumberFormat does
+_GROUPING: Final[Mapping[str, tuple[str, int] | None]] = {"en": None, "cs": ("\u00a0", 5)}
 
 
 def placeholders(template: str) -> frozenset[str]:
@@ -83,14 +85,15 @@ def placeholders(template: str) -> frozenset[str]:
 
 
 def format_int(n: int, lang: str) -> str:
-    """``n`` as the pages' ``Intl.NumberFormat`` shows it in ``lang``.
+    """``n`` as a text in ``lang`` shows it.
 
-    >>> format_int(1234, "en"), format_int(1234, "cs"), format_int(-12345, "cs")
-    ('1,234', '1234', '-12\\xa0345')
+    >>> format_int(12345, "en"), format_int(1234, "cs"), format_int(-12345, "cs")
+    ('12345', '1234', '-12\\xa0345')
     """
-    sep, fewest = _GROUPING[_lang(lang)]
+    grouping = _GROUPING[_lang(lang)]
     digits = str(abs(n))
-    if len(digits) >= fewest:
+    if grouping is not None and len(digits) >= grouping[1]:
+        sep = grouping[0]
         head = len(digits) % 3 or 3
         groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
         digits = sep.join(groups)
@@ -207,12 +210,14 @@ class Catalog(Mapping[str, Entry]):
         return value
 
     def as_json(self, lang: str) -> dict[str, Any]:
-        """What a page fetches to render texts in ``lang``: the language, its number
-        locale and every key's template."""
+        """What a page fetches to render texts in ``lang``: the language, its locale,
+        whether numbers are grouped (``Intl.NumberFormat(locale)``) or shown as digits,
+        and every key's template."""
         lang = _lang(lang)
         return {
             "lang": lang,
             "locale": LOCALES[lang],
+            "group_digits": _GROUPING[lang] is not None,
             "texts": {key: entry.template(lang) for key, entry in self._entries.items()},
         }
 
@@ -284,7 +289,7 @@ def render(text: Text, lang: str = "en", catalog: Catalog | None = None) -> str:
 
 
 def catalog_json(lang: str, catalog: Catalog | None = None) -> dict[str, Any]:
-    """The catalog as a page fetches it: ``{"lang", "locale", "texts": {key: template}}``.
+    """The catalog as a page fetches it: ``{"lang", "locale", "group_digits", "texts"}``.
 
     >>> catalog_json("cs")["texts"]["award.pot.main"]
     'hlavní bank'

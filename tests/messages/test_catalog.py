@@ -198,7 +198,7 @@ def test_render_nests_texts_in_both_languages() -> None:
     )
     check(award)
     assert render(award, "en") == (
-        "side pot 1 12,500: seat 2 takes 6,251 (high, odd chip); seat 7 takes 6,249"
+        "side pot 1 12500: seat 2 takes 6251 (high, odd chip); seat 7 takes 6249"
         " (no low hand qualifies)"
     )
     assert render(award, "cs") == (
@@ -265,14 +265,14 @@ def test_check_is_strict_about_names_and_kinds() -> None:
         check(Text("refusal.ruled", {"rule": "x", "reason": Text("street.flop", {"n": 1})}))
 
 
-def test_numbers_are_formatted_as_the_pages_format_them() -> None:
-    """Intl.NumberFormat("en-GB") and ("cs-CZ"): Czech groups from five digits, with a
-    no-break space."""
+def test_numbers_are_formatted_per_language() -> None:
+    """English as the hub always wrote them (the English texts do not change); Czech as
+    Intl.NumberFormat("cs-CZ"): grouped from five digits, with a no-break space."""
     assert [format_int(n, "en") for n in (5, 999, 1000, 1234567)] == [
         "5",
         "999",
-        "1,000",
-        "1,234,567",
+        "1000",
+        "1234567",
     ]
     assert [format_int(n, "cs") for n in (1000, 9999, 10000, 1234567)] == [
         "1000",
@@ -289,6 +289,7 @@ def test_numbers_are_formatted_as_the_pages_format_them() -> None:
 def test_catalog_json_is_json_with_every_key(lang: str) -> None:
     data = json.loads(json.dumps(catalog_json(lang), ensure_ascii=False))
     assert data["lang"] == lang and data["locale"] in ("en-GB", "cs-CZ")
+    assert data["group_digits"] is (lang == "cs")
     assert set(data["texts"]) == set(CATALOG)
     assert data["texts"]["seat"] == ("seat {n}" if lang == "en" else "místo {n}")
 
@@ -433,6 +434,19 @@ def test_english_says_what_the_rules_refusals_say_today() -> None:
         table.verify_join(3, "Bob", buy_in, 0.0)
     taken = Text("refusal.seat.taken", {"seat": Seat(3), "player": "Ann"})
     text = Text("refusal.ruled", {"rule": caught.value.rule, "reason": taken})
+    check(text)
+    assert render(text, "en") == str(caught.value)
+
+    big = Table(TableConfig(game("NT"), small_blind=10, big_blind=20))
+    most = big.buy_in_limits("Bo", now=0.0).maximum
+    assert most is not None and most >= 1000  # English amounts stay ungrouped
+    with pytest.raises(RulesError) as caught:
+        big.verify_join(1, "Bo", most + 1, 0.0)
+    over = Text(
+        "refusal.buy_in.above_maximum",
+        {"what": Text("chips.buy_in"), "maximum": most, "amount": most + 1},
+    )
+    text = Text("refusal.ruled", {"rule": caught.value.rule, "reason": over})
     check(text)
     assert render(text, "en") == str(caught.value)
 
