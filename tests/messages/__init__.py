@@ -1,0 +1,1 @@
+"""Tests of the message catalog (hub/messages) and of its value type, feltwire.text."""
