@@ -25,7 +25,7 @@ from hub.app.errors import LogUnavailable
 from hub.app.hub_service import MAX_BATCH, HubService
 from hub.config import TlsFiles
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
 
 
 async def run_mqtt(

@@ -78,7 +78,7 @@ from hub.views.antennas import overlay_antenna, public_antenna
 from hub.views.frames import Event
 from hub.views.overlay import OverlayFrameError, OverlayState
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
 
 RESET_NODE_COMMAND = "reset_node"
 """The ``command`` of the table input that resets a node's sequence (the operator's)."""
@@ -195,7 +195,7 @@ class HubService:
         """MQTT messages for this table — (topic, payload, retained) — taken in order by
         :func:`run_mqtt`'s worker."""
         self._node_alerted: dict[tuple[str, str], float] = {}
-        self.throttle = ThrottledLog(logging.getLogger(__name__))
+        self.throttle = ThrottledLog(log)
         """Log lines of faults that repeat (a full disk, a failing task) go through it."""
         self._log_alerted: float | None = None
 

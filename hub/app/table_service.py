@@ -106,7 +106,7 @@ from hub.views.table import (
     top_up_view,
 )
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("hub.table_service")  # the name it logged under before issue 14's move
 
 __all__ = ["ConsoleInput", "TableService", "profile_for", "public_event", "table_config"]
 
