@@ -195,7 +195,7 @@ class HubService:
         """MQTT messages for this table — (topic, payload, retained) — taken in order by
         :func:`run_mqtt`'s worker."""
         self._node_alerted: dict[tuple[str, str], float] = {}
-        self.throttle = ThrottledLog(log)
+        self.throttle = ThrottledLog(logging.getLogger("hub.service"))
         """Log lines of faults that repeat (a full disk, a failing task) go through it."""
         self._log_alerted: float | None = None
 
