@@ -11,10 +11,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "hub": ("hub.main", "run the hub (MQTT ingest, rules, web pages)"),
+    "hub": ("hub.cli.hub", "run the hub (MQTT ingest, rules, web pages)"),
     "node": ("table_node.main", "run a table node (readers → MQTT)"),
     "bridge": ("firmware_bridge.main", "run a serial reader-board bridge (board → MQTT)"),
-    "demo": ("hub.demo", "a whole simulated table on this machine"),
+    "demo": ("simulator.demo", "a whole simulated table on this machine"),
     "event-log": ("hub.cli.event_log", "check the hub's event logs; accept a loss explicitly"),
     "history": ("hub.cli.history", "hand histories: replay PHH files"),
     "deck": ("hub.cli.deck", "register a deck of tagged cards; check a deck file"),

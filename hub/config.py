@@ -1,4 +1,8 @@
-"""The hub's configuration (TOML → :class:`HubConfig`)."""
+"""The hub's configuration (TOML → :class:`HubConfig`).
+
+The config floor of the hub: it imports only the rules (to check stakes, games and
+tournament schedules before the hub starts), the web users' model and the ground floor.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,11 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from feltwire.cards import FULL_DECK, RANKS
 from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, parse_mqtt_url
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
-from hub.web_users import WebUser
+from hub.rules.errors import RulesError
+from hub.rules.games import Structure, game
+from hub.rules.table import TableConfig, TableRules
+from hub.rules.tournament import Level, Tournament
+from hub.security.users import WebUser, read_users_file, unique_users
 
 
 def default_readers() -> list[str]:
@@ -359,8 +367,6 @@ class WebSettings(ConfigModel):
 
     @model_validator(mode="after")
     def _users_valid(self) -> WebSettings:
-        from hub.web_users import read_users_file, unique_users
-
         file_users = read_users_file(self.users_file) if self.users_file is not None else []
         unique_users([*self.users, *file_users], "[web] users and users_file")
         return self
@@ -457,14 +463,32 @@ class TournamentSettings(ConfigModel):
 
     @model_validator(mode="after")
     def _schedule_valid(self) -> TournamentSettings:
-        from hub.rules.errors import RulesError
-        from hub.tournament_clock import tournament_of
-
         try:
             tournament_of(self)
         except RulesError as err:
             raise ValueError(str(err)) from None
         return self
+
+
+def tournament_of(settings: TournamentSettings) -> Tournament:
+    """The rules' tournament for a ``[tournament]`` section (RulesError if the rules
+    refuse the schedule: a small blind above the big blind, a starting stack of 0 …)."""
+    levels = [Level(lv.small_blind, lv.big_blind, lv.ante, lv.minutes) for lv in settings.levels]
+    return Tournament(levels, settings.starting_stack)
+
+
+def table_config(settings: RulesSettings, game_code: str) -> TableConfig:
+    """The table layer's config from the hub's ``[rules]`` settings (RulesError if the
+    rules refuse the stakes)."""
+    return TableConfig(
+        game(game_code),
+        small_blind=settings.small_blind,
+        big_blind=settings.big_blind,
+        ante=settings.ante,
+        small_bet=settings.small_bet,
+        big_bet=settings.big_bet,
+        rules=TableRules(return_with_stack=settings.return_with_stack),
+    )
 
 
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
@@ -485,9 +509,6 @@ def _known_readers(readers: list[str]) -> list[str]:
 
 
 def _known_game(code: str) -> str:
-    from hub.rules.errors import RulesError
-    from hub.rules.games import game
-
     try:
         game(code)
     except RulesError as err:
@@ -502,8 +523,6 @@ def game_cards(code: str) -> tuple[str, ...]:
     >>> len(game_cards("NT"))
     52
     """
-    from hub.rules.games import game
-
     g = game(code)
     cards = tuple(c for c in FULL_DECK if RANKS.index(c[0]) >= g.lowest_rank)
     assert len(cards) == g.deck_size, f"{g.name}: {len(cards)} cards, not {g.deck_size}"
@@ -555,7 +574,7 @@ class TableSettings(ConfigModel):
 
 
 @dataclass(frozen=True)
-class TableConfig:
+class ResolvedTable:
     """One table as the hub runs it: its ``[[tables]]`` entry over the top-level values."""
 
     table: str
@@ -642,12 +661,12 @@ class HubConfig(ConfigModel):
         ),
     )
 
-    def table_configs(self) -> list[TableConfig]:
+    def table_configs(self) -> list[ResolvedTable]:
         """The tables this hub serves, in order: the ``[[tables]]`` entries with the
         top-level values filled in, or the one top-level table."""
         if not self.tables:
             return [
-                TableConfig(
+                ResolvedTable(
                     table=self.table,
                     readers=list(self.readers),
                     game=self.game,
@@ -657,7 +676,7 @@ class HubConfig(ConfigModel):
                 )
             ]
         return [
-            TableConfig(
+            ResolvedTable(
                 table=t.table,
                 readers=list(t.readers if t.readers is not None else self.readers),
                 game=t.game if t.game is not None else self.game,
@@ -682,9 +701,6 @@ class HubConfig(ConfigModel):
             if t.table in seen:
                 raise ValueError(f"[[tables]]: table {t.table!r} is listed twice")
             seen.add(t.table)
-        from hub.rules.errors import RulesError
-        from hub.table_service import table_config
-
         for resolved in self.table_configs():
             if resolved.rules is None:
                 continue
@@ -697,9 +713,6 @@ class HubConfig(ConfigModel):
     @model_validator(mode="after")
     def _rules_valid(self) -> HubConfig:
         if self.rules is not None:
-            from hub.rules.errors import RulesError
-            from hub.table_service import table_config
-
             try:
                 table_config(self.rules, self.game)
             except RulesError as err:
@@ -715,8 +728,6 @@ class HubConfig(ConfigModel):
             raise ValueError("[tournament] runs the clock of a one-table hub, not of [[tables]]")
         if self.rules is None:
             raise ValueError("[tournament] needs a [rules] section (the players, the timing)")
-        from hub.rules.games import Structure, game
-
         g = game(self.game)  # known: [rules] checked it
         if not g.uses_blinds or g.structure is Structure.FIXED_LIMIT:
             raise ValueError(

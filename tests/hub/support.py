@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from feltwire.deck import simulated_deck
+from hub.app.hub_service import HubService
 from hub.config import default_readers
-from hub.service import HubService
 
 
 class FakeClock:

@@ -22,10 +22,10 @@ from feltwire.deck import dump_deck, simulated_deck
 from feltwire.errors import ConfigError, DeckError
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
+from hub.bootstrap import start_hub
 from hub.cli import certs
+from hub.cli.hub import check_files, main
 from hub.config import HubConfig
-from hub.main import check_files, main
-from hub.runtime import start_hub
 from table_node.node import Node
 from table_node.simulated import SimulatedReader
 from tests.conftest import MosquittoProcess

@@ -15,9 +15,11 @@ from hypothesis import strategies as st
 
 from feltwire.cards import FULL_DECK, card_index
 from feltwire.deck import simulated_deck
+from hub.app.feeds import Subscription
+from hub.app.hub_service import HubService
+from hub.app.table_service import TableService
 from hub.config import PlayerSettings, RulesSettings
 from hub.eventlog import AckAlert, EventLog, InputKind, SeatCommand, SeatOp, decode_table
-from hub.feeds import Subscription
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure
 from hub.rules.hand import Phase
@@ -30,8 +32,6 @@ from hub.rules.procedure import (
     ShowHand,
     UndoAction,
 )
-from hub.service import HubService
-from hub.table_service import TableService
 from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 import hub.eventlog
 from feltwire.deck import simulated_deck
+from hub.app.hub_service import HubService
+from hub.app.table_service import TableService
 from hub.config import PlayerSettings, RulesSettings
 from hub.eventlog import EventLog, EventLogError, InputKind
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, UndoAction
-from hub.service import HubService
-from hub.table_service import TableService
 from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()

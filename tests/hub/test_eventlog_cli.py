@@ -1,6 +1,6 @@
 """A damaged event log through the real hub and the real commands.
 
-``hub.runtime.start_hub`` refuses a damaged log and starts nothing; ``feltwire hub``
+``hub.bootstrap.start_hub`` refuses a damaged log and starts nothing; ``feltwire hub``
 says why and exits 1 without a traceback; ``feltwire event-log check`` names the damage
 (exit 1); ``feltwire event-log accept-loss`` keeps what verifies, moves the damaged files
 aside and records the loss; the hub then starts where the verified prefix left the
@@ -25,11 +25,11 @@ import pytest
 import hub.eventlog as eventlog
 from feltwire.deck import simulated_deck
 from feltwire.protocol import reader_tags_topic
+from hub.bootstrap import HubRuntime, start_hub
+from hub.cli.hub import main as hub_main
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.eventlog import EventLog, EventLogError
-from hub.main import main as hub_main
 from hub.rules.procedure import Act, ConsoleAction, MuckHand
-from hub.runtime import HubRuntime, start_hub
 from tests.conftest import free_port
 from tests.hub.test_eventlog_integrity import N, killed_writer, overwrite, seal_of, wal_of
 

@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from feltwire.deck import simulated_deck, simulated_uid
+from hub.app.ingest import Ingest
 from hub.config import default_readers
-from hub.ingest import Ingest
 
 TOPIC = "feltwire/v1/t1/node/n1/reader/seat3/tags"
 AS = simulated_uid(51)

@@ -1,18 +1,18 @@
-"""Per-node sequence accounting (:mod:`hub.nodes`): implausible counts, lost reads,
+"""Per-node sequence accounting (:mod:`hub.app.nodes`): implausible counts, lost reads,
 the rate limit, a node stuck behind, and the operator's reset."""
 
 from __future__ import annotations
 
 import doctest
 
-import hub.nodes
-from hub.nodes import MAX_GAP, MAX_NODES, MAX_SEQ_JUMP, STALE_STREAK, NodeWatch
+import hub.app.nodes
+from hub.app.nodes import MAX_GAP, MAX_NODES, MAX_SEQ_JUMP, STALE_STREAK, NodeWatch
 
 WALL_MS = 1_800_000_000_000
 
 
 def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.nodes)
+    result = doctest.testmod(hub.app.nodes)
     assert result.attempted > 0 and result.failed == 0
 
 

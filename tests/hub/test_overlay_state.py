@@ -18,10 +18,9 @@ from hypothesis import strategies as st
 
 from feltwire.cards import card_code, card_index
 from feltwire.deck import simulated_deck
-from hub.config import PlayerSettings, RulesSettings
-from hub.equity import Spot
-from hub.feeds import Subscription
-from hub.live_equity import (
+from hub.app.feeds import Subscription
+from hub.app.hub_service import HubService
+from hub.app.live_equity import (
     LiveSpot,
     equity_event,
     final_equity,
@@ -29,11 +28,12 @@ from hub.live_equity import (
     presence_spot,
     quick_equity,
 )
-from hub.overlay_state import OverlayFrameError, OverlayState, fold
+from hub.app.table_service import TableService
+from hub.config import PlayerSettings, RulesSettings
+from hub.equity import Spot
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, UndoAction
-from hub.service import HubService
-from hub.table_service import TableService
+from hub.views.overlay import OverlayFrameError, OverlayState, fold
 from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()
@@ -122,7 +122,12 @@ HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
 
 
 def test_docstring_examples() -> None:
-    for name in ("hub.overlay_state", "hub.live_equity"):
+    for name in (
+        "hub.views.overlay",
+        "hub.app.live_equity",
+        "hub.views.antennas",
+        "hub.views.alerts",
+    ):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted > 0 and result.failed == 0, name
 

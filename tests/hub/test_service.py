@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from feltwire.deck import simulated_uid
-from hub.service import HubService
+from hub.app.hub_service import HubService
 from tests.hub.support import FakeClock, hub_service
 
 AS, KD, QH = simulated_uid(51), simulated_uid(45), simulated_uid(42)

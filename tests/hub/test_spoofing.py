@@ -17,11 +17,12 @@ from websockets.asyncio.client import connect
 
 from feltwire.deck import simulated_deck
 from feltwire.protocol import alerts_topic
+from hub.app.feeds import Event, Subscription
+from hub.app.hub_service import HubService
+from hub.app.table_service import TableService
+from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
-from hub.feeds import Event, Subscription
-from hub.runtime import start_hub
-from hub.service import DOUBLED_UID_ALERT, HubService
-from hub.table_service import TableService
+from hub.views.alerts import DOUBLED_UID_ALERT
 from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()

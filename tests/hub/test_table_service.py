@@ -16,15 +16,15 @@ from feltwire.cards import card_index
 from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
+from hub.app.feeds import Subscription
+from hub.app.hub_service import HubService
+from hub.app.table_service import TableService, table_config
 from hub.config import HubConfig, PlayerSettings, RulesSettings
 from hub.eventlog import SeatCommand, SeatOp
-from hub.feeds import Subscription
 from hub.rules.errors import RulesError
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
 from hub.rules.table import Table
-from hub.service import HubService
-from hub.table_service import TableService, table_config
 from tests.hub.support import FakeClock, hub_service
 
 DECK = simulated_deck()
@@ -112,7 +112,7 @@ def assert_no_hole_card(frames: list[dict[str, Any]], hole: list[str]) -> None:
 
 
 def test_docstring_examples() -> None:
-    for name in ("hub.table_service", "hub.simulation"):
+    for name in ("hub.app.table_service", "hub.app.table", "simulator.dealer"):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted > 0 and result.failed == 0, name
 
@@ -355,8 +355,8 @@ def test_without_rules_the_lights_follow_presence() -> None:
 
 @pytest.mark.parametrize("code", ["As", "Td", "2c"])
 def test_card_codes_round_trip_through_the_public_event(code: str) -> None:
+    from hub.app.table_service import public_event
     from hub.rules.procedure import BoardDealt
-    from hub.table_service import public_event
 
     assert public_event(BoardDealt(card_index(code))) == {
         "type": "event",

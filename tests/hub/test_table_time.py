@@ -1,4 +1,4 @@
-"""The hub's time (:mod:`hub.table_time`): anchored on the wall clock once, then monotonic,
+"""The hub's time (:mod:`hub.app.table_time`): anchored on the wall clock once, then monotonic,
 and never behind what the event log already holds."""
 
 from __future__ import annotations
@@ -6,15 +6,15 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-import hub.table_time
+import hub.app.table_time
+from hub.app.table_time import TableTime
+from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
-from hub.runtime import start_hub
-from hub.table_time import TableTime
 from tests.hub.support import FakeClock
 
 
 def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.table_time)
+    result = doctest.testmod(hub.app.table_time)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -1,4 +1,4 @@
-"""Throttled log lines (:mod:`hub.throttle`): a few per key and window, the rest counted."""
+"""Throttled log lines (:mod:`hub.app.throttle`): a few per key and window, the rest counted."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import logging
 
 import pytest
 
-import hub.throttle
-from hub.throttle import ThrottledLog
+import hub.app.throttle
+from hub.app.throttle import ThrottledLog
 from tests.hub.support import FakeClock
 
 
 def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.throttle)
+    result = doctest.testmod(hub.app.throttle)
     assert result.attempted > 0 and result.failed == 0
 
 

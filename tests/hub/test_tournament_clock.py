@@ -19,9 +19,13 @@ from typing import Any
 import httpx
 import pytest
 
-import hub.tournament_clock
+import hub.app.tournament_clock
 from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
+from hub.app.feeds import Subscription
+from hub.app.hub_service import HubService
+from hub.app.table_service import TableService
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import (
     HubConfig,
     HubMqttSettings,
@@ -32,10 +36,6 @@ from hub.config import (
     WebSettings,
 )
 from hub.eventlog import EventLogError
-from hub.feeds import Subscription
-from hub.runtime import HubRuntime, start_hub
-from hub.service import HubService
-from hub.table_service import TableService
 from hub.web.auth import Role
 from tests.hub.support import FakeClock, hub_service
 
@@ -104,7 +104,7 @@ def clock_state(rules: TableService) -> dict[str, Any]:
 
 
 def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.tournament_clock)
+    result = doctest.testmod(hub.app.tournament_clock)
     assert result.attempted > 0 and result.failed == 0
 
 

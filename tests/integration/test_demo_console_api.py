@@ -1,4 +1,4 @@
-"""The demo's way in to the dealer console: :class:`hub.demo.HttpConsole` against a real
+"""The demo's way in to the dealer console: :class:`simulator.demo.HttpConsole` against a real
 hub over real HTTP — what it sends, how it takes the hub's refusals, and what it does not
 take."""
 
@@ -13,12 +13,12 @@ from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
-from hub.demo import ConsoleAnswer, ConsoleApiError, HttpConsole
 from hub.rules.alerts import AlertCode
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal
-from hub.runtime import HubRuntime, start_hub
 from hub.web.auth import Role
+from simulator.demo import ConsoleAnswer, ConsoleApiError, HttpConsole
 from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable

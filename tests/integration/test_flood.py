@@ -23,9 +23,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.deck import simulated_deck
 from feltwire.protocol import reader_tags_topic
+from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.eventlog import InputKind
-from hub.runtime import start_hub
 from tests.conftest import MosquittoProcess
 
 FLOOD = 10_000

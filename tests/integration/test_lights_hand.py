@@ -20,9 +20,9 @@ from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightPattern
 from feltwire.publisher import InventoryPublisher
+from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules.procedure import Act, ConsoleAction
-from hub.runtime import start_hub
 from table_node.config import default_readers
 from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights

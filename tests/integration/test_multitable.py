@@ -28,9 +28,9 @@ from feltwire.errors import ConfigError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightCommand, LightPattern
 from feltwire.publisher import InventoryPublisher
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, TableSettings, WebSettings
 from hub.eventlog import EVENT_LOG_FILE, EventLog, InputKind
-from hub.runtime import HubRuntime, start_hub
 from tests.conftest import MosquittoProcess
 from tests.hub.support import FakeClock, hub_service
 from tests.test_readme import toml_block_after

@@ -14,8 +14,8 @@ from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.outbox import Outbox
 from feltwire.publisher import InventoryPublisher, SeqCounter
+from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, WebSettings
-from hub.runtime import start_hub
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
 from tests.conftest import MosquittoProcess

@@ -29,8 +29,8 @@ from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightPattern
 from feltwire.publisher import InventoryPublisher
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, WebSettings
-from hub.runtime import HubRuntime, start_hub
 from table_node.buttons import DealerButtons
 from table_node.config import default_readers
 from table_node.lights import SeatLight, SeatLights

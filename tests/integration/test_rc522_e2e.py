@@ -21,8 +21,8 @@ from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightPattern
 from feltwire.publisher import InventoryPublisher
+from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, WebSettings
-from hub.runtime import start_hub
 from table_node.config import NodeConfig
 from table_node.emulation import MFRC522Emulator, Tag, VirtualClock
 from table_node.lights import SeatLight, SeatLights

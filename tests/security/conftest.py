@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.broker import EmbeddedBroker
+from hub.adapters.broker import EmbeddedBroker
 from hub.cli import certs, credentials
 from tests.conftest import free_port, mosquitto_binary, wait_port
 

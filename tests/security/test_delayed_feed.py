@@ -19,11 +19,11 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from feltwire.deck import simulated_deck
+from hub.app.feeds import Event, Subscription
+from hub.app.hub_service import HubService
+from hub.app.table_service import TableService
 from hub.config import PlayerSettings, RulesSettings
-from hub.feeds import Event, Subscription
 from hub.rules.procedure import Act, ConsoleAction
-from hub.service import HubService
-from hub.table_service import TableService
 from hub.web.auth import Role
 from tests.hub.support import FakeClock, hub_service
 from tests.security.websupport import MovableClock, running_hub

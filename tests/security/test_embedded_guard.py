@@ -48,10 +48,10 @@ from feltwire.protocol import (
     reader_tags_filter,
 )
 from feltwire.publisher import InventoryPublisher
-from hub.broker import HUB_USERNAME, EmbeddedBroker, hub_acl
+from hub.adapters.broker import HUB_USERNAME, EmbeddedBroker, hub_acl
+from hub.bootstrap import HubRuntime, start_hub
 from hub.cli import deck as decks
 from hub.config import HubConfig, HubMqttSettings
-from hub.runtime import HubRuntime, start_hub
 from hub.security.acl import rules_for_role
 from tests.security.conftest import Credential, TableSecrets
 from tests.security.test_hub_mqtt import wait_until

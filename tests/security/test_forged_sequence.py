@@ -24,9 +24,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.protocol import reader_tags_topic
 from feltwire.publisher import InventoryPublisher, SeqCounter
+from hub.app.nodes import STALE_STREAK
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, TlsFiles, WebSettings
-from hub.nodes import STALE_STREAK
-from hub.runtime import HubRuntime, start_hub
 from hub.web.auth import Role
 from tests.security.conftest import Guarded, TableSecrets
 from tests.security.test_hub_mqtt import hub_config, url, wait_until

@@ -44,15 +44,16 @@ from feltwire.cards import card_code
 from feltwire.deck import simulated_deck
 from feltwire.protocol import ReaderKind, alerts_topic, public_topic, reader_kind
 from feltwire.publisher import InventoryPublisher
+from hub.app.feeds import Subscription
+from hub.app.hub_service import HubService
+from hub.app.table_service import ConsoleInput, TableService
 from hub.config import PlayerSettings, RulesSettings
-from hub.feeds import Subscription
 from hub.rules.hand import Hand
 from hub.rules.procedure import MANUAL_CARD_IN_PLAY, DeclareMisdeal, Input
-from hub.service import HubService
-from hub.simulation import MOTION, Mistake, SimulatedDealer, choose_mistake
-from hub.table_service import ConsoleInput, TableService
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
+from simulator.dealer import Mistake, SimulatedDealer, choose_mistake
+from simulator.monitor_table import MOTION
 from tests.hub.support import FakeClock, hub_service
 
 HANDS = int(os.environ.get("FELTWIRE_SCAN_HANDS", "1000"))

@@ -22,10 +22,10 @@ from feltwire.errors import ConfigError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightCommand, LightPattern
 from feltwire.publisher import InventoryPublisher
+from hub.bootstrap import HubRuntime, start_hub
 from hub.cli import certs
 from hub.cli import deck as decks
 from hub.config import HubConfig, HubMqttSettings, TlsFiles, WebSettings
-from hub.runtime import HubRuntime, start_hub
 from tests.security.conftest import Credential, Guarded, TableSecrets, run_cli
 
 DECK = simulated_deck()

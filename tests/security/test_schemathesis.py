@@ -20,7 +20,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 
-from hub.runtime import HubRuntime, start_hub
+from hub.bootstrap import HubRuntime, start_hub
 from hub.web.auth import Role
 from tests.security.websupport import hub_config
 

@@ -26,7 +26,7 @@ from starlette.routing import Mount
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from hub.runtime import HubRuntime
+from hub.bootstrap import HubRuntime
 from hub.web.app import STATIC
 from hub.web.auth import ACCESS_HEADER, Access, Role, TokenSigner
 from tests.security.websupport import SECRET, SignedIn, app_of, running_hub, sign_in

@@ -23,8 +23,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from hub.bootstrap import HubRuntime
 from hub.cli import web_user as web_users
-from hub.runtime import HubRuntime
 from hub.web.auth import Role
 from tests.conftest import free_port
 from tests.security.test_web_parts import run
@@ -472,7 +472,7 @@ async def test_an_old_pbkdf2_web_user_still_signs_in_and_is_warned_about(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     from hub.security.passwords import hash_password
-    from hub.web_users import WebUser, write_users_file
+    from hub.security.users import WebUser, write_users_file
 
     users = tmp_path / "web-users.toml"
     write_users_file(

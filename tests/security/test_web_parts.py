@@ -14,19 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from hub.audit import REFUSALS_PER_MINUTE_TOTAL, AuditError, AuditLog
+from hub.adapters.audit import REFUSALS_PER_MINUTE_TOTAL, AuditError, AuditLog
 from hub.security.limits import SignInLimiter, SlidingWindow
 from hub.security.passwords import hash_password
 from hub.security.sessions import SessionStore
-from hub.web.auth import AuthError, Role, TokenSigner
-from hub.web.server import ConnectionGuard
-from hub.web_users import (
+from hub.security.users import (
     UserDirectory,
     WebUser,
     check_password,
     hash_web_password,
     read_users_file,
 )
+from hub.web.auth import AuthError, Role, TokenSigner
+from hub.web.server import ConnectionGuard
 from tests.hub.support import FakeClock
 from tests.security.websupport import SECRET
 

@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from hub.audit import AUDIT_FILE, AuditLog
+from hub.adapters.audit import AUDIT_FILE, AuditLog
 from hub.web.auth import ACCESS_HEADER, CSRF_HEADER, SESSION_COOKIE, Role
 from tests.security.websupport import (
     PASSWORD,
@@ -273,7 +273,7 @@ async def test_overlay_opens_and_refusals_are_audited(tmp_path: Path) -> None:
 
 
 async def test_removed_user_loses_their_session(tmp_path: Path) -> None:
-    from hub.web_users import WebUser, hash_web_password, write_users_file
+    from hub.security.users import WebUser, hash_web_password, write_users_file
 
     users_file = tmp_path / "web-users.toml"
     write_users_file(

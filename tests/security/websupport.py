@@ -13,11 +13,11 @@ from typing import Any
 import httpx
 from fastapi import FastAPI
 
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
-from hub.runtime import HubRuntime, start_hub
+from hub.security.users import WebUser, hash_web_password
 from hub.web.auth import CSRF_HEADER, SESSION_COOKIE
 from hub.web.server import ConnectionGuard, HubServerConfig
-from hub.web_users import WebUser, hash_web_password
 
 SECRET = "test-token-secret-0123456789abcdef"
 PASSWORD = "correct horse battery staple"

@@ -1,6 +1,6 @@
 """``feltwire demo``: a whole table on one machine — embedded broker, hub, simulated node.
 
-A simulated dealer (:mod:`hub.simulation`) deals no-limit hold'em by the rules to six
+A simulated dealer (:mod:`simulator.dealer`) deals no-limit hold'em by the rules to six
 players (seats 1–6, 1,000 chips each at 5/10; a player who busts buys in again) onto the
 simulated node's antennas; every read travels node → MQTT → hub, whose table service
 checks the deal and raises alerts. With ``--mistakes RATE`` (default 0.03) the dealer
@@ -28,8 +28,8 @@ in that hand) and ``false_alerts`` (raised in a hand without a mistake, or of an
 kind than the mistake's). The exit status is 1 when the pipeline lost a read or the
 alerts did not match the mistakes.
 
-Time in the demo: the hub's time (:class:`~hub.table_time.TableTime`) moves with a
-:class:`~hub.simulation.MotionClock` instead of the monotonic clock: one second per motion
+Time in the demo: the hub's time (:class:`~hub.app.table_time.TableTime`) moves with a
+:class:`~simulator.antennas.MotionClock` instead of the monotonic clock: one second per motion
 of the dealer, so the rules' debounce (0.5 s) sees a real dealer's
 timing however fast the pipeline runs, and a seed replays a run exactly. The dealer waits
 until the hub has handled each motion's reads before the next motion.
@@ -58,6 +58,8 @@ from feltwire.cards import card_code
 from feltwire.config import MqttClientSettings
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
+from hub.app.table_service import ConsoleInput, TableService
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules.procedure import (
     ConsoleAction,
@@ -67,19 +69,9 @@ from hub.rules.procedure import (
     ShowHand,
     UndoAction,
 )
-from hub.runtime import HubRuntime, start_hub
-from hub.simulation import (
-    EXPECTED,
-    AntennaSurface,
-    Mistake,
-    MotionClock,
-    SimulatedDealer,
-    Stopped,
-    choose_mistake,
-    wait_event,
-)
-from hub.table_service import ConsoleInput, TableService
 from hub.web.auth import Role
+from simulator.antennas import AntennaSurface, MotionClock, Stopped, wait_event
+from simulator.dealer import EXPECTED, Mistake, SimulatedDealer, choose_mistake
 from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable

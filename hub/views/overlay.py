@@ -1,7 +1,7 @@
 """The broadcast overlay's picture of the table, folded from the overlay feed's frames.
 
 Pure: :class:`OverlayState` is fed the frames the hub *released* to the producer's
-overlay feed (see :mod:`hub.service`: antenna frames with every card, the rules' hand
+overlay feed (see :mod:`hub.app.hub_service`: antenna frames with every card, the rules' hand
 frames with every card named, equity frames) one at a time, and answers with
 :meth:`OverlayState.picture` — what the overlay shows: each player's seat, name, stack,
 bet, hole cards, folded / all in / acting, equity (quick or exact), hand name, hi-lo

@@ -1,0 +1,198 @@
+"""The hub's MQTT connection: one client (aiomqtt) that feeds the services of all the
+hub's tables, reconnects when the broker goes away and sends what the services queue
+(light commands, alerts, the public topic).
+
+:func:`run_mqtt` is the adapter the composition root starts; each table's
+:class:`~hub.app.hub_service.HubService` only sees the messages of its own table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+from collections.abc import Mapping
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+import aiomqtt
+
+from feltwire.config import MqttUrl
+from feltwire.protocol import (
+    TOPIC_PREFIX,
+    reader_tags_filter,
+)
+from hub.app.errors import LogUnavailable
+from hub.app.hub_service import MAX_BATCH, HubService
+from hub.config import TlsFiles
+
+log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
+
+
+async def run_mqtt(
+    services: HubService | Mapping[str, HubService],
+    broker: MqttUrl,
+    *,
+    keepalive: int = 15,
+    tls: TlsFiles | None = None,
+) -> None:
+    """Feed every table of the hub from one broker connection; reconnects forever.
+
+    The connection subscribes to each table's reader and button topics, hands each
+    message to the table its topic names (a topic of no table served here goes to the
+    first table, whose ingest refuses it as ``bad_topic``), and sends every table's
+    outgoing messages. Each table takes its messages in order in a worker of its own
+    (:meth:`HubService.take_message`), the tables side by side. Over ``mqtts://`` the
+    broker's certificate is checked against ``tls.ca_file`` (unset: the system CAs),
+    and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS.
+    """
+    tables = {services.table: services} if isinstance(services, HubService) else dict(services)
+    if not tables:
+        raise ValueError("run_mqtt needs at least one table")
+    files = tls if tls is not None else TlsFiles()
+    tls_params = (
+        aiomqtt.TLSParameters(
+            ca_certs=str(files.ca_file) if files.ca_file is not None else None,
+            certfile=str(files.cert_file) if files.cert_file is not None else None,
+            keyfile=str(files.key_file) if files.key_file is not None else None,
+            cert_reqs=ssl.CERT_REQUIRED,
+        )
+        if broker.tls
+        else None
+    )
+    filters = [
+        (topic_filter, 1)
+        for table in tables
+        for topic_filter in (reader_tags_filter(table), f"{TOPIC_PREFIX}/{table}/node/+/button")
+    ]
+    # the tables' event-log writes run side by side (each table's in order): fsyncs of
+    # several files overlap, so the disk does not limit how many tables one hub carries
+    disk = ThreadPoolExecutor(min(32, len(tables)), thread_name_prefix="event-log")
+    workers = [
+        asyncio.create_task(_take_messages(service, disk), name=f"ingest-{service.table}")
+        for service in tables.values()
+    ]
+    try:
+        await _serve_broker(tables, broker, keepalive, tls_params, filters)
+    finally:
+        for worker in workers:
+            worker.cancel()
+        disk.shutdown(wait=False)
+
+
+async def _take_messages(service: HubService, disk: Executor) -> None:
+    """One table's worker: its messages, one after another, as they come. A message
+    whose handling fails (the event log cannot be written) is counted, logged and
+    dropped; the table goes on with the next."""
+    while True:
+        batch = [await service.inbox.get()]
+        while len(batch) < MAX_BATCH and not service.inbox.empty():
+            batch.append(service.inbox.get_nowait())
+        try:
+            await service.take_batch(batch, disk)
+        except LogUnavailable:
+            pass  # counted (failed), logged and told to the dealer by the service
+        except Exception:
+            service.ingest.counters["failed"] += len(batch)
+            service.throttle.error(
+                "table %s: %d messages could not be taken",
+                service.table,
+                len(batch),
+                exc_info=True,
+                key="take",
+            )
+
+
+async def _serve_broker(
+    tables: dict[str, HubService],
+    broker: MqttUrl,
+    keepalive: int,
+    tls_params: aiomqtt.TLSParameters | None,
+    filters: list[tuple[str, int]],
+) -> None:
+    """Connect, subscribe, route each message to its table's inbox, send the tables'
+    messages; reconnect forever."""
+    first = next(iter(tables.values()))
+    delay = 0.5
+    while True:
+        try:
+            async with aiomqtt.Client(
+                broker.host,
+                broker.port,
+                username=broker.username,
+                password=broker.password,
+                identifier=f"feltwire-hub-{first.table}",
+                # a persistent session: the broker queues reads for the hub while it is away
+                clean_session=False,
+                keepalive=keepalive,
+                tls_params=tls_params,
+                protocol=aiomqtt.ProtocolVersion.V311,
+                max_queued_incoming_messages=100_000,
+            ) as client:
+                for i in range(0, len(filters), _FILTERS_PER_SUBSCRIBE):
+                    chunk = filters[i : i + _FILTERS_PER_SUBSCRIBE]
+                    granted = await client.subscribe(chunk)
+                    _check_granted(chunk, granted)
+                log.info(
+                    "hub subscribed at %s:%d for %d table(s)", broker.host, broker.port, len(tables)
+                )
+                for service in tables.values():
+                    service.subscribed.set()
+                delay = 0.5
+                senders = [
+                    asyncio.create_task(_send_outgoing(service, client))
+                    for service in tables.values()
+                ]
+                try:
+                    async for message in client.messages:
+                        payload = message.payload
+                        if not isinstance(payload, bytes | bytearray):
+                            payload = str(payload).encode()
+                        topic = str(message.topic)
+                        parts = topic.split("/", 3)
+                        service = tables.get(parts[2], first) if len(parts) > 2 else first
+                        service.inbox.put_nowait((topic, bytes(payload), bool(message.retain)))
+                finally:
+                    for sender in senders:
+                        sender.cancel()
+        except aiomqtt.MqttError as exc:
+            for service in tables.values():
+                service.subscribed.clear()
+            log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 10.0)
+
+
+_FILTERS_PER_SUBSCRIBE = 64
+"""Topic filters per SUBSCRIBE packet (a hub of many tables subscribes in a few packets)."""
+
+
+def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:
+    """Log each subscription the broker refused (its ACL gives the hub's credential no
+    read right there: a table missing from the credential)."""
+    codes = list(granted) if isinstance(granted, tuple | list) else []
+    for (topic_filter, _), code in zip(chunk, codes, strict=False):
+        value = getattr(code, "value", code)
+        if isinstance(value, int) and value >= 0x80:
+            log.error(
+                "the broker refused the hub's subscription to %s: does the hub's credential "
+                "cover this table?",
+                topic_filter,
+            )
+
+
+async def _send_outgoing(service: HubService, client: aiomqtt.Client) -> None:
+    """Publish the hub's messages: the current lights first, then alerts that waited for
+    the connection, then each new message as it comes."""
+    waiting: list[tuple[str, bytes, bool]] = []
+    while not service.outgoing.empty():
+        message = service.outgoing.get_nowait()
+        if not message[2]:
+            waiting.append(message)  # light commands are superseded by the full state below
+    try:
+        for topic, payload, retain in service.light_messages() + waiting:
+            await client.publish(topic, payload, qos=1, retain=retain)
+        while True:
+            topic, payload, retain = await service.outgoing.get()
+            await client.publish(topic, payload, qos=1, retain=retain)
+    except aiomqtt.MqttError as exc:
+        log.warning("could not send to the broker: %s", exc)

@@ -1,0 +1,673 @@
+"""The imperative shell around one table's rules: hands started, watched and finished.
+
+A :class:`TableService` owns the table layer's :class:`~hub.rules.table.Table` (seats,
+stacks, the button and the blinds across hands) and, while a hand runs, its
+:class:`~hub.rules.procedure.DealingMonitor`. The :class:`~hub.app.hub_service.HubService` hands
+it every read it ingests (presence changes and tags that are not in the deck); the dealer
+console (in-process for now) enters actions through :meth:`TableService.console`; a
+periodic task feeds :class:`~hub.rules.procedure.Tick` when no read comes. Each
+:class:`~hub.rules.procedure.Step` the monitor answers becomes output:
+
+* alerts go to the public feed (``{"type": "alert", …}``) and, not retained, to the MQTT
+  topic ``feltwire/v1/<table>/alerts`` — an alert never names a hole card;
+* the public events (actions, board cards, shown/mucked hands *without* their cards,
+  pot awards with the text the dealer reads out) go to the public feed as
+  ``{"type": "event", "event": "ActionTaken", …}``;
+* the light hints set the seat lights (``acting``, ``allin``, ``folded``, ``error``) —
+  while a hand runs they replace the presence-only light rule — and a ``turn`` frame on
+  the public feed says who acts.
+
+When the hand is complete (or void after a misdeal) the table takes the result; the
+next hand starts as soon as the table is clear (no card on any antenna). A pot won
+uncontested keeps the hand open a moment longer (R-SHOW-3): the pot is awarded (the
+``PotAwarded`` events go out), and the console asks the winner to show all, one card or
+muck; the hand closes when the winner decides, when the winner's cards reach the muck, or
+— what a real table does when nobody says anything — when the table is cleared for the
+next hand (the winner mucked, unseen). Until the winner shows, its cards stay hidden.
+
+Every input — the table opening with its players, each console input, each seat command
+and alert acknowledgement (:meth:`TableService.table_command`), each tick while a hand
+runs — goes through :meth:`HubService.record` (the event log, then
+:meth:`TableService.apply_input`), so a restarted hub replays the hand to where it was.
+:meth:`TableService.console_state` is the dealer console's view (never a hole card
+before showdown).
+
+>>> from feltwire.deck import simulated_deck
+>>> from hub.config import PlayerSettings, RulesSettings, default_readers
+>>> from hub.app.hub_service import HubService
+>>> hub = HubService(table="t1", readers=default_readers(), deck=simulated_deck(),
+...                  max_payload_bytes=4096, overlay_delay_s=0, clock=lambda: 0.0,
+...                  live_equity=False)
+>>> players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
+>>> rules = TableService(hub, RulesSettings(players=players), game_code="NT")
+>>> rules.setup.seats, rules.setup.button   # hand 1: the button on seat 1
+((2, 3, 1), 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from typing import Any
+
+from feltwire.cards import card_code, card_index
+from feltwire.protocol import LightPattern, ReaderKind, alerts_topic, reader_kind, seat_of
+from hub.app.errors import LogUnavailable
+from hub.app.feeds import Event
+from hub.app.lights import presence_pattern
+from hub.app.ports import TableHost
+from hub.app.tournament_clock import CLOCK_COMMAND, TournamentClock
+from hub.config import RulesSettings, TournamentSettings, table_config
+from hub.eventlog import (
+    AckAlert,
+    ConsoleInput,
+    EventLogError,
+    InputKind,
+    SeatCommand,
+    SeatOp,
+    TableCommand,
+    console_kind,
+    decode_console,
+    decode_table,
+    encode_console,
+    encode_table,
+)
+from hub.rules.alerts import Alert
+from hub.rules.betting import Action
+from hub.rules.errors import RulesError
+from hub.rules.hand import Hand, Phase
+from hub.rules.procedure import (
+    DealingMonitor,
+    Input,
+    Inventory,
+    PotAwarded,
+    SeatHints,
+    Step,
+    Tick,
+    UnknownTag,
+)
+from hub.rules.setup import HandSetup, TableProfile
+from hub.rules.table import ChipsDelivered, Entry, Table
+from hub.views.antennas import public_antenna
+from hub.views.table import (
+    board_view,
+    console_player,
+    legal_view,
+    limits_view,
+    overlay_event,
+    players_view,
+    public_event,
+    showdown_view,
+    shown_public,
+    shown_view,
+    top_up_view,
+)
+
+log = logging.getLogger("hub.table_service")  # the name it logged under before issue 14's move
+
+__all__ = ["ConsoleInput", "TableService", "profile_for", "public_event", "table_config"]
+
+RECENT_ALERTS = 20
+"""How many alerts the public snapshot repeats for a page that opens late."""
+
+_BOARD_READERS = ("board", "flop1", "flop2", "flop3", "turn", "river")
+
+
+def profile_for(readers: Iterable[str]) -> TableProfile:
+    """The table profile the hub's antennas make.
+
+    >>> profile_for(["seat1", "seat2", "board", "muck"])
+    TableProfile(seats=2, burn=False, muck=True, up_cards=False, board_readers=('board',))
+    """
+    readers = list(readers)
+    seats = [n for r in readers if r.startswith("seat") and (n := seat_of(r)) is not None]
+    board = tuple(r for r in _BOARD_READERS if r in readers)
+    return TableProfile(
+        seats=max(seats, default=10),
+        burn="burn" in readers,
+        muck="muck" in readers,
+        up_cards=any(r.startswith("up") for r in readers),
+        board_readers=board or ("board",),
+    )
+
+
+class TableService:
+    """One table's hands, driven by the hub's reads and the dealer console."""
+
+    def __init__(
+        self,
+        hub: TableHost,
+        settings: RulesSettings,
+        *,
+        game_code: str,
+        profile: TableProfile | None = None,
+        tournament: TournamentSettings | None = None,
+    ) -> None:
+        self.hub = hub
+        self.settings = settings
+        self.profile = profile if profile is not None else profile_for(hub.readers)
+        self.game_code = game_code
+        clock = TournamentClock(tournament, hub.public.publish) if tournament else None
+        self.tournament_clock = clock
+        """The tournament clock (a table with ``[tournament]``), or None (a cash game)."""
+        self.table = Table(
+            table_config(settings, game_code),
+            self.profile,
+            tournament=clock.tournament if clock is not None else None,
+        )
+        self._buy_in: dict[int, int] = {}
+        self.opened = False
+        """True once the table opened (its players seated): live, or replayed from the log."""
+        self.monitor: DealingMonitor | None = None
+        """The monitor of the current hand (kept after it ends until the next starts)."""
+        self.setup: HandSetup | None = None
+        self.in_hand = False
+        self.hands_finished = 0
+        self.hands_voided = 0
+        self.alerts_by_hand: defaultdict[int, list[Alert]] = defaultdict(list)
+        """Every alert raised, by hand number."""
+        self.recent: deque[Event] = deque(maxlen=RECENT_ALERTS)
+        self.last_awards: list[str] = []
+        self.last_pots: list[dict[str, Any]] = []
+        """The last hand's pot awards in full (text and payouts), for the console."""
+        self.last_top_ups: list[dict[str, Any]] = []
+        """Chips bought during the last hand and delivered (or refused, over the maximum)
+        when it ended (R-BUY-4), for the console."""
+        self.acknowledged: set[int] = set()
+        """Ids of the alerts the dealer acknowledged at the console."""
+        self._alert_seq = 0
+        self._hints: SeatHints | None = None
+        self._blinds: tuple[int | None, int | None] = (None, None)
+        self._unknown: dict[str, frozenset[str]] = {}
+        self._stuck = False
+        self._pots: list[PotAwarded] = []
+        hub.attach_rules(self)
+        if not hub.has_history:  # otherwise the log's replay opens the table
+            self.ensure_open(hub.clock())
+
+    # ------------------------------------------------------------------ inputs
+
+    def _stakes(self) -> dict[str, Any]:
+        s = self.settings
+        clock = self.tournament_clock
+        return {
+            "game": self.game_code,
+            "small_blind": s.small_blind,
+            "big_blind": s.big_blind,
+            "ante": s.ante,
+            "small_bet": s.small_bet,
+            "big_bet": s.big_bet,
+            "debounce_seconds": s.debounce_seconds,
+        } | ({"tournament": clock.stakes()} if clock is not None else {})
+
+    def ensure_open(self, now: float) -> None:
+        """Open the table (seat the configured players) unless it is open already."""
+        if self.opened:
+            return
+        players = [p.model_dump() for p in self.settings.players]
+        payload = {"command": "open", "players": players, "stakes": self._stakes()}
+        self.hub.record(InputKind.TABLE, payload, now)
+
+    def apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> Step | None:
+        """Apply one logged input of the rules (live or replayed, the same code)."""
+        if kind is InputKind.TABLE:
+            self._table_command(payload, now)
+            return None
+        if not self.in_hand:
+            return None
+        if kind is InputKind.TICK:
+            return self._apply(Tick(now), now)
+        if kind in (InputKind.CONSOLE, InputKind.DEALER):
+            return self._apply(decode_console(payload, now), now)
+        raise EventLogError(f"the table service takes no {kind} input")
+
+    def _table_command(self, payload: dict[str, Any], now: float) -> None:
+        command = payload.get("command")
+        if command == CLOCK_COMMAND and self.tournament_clock is not None:
+            self.tournament_clock.apply(payload, now)
+            return
+        if command != "open":
+            self._console_table_command(decode_table(payload), now)
+            return
+        if payload["stakes"] != self._stakes():
+            raise EventLogError(
+                f"the event log's table opened with {payload['stakes']}, the config says "
+                f"{self._stakes()}: keep the old [rules] or start with a fresh state_dir"
+            )
+        if self.opened:
+            return
+        configured = sorted((p.seat, p.name, p.buy_in) for p in self.settings.players)
+        logged = sorted(
+            (int(p["seat"]), str(p["name"]), int(p["buy_in"])) for p in payload["players"]
+        )
+        if configured != logged:
+            log.warning(
+                "players as in the event log %s (the config now says %s)", logged, configured
+            )
+        for seat, name, buy_in in logged:
+            self.table.join(seat, name, buy_in, now)
+            self._buy_in[seat] = buy_in
+        self.opened = True
+        if self.tournament_clock is not None:
+            self.tournament_clock.start(now)
+        self._maybe_start(now)
+
+    def _console_table_command(self, cmd: TableCommand, now: float) -> None:
+        """Apply a logged seat command or alert acknowledgement (RulesError if the table's
+        rules refuse it: on replay the hub counts that and goes on)."""
+        if isinstance(cmd, AckAlert):
+            self.acknowledged.add(cmd.alert)
+            self.hub.public.publish({"type": "alert_ack", "id": cmd.alert, "t": now})
+            return
+        table, seat = self.table, cmd.seat
+        entry = Entry.WAIT_FOR_BIG_BLIND if cmd.wait else Entry.POST
+        if cmd.op is SeatOp.SIT:
+            table.join(seat, cmd.name, cmd.amount, now, entry)
+            self._buy_in[seat] = cmd.amount
+        elif cmd.op is SeatOp.TOP_UP:
+            table.add_chips(seat, cmd.amount, now)
+        elif cmd.op is SeatOp.SIT_OUT:
+            table.sit_out(seat)
+        elif cmd.op is SeatOp.COME_BACK:
+            table.come_back(seat, entry)
+        else:
+            table.leave(seat, now)
+            self._buy_in.pop(seat, None)
+        log.info("seat %d: %s", seat, cmd.op.value)
+        frame = {"type": "seats", "hand": self.hand_number, "t": now, "op": cmd.op.value}
+        self._both(now, frame | {"seat": seat, "players": self.players_view()})
+        self._maybe_start(now)
+
+    def on_read(
+        self,
+        reader: str,
+        cards: frozenset[str],
+        unknown_uids: Iterable[str],
+        changed: bool,
+        now: float,
+    ) -> None:
+        """One inventory the hub accepted: its cards, the uids not in the deck, and
+        whether the cards on the antenna changed."""
+        unknown = frozenset(unknown_uids)
+        fresh = unknown - self._unknown.get(reader, frozenset())
+        self._unknown[reader] = unknown
+        if self.in_hand:
+            if fresh:
+                self._apply(UnknownTag(reader, now), now)
+            if changed and self.in_hand:
+                inv = Inventory(reader, frozenset(card_index(c) for c in cards), now)
+                self._apply(inv, now)
+        elif changed and reader_kind(reader) is ReaderKind.SEAT:
+            seat = seat_of(reader)
+            assert seat is not None
+            self.hub.set_light(seat, presence_pattern(len(cards)))
+        if not self.in_hand:
+            self._maybe_start(now)
+
+    def console(self, inp: ConsoleInput) -> Step | None:
+        """Enter an input at the dealer console (stamped with the hub's clock now);
+        its step, or None when no hand is running."""
+        if not self.in_hand:
+            return None
+        step = self.hub.record(console_kind(inp), encode_console(inp), self.hub.clock())
+        assert step is None or isinstance(step, Step)
+        return step
+
+    def table_command(self, cmd: TableCommand) -> None:
+        """Enter a seat command or an alert acknowledgement at the console (stamped with
+        the hub's clock now). The table's rules check a seat command before it is logged:
+        a refusal raises :class:`~hub.rules.errors.RulesError` naming the rule; an alert
+        id never raised is a LookupError; acknowledging an alert twice changes nothing."""
+        now = self.hub.clock()
+        if isinstance(cmd, AckAlert):
+            if not 1 <= cmd.alert <= self._alert_seq:
+                raise LookupError(f"there is no alert {cmd.alert}")
+            if cmd.alert in self.acknowledged:
+                return
+        else:
+            self._verify_seat_command(cmd, now)
+        self.hub.record(InputKind.TABLE, encode_table(cmd), now)
+
+    def _verify_seat_command(self, cmd: SeatCommand, now: float) -> None:
+        table, seat = self.table, cmd.seat
+        if cmd.op is SeatOp.SIT:
+            table.verify_join(seat, cmd.name, cmd.amount, now)
+        elif cmd.op is SeatOp.TOP_UP:
+            table.verify_add_chips(seat, cmd.amount, now)
+        elif cmd.op is SeatOp.SIT_OUT:
+            table.verify_sit_out(seat)
+        elif cmd.op is SeatOp.COME_BACK:
+            table.verify_come_back(seat)
+        else:
+            table.verify_leave(seat)
+
+    def tick(self) -> Step | None:
+        """Time passes without a read (pending departures may become certain; the
+        tournament clock may reach a new level)."""
+        if self.tournament_clock is not None:
+            self.tournament_clock.poll(self.hub.clock())
+        if not self.in_hand:
+            return None
+        step = self.hub.record(InputKind.TICK, {}, self.hub.clock())
+        assert step is None or isinstance(step, Step)
+        return step
+
+    def clock_command(self, action: str) -> Event:
+        """Pause or resume the tournament clock at the console (stamped with the hub's
+        clock now, checked, then logged); the clock's state after it. LookupError when the
+        table runs no clock, RulesError when the clock refuses (not running, not paused)."""
+        if self.tournament_clock is None:
+            raise LookupError("this table runs no tournament clock (no [tournament] section)")
+        now = self.hub.clock()
+        self.hub.record(InputKind.TABLE, self.tournament_clock.command(action, now), now)
+        return self.tournament_clock.state(now)
+
+    async def run_ticks(self, interval: float) -> None:
+        """Tick every ``interval`` seconds, forever (a task of the running hub)."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.tick()
+            except LogUnavailable:
+                pass  # counted, logged and told to the dealer by the hub; the next tick tries
+            except Exception:
+                self.hub.task_failed("rules-tick")
+
+    # ------------------------------------------------------------------ the hand
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the current (or last) hand; 0 before the first."""
+        return self.setup.number if self.setup is not None else 0
+
+    def _table_clear(self) -> bool:
+        snap = self.hub.presence.snapshot()
+        return not any(
+            cards for r, cards in snap.items() if reader_kind(r) is not ReaderKind.REGISTER
+        )
+
+    def _maybe_start(self, now: float) -> None:
+        if self.in_hand or not self._table_clear():
+            return
+        if self.settings.rebuy:
+            for seat, player in self.table.players.items():
+                amount = self._buy_in.get(seat)
+                if player.stack + player.pending == 0 and amount:
+                    try:
+                        self.table.add_chips(seat, amount, now)
+                    except RulesError as err:
+                        log.warning("seat %d cannot rebuy: %s", seat, err)
+        if not self.table.can_start_hand(now):
+            if not self._stuck:
+                self._stuck = True
+                log.warning("no hand can start: fewer than two players can be dealt in")
+            return
+        self._stuck = False
+        if self.tournament_clock is not None:
+            self.tournament_clock.poll(now)  # the level whose blinds this hand takes
+        setup = self.table.start_hand(now)
+        self.setup = setup
+        self.monitor = DealingMonitor(
+            setup, profile=self.profile, debounce=self.settings.debounce_seconds
+        )
+        self.in_hand = True
+        self._hints = None
+        self._pots = []
+        started = self.table.current
+        assert started is not None
+        self._blinds = (started.small_blind, started.big_blind)
+        self._both(
+            now,
+            {
+                "type": "hand",
+                "hand": setup.number,
+                "t": now,
+                "button": setup.button,
+                "seats": list(setup.seats),
+                "small_blind": started.small_blind,
+                "big_blind": started.big_blind,
+                "stacks": [[s, c] for s, c in zip(setup.seats, setup.starting_stacks, strict=True)],
+                "names": [[s, self.table.players[s].name] for s in setup.seats],
+                "posts": [
+                    [setup.seats[p.seat], p.kind.value, p.amount] for p in self.monitor.hand.posts
+                ],
+            },
+        )
+        log.info("hand %d: seats %s, button %d", setup.number, setup.seats, setup.button)
+        self._show_hints(self.monitor.hints(), now)
+
+    def _apply(self, inp: Input, now: float) -> Step:
+        monitor = self.monitor
+        assert monitor is not None and self.setup is not None
+        step = monitor.apply(inp)
+        number = self.setup.number
+        for alert in step.alerts:
+            self._alert(number, alert, now)
+        for event in step.public_events:
+            self.hub.public.publish(public_event(event) | {"hand": number, "t": now})
+        for event in step.events:
+            self.hub.to_overlay(overlay_event(event) | {"hand": number, "t": now}, now)
+        self._show_hints(step.hints, now)
+        pots = [e for e in step.events if isinstance(e, PotAwarded)]
+        if pots:  # kept: after an uncontested pot the hand closes at a later input
+            self._pots = pots
+        if monitor.void:
+            voided = self.table.misdeal()
+            self.hands_voided += 1
+            self.last_pots = []
+            self._end(now, voided=True, awards=[], deliveries=voided.deliveries)
+        elif monitor.hand.phase is Phase.COMPLETE and (
+            monitor.winner_to_show is None or self._table_clear()
+        ):
+            done = self.table.finish_hand(monitor.hand, now)
+            self.hands_finished += 1
+            pots, self._pots = self._pots, []
+            self.last_pots = [e.as_dict() for e in pots]
+            awards = [e.text for e in pots]
+            self._end(now, voided=False, awards=awards, deliveries=done.deliveries)
+        return step
+
+    def _alert(self, number: int, alert: Alert, now: float) -> None:
+        self.alerts_by_hand[number].append(alert)
+        self._alert_seq += 1
+        frame: Event = {"type": "alert", "id": self._alert_seq, "hand": number, "t": now}
+        frame |= alert.as_dict()
+        self.recent.append(frame)
+        self._both(now, frame)
+        payload = {"v": 1, "table": self.hub.table} | frame
+        del payload["type"]
+        self.hub.send(alerts_topic(self.hub.table), json.dumps(payload).encode(), retain=False)
+        log.info("hand %d alert %s: %s", number, alert.code.value, alert.message)
+
+    def _end(
+        self,
+        now: float,
+        *,
+        voided: bool,
+        awards: list[str],
+        deliveries: Iterable[ChipsDelivered] = (),
+    ) -> None:
+        self.in_hand = False
+        self.last_awards = awards
+        self.last_top_ups = [top_up_view(d) for d in deliveries]
+        for d in self.last_top_ups:
+            if d["refused"]:
+                log.warning("hand %d: %s", self.hand_number, d["message"])
+            else:
+                log.info("hand %d: %s", self.hand_number, d["message"])
+        self._both(
+            now,
+            {
+                "type": "hand_end",
+                "hand": self.hand_number,
+                "t": now,
+                "voided": voided,
+                "awards": awards,
+                "top_ups": self.last_top_ups,
+                "stacks": [[s, p.stack] for s, p in sorted(self.table.players.items())],
+            },
+        )
+        for reader in self.hub.readers:
+            if reader_kind(reader) is ReaderKind.SEAT:
+                seat = seat_of(reader)
+                assert seat is not None
+                self.hub.set_light(seat, presence_pattern(len(self.hub.presence.cards_on(reader))))
+
+    def _both(self, now: float, frame: Event) -> None:
+        """A frame with no hole card in it: to the public feed now, and to the overlay
+        (with its delay), so the overlay's picture of the hand is complete."""
+        self.hub.public.publish(frame)
+        self.hub.to_overlay(frame, now)
+
+    def _show_hints(self, hints: SeatHints, now: float) -> None:
+        assert self.setup is not None
+        in_hand = set(self.setup.seats)
+        for reader in self.hub.readers:
+            if reader_kind(reader) is not ReaderKind.SEAT:
+                continue
+            seat = seat_of(reader)
+            assert seat is not None
+            if seat in hints.alerted:
+                pattern = LightPattern.ERROR
+            elif seat not in in_hand:
+                pattern = LightPattern.OFF
+            elif seat == hints.acting:
+                pattern = LightPattern.ACTING
+            elif seat in hints.all_in:
+                pattern = LightPattern.ALLIN
+            elif seat in hints.folded:
+                pattern = LightPattern.FOLDED
+            else:
+                pattern = LightPattern.IDLE
+            self.hub.set_light(seat, pattern)
+        turn = (hints.acting, hints.all_in, hints.folded)
+        last = self._hints
+        if last is None or turn != (last.acting, last.all_in, last.folded):
+            self._both(
+                now,
+                {
+                    "type": "turn",
+                    "hand": self.hand_number,
+                    "t": now,
+                    "acting": hints.acting,
+                    "all_in": list(hints.all_in),
+                    "folded": list(hints.folded),
+                },
+            )
+        self._hints = hints
+
+    # ------------------------------------------------------------------ views
+
+    def public_state(self) -> Event:
+        """The hand as the public may see it (for the snapshot of a page that opens)."""
+        hints = self._hints
+        setup = self.setup
+        clock = self.tournament_clock
+        return {
+            "hand": self.hand_number,
+            "in_hand": self.in_hand,
+            "button": setup.button if setup is not None else None,
+            "seats": list(setup.seats) if setup is not None else [],
+            "small_blind": self._blinds[0],
+            "big_blind": self._blinds[1],
+            "acting": hints.acting if hints is not None and self.in_hand else None,
+            "all_in": list(hints.all_in) if hints is not None and self.in_hand else [],
+            "folded": list(hints.folded) if hints is not None and self.in_hand else [],
+            "pot": self.monitor.hand.pot_total if self.monitor is not None and self.in_hand else 0,
+            "alerts": self.alerts_view(),
+            "awards": list(self.last_awards),
+            "players": self.players_view(),
+            "board": board_view(self._live_hand()),
+            "shown": shown_public(self.monitor, self.setup),
+            "clock": clock.state(self.hub.clock()) if clock is not None else None,
+        }
+
+    def alerts_view(self) -> list[Event]:
+        """The recent alerts, oldest first: the rules' (with their ids, which the dealer
+        acknowledges) and the hub's own (security, the event log; ``id`` None)."""
+        merged = sorted([*self.recent, *self.hub.hub_alerts], key=lambda f: float(f["t"]))
+        return merged[-RECENT_ALERTS:]
+
+    def _live_hand(self) -> Hand | None:
+        """The running hand (None between hands)."""
+        return self.monitor.hand if self.monitor is not None and self.in_hand else None
+
+    def players_view(self) -> list[dict[str, Any]]:
+        """Every seated player as anyone may see them (:func:`hub.views.table.players_view`)."""
+        return players_view(self.table, self._live_hand(), self.setup)
+
+    def _console_player(self, view: dict[str, Any], now: float) -> dict[str, Any]:
+        hand = self.monitor.hand if self.monitor is not None else None
+        setup = self.setup if self.in_hand else None
+        return console_player(self.table, view, now, hand, setup)
+
+    # ------------------------------------------------------------------ the console
+
+    def console_state(self) -> Event:
+        """The dealer console's view of the table (``{"type": "console", …}``).
+
+        The hand (number, game, phase, street, button, blinds, pot, board), every player
+        (:meth:`players_view` plus what the seat commands allow), whose turn it is, the
+        legal actions of the seat to act with their amounts straight from the engine, the
+        show/muck choices at showdown, the last hand's pot awards, the recent alerts with
+        their ids and whether they were acknowledged, the seat-management limits, and
+        ``live_hole_cards`` (the overlay shows hole cards without delay). Never a hole
+        card before showdown: only hands shown at the showdown name their cards.
+        """
+        now = self.hub.clock()
+        monitor, setup, hints = self.monitor, self.setup, self._hints
+        hand = monitor.hand if monitor is not None else None
+        live = hand if hand is not None and self.in_hand else None
+        open_ = live if live is not None and live.phase is not Phase.COMPLETE else None
+        config = self.table.config
+        snap = self.hub.presence.snapshot()
+        players = self.table.players
+        last = None
+        if not self.in_hand and monitor is not None:
+            last = {
+                "hand": self.hand_number,
+                "voided": monitor.void,
+                "awards": self.last_pots,
+                "top_ups": self.last_top_ups,
+            }
+        return {
+            "type": "console",
+            "table": self.hub.table,
+            "hand": self.hand_number,
+            "in_hand": self.in_hand,
+            "game": self.game_code,
+            "game_name": config.game.name,
+            "structure": config.game.structure.name.lower().replace("_", " "),
+            "stakes": self._stakes(),
+            "phase": live.phase.value if live is not None else None,
+            "street": live.street.name if live is not None else None,
+            "button": setup.button if setup is not None else None,
+            "small_blind": self._blinds[0] if setup is not None else None,
+            "big_blind": self._blinds[1] if setup is not None else None,
+            "pot": live.pot_total if live is not None else 0,
+            "current_bet": live.current_bet if live is not None else 0,
+            "board": [card_code(c) for c in hand.board if c >= 0] if hand is not None else [],
+            "players": [self._console_player(v, now) for v in self.players_view()],
+            "acting": hints.acting if hints is not None and live is not None else None,
+            "legal": legal_view(live, setup) if live is not None else None,
+            "showdown": showdown_view(live, setup) if live is not None else None,
+            "shown": shown_view(hand, setup) if hand is not None else [],
+            "can_undo": open_ is not None and any(isinstance(r, Action) for r in open_.log),
+            "can_misdeal": open_ is not None and self.table.can_misdeal(),
+            "last_hand": last,
+            "alerts": [
+                f | {"acknowledged": f["id"] is not None and f["id"] in self.acknowledged}
+                for f in self.alerts_view()
+            ],
+            "seating": {
+                "seats": self.profile.seats,
+                "empty": [s for s in range(1, self.profile.seats + 1) if s not in players],
+                "full": len(players) >= config.game.max_players,
+                "buy_in": limits_view(self.table.buy_in_limits("", now)),
+            },
+            "live_hole_cards": self.hub.overlay_delay_s == 0,
+            "antennas": [public_antenna(r, snap.get(r, ())) for r in self.hub.readers],
+        }

@@ -1,0 +1,332 @@
+"""The hub's composition root: one validated config in, a running hub out.
+
+:func:`start_hub` builds, for every table of the config, the deck, the event log, the
+service and the table's rules; then the embedded broker (when no broker URL is
+configured), ONE MQTT connection that serves every table (:func:`hub.adapters.mqtt.run_mqtt`),
+each table's timed tasks and the web server (every table behind ``?table=``); it returns
+a :class:`HubRuntime` to stop them again. ``feltwire hub``, the demo and the integration
+tests all start the hub this way.
+
+Event logs: a one-table hub keeps its log at ``state_dir/events.sqlite`` (as it always
+did); a hub with ``[[tables]]`` keeps each table's at ``state_dir/<table>/events.sqlite``
+— except a table whose log already lies at ``state_dir/events.sqlite`` (the hub served
+only that table before), which keeps it there (:func:`event_log_path`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import uvicorn
+
+from feltwire.config import MqttUrl, parse_mqtt_url
+from feltwire.deck import Deck, load_deck, simulated_deck
+from hub.adapters.broker import EmbeddedBroker
+from hub.adapters.mqtt import run_mqtt
+from hub.app.hub_service import HubService
+from hub.app.table_service import TableService
+from hub.app.table_time import TableTime
+from hub.config import HubConfig, ResolvedTable
+from hub.eventlog import EVENT_LOG_FILE, EventLog, EventLogError
+from hub.web.app import create_app
+from hub.web.auth import Role, WebAuth
+from hub.web.server import server_config
+
+log = logging.getLogger("hub.runtime")  # the name it logged under before issue 14's move
+
+STOP_WAIT_S = 5.0
+"""How long :meth:`HubRuntime.stop` waits for a task to end before asking it again."""
+
+
+class _Server(uvicorn.Server):
+    """uvicorn without its own signal handlers: the process's entry point owns signals."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+def _logged_table(path: Path) -> str | None:
+    """The table whose inputs the event log at ``path`` holds (None: no input yet)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT table_id FROM events LIMIT 1").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise EventLogError(f"event log {path}: {exc}") from exc
+    return None if row is None else str(row[0])
+
+
+def event_log_path(state_dir: Path, table: str, *, several: bool) -> Path:
+    """Where ``table``'s event log lies in ``state_dir``.
+
+    A one-table hub (``several`` false) uses ``state_dir/events.sqlite`` unless only
+    ``state_dir/<table>/events.sqlite`` exists; a hub of several tables uses
+    ``state_dir/<table>/events.sqlite`` unless ``state_dir/events.sqlite`` holds this
+    table's inputs (the log of the one-table hub it was before).
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> event_log_path(d, "t1", several=False).relative_to(d).as_posix()
+    'events.sqlite'
+    >>> event_log_path(d, "t1", several=True).relative_to(d).as_posix()
+    't1/events.sqlite'
+    """
+    shared = state_dir / EVENT_LOG_FILE
+    own = state_dir / table / EVENT_LOG_FILE
+    if not several:
+        return own if own.exists() and not shared.exists() else shared
+    if not own.exists() and shared.exists() and _logged_table(shared) == table:
+        return shared
+    return own
+
+
+@dataclass
+class HubRuntime:
+    """A running hub: its tables' services, where it listens, and how to stop it.
+
+    ``service``, ``rules`` and ``log`` are the first table's (what a one-table hub has);
+    ``services`` holds every table's service by table id, in the config's order.
+    """
+
+    config: HubConfig
+    service: HubService
+    broker: MqttUrl
+    web_url: str
+    producer_token: str
+    auth: WebAuth
+    embedded: EmbeddedBroker | None
+    _server: _Server
+    rules: TableService | None = None
+    """The table's rules (when the config has a ``[rules]`` section)."""
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    log: EventLog | None = None
+    """The first table's event log (when the config has a ``state_dir``)."""
+    services: dict[str, HubService] = field(default_factory=dict)
+    """Every table's service, by table id (the first is :attr:`service`)."""
+    logs: dict[str, EventLog] = field(default_factory=dict)
+    """Every table's event log, by table id (when the config has a ``state_dir``)."""
+
+    def __post_init__(self) -> None:
+        if not self.services:
+            self.services = {self.service.table: self.service}
+        if not self.logs and self.log is not None:
+            self.logs = {self.service.table: self.log}
+
+    @property
+    def overlay_url(self) -> str:
+        """The producer's overlay page, token included."""
+        return f"{self.web_url}/overlay?token={self.producer_token}"
+
+    def token(self, role: Role, name: str | None = None, *, seconds: float = 12 * 3600) -> str:
+        """An access token for ``role`` on this hub (see :mod:`hub.web.auth`)."""
+        return self.auth.issue(role, name or role.value, seconds=seconds)
+
+    async def stop(self) -> None:
+        """Stop the web server, the ingest and the embedded broker."""
+        self._server.should_exit = True
+        for task in self._tasks:
+            task.cancel()
+        pending = {t for t in self._tasks if not t.done()}
+        for _ in range(3):  # a task that swallowed a cancellation is asked again
+            if not pending:
+                break
+            _, pending = await asyncio.wait(pending, timeout=STOP_WAIT_S)
+            for task in pending:
+                log.warning("task %s did not stop yet; cancelling it again", task.get_name())
+                task.cancel()
+        if pending:
+            log.error(
+                "tasks %s did not stop: leaving them", ", ".join(t.get_name() for t in pending)
+            )
+        for task in self._tasks:
+            if task.done() and not task.cancelled():
+                with contextlib.suppress(Exception):
+                    task.result()
+        if self.embedded is not None:
+            await self.embedded.stop()
+        for event_log in self.logs.values():
+            event_log.close()
+        self.auth.close()
+
+
+async def start_hub(
+    config: HubConfig,
+    *,
+    deck: Deck | None = None,
+    clock: Callable[[], float] = time.time,
+    monotonic: Callable[[], float] = time.monotonic,
+) -> HubRuntime:
+    """Start every part of the hub described by ``config`` (every table it lists).
+
+    With a ``state_dir`` each table's event log there is replayed first (the table, the
+    hand, the lights and the feeds' snapshots are as they were), then the hub goes live.
+    ``deck``, when given, is every table's deck (the demo and tests).
+
+    ``clock`` is the wall clock (display, records), ``monotonic`` the clock that measures
+    time passing: the hub's time (:class:`~hub.app.table_time.TableTime`), on which every
+    delay, expiry and timeout runs, is anchored on the wall clock once and then moves with
+    ``monotonic`` only, never behind the last input of any table's log.
+    """
+    tables = config.table_configs()
+    log_paths = (
+        {
+            t.table: event_log_path(config.state_dir, t.table, several=bool(config.tables))
+            for t in tables
+        }
+        if config.state_dir is not None
+        else {}
+    )
+    decks: dict[Path | None, Deck] = {}
+    services: dict[str, HubService] = {}
+    logs: dict[str, EventLog] = {}
+    all_rules: dict[str, TableService] = {}
+    now = TableTime(wall=clock, monotonic=monotonic)
+    try:
+        for table in tables:
+            if table.table in log_paths:
+                opened = EventLog(log_paths[table.table], table.table, sync=config.event_log_sync)
+                logs[table.table] = opened
+                now.resume(opened.last_t)
+        for table in tables:
+            if deck is not None:
+                table_deck = deck
+            elif table.deck not in decks:
+                table_deck = decks[table.deck] = (
+                    load_deck(table.deck) if table.deck else simulated_deck()
+                )
+            else:
+                table_deck = decks[table.deck]
+            service = _table_service(config, table, table_deck, now, logs.get(table.table))
+            services[table.table] = service
+            if table.rules is not None:
+                all_rules[table.table] = TableService(
+                    service, table.rules, game_code=table.game, tournament=config.tournament
+                )
+            service.replay()
+    except BaseException:
+        for opened in logs.values():
+            opened.close()
+        raise
+    service = next(iter(services.values()))
+    rules = all_rules.get(service.table)
+    event_log = logs.get(service.table)
+    embedded: EmbeddedBroker | None = None
+    if config.mqtt.url is None:
+        embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
+        await embedded.start()
+        broker = embedded.hub_address
+    else:
+        broker = parse_mqtt_url(config.mqtt.url)
+
+    token = (
+        config.web.producer_token.get_secret_value()
+        if config.web.producer_token
+        else secrets.token_urlsafe(16)
+    )
+    auth = WebAuth.from_settings(
+        config.web,
+        producer_token=token,
+        state_dir=config.state_dir,
+        clock=clock,
+        monotonic=monotonic,
+    )
+    app = create_app(services, auth=auth, max_body_bytes=config.web.max_body_bytes)
+    server = _Server(server_config(app, config.web))
+    tasks: list[asyncio.Task[None]] = [
+        asyncio.create_task(server.serve(), name="web"),
+        asyncio.create_task(
+            run_mqtt(
+                services,
+                broker,
+                keepalive=config.mqtt.keepalive,
+                tls=config.mqtt.tls_files,
+            ),
+            name="mqtt",
+        ),
+    ]
+    for table in tables:
+        table_service = services[table.table]
+        name = table.table
+        tasks += [
+            asyncio.create_task(table_service.run_release(), name=f"overlay-release-{name}"),
+            asyncio.create_task(table_service.run_equity(), name=f"equity-{name}"),
+            asyncio.create_task(table_service.run_security(), name=f"security-{name}"),
+        ]
+        table_rules = all_rules.get(name)
+        if table_rules is not None and table.rules is not None and table.rules.tick_seconds > 0:
+            tasks.append(
+                asyncio.create_task(
+                    table_rules.run_ticks(table.rules.tick_seconds), name=f"rules-tick-{name}"
+                )
+            )
+    while not server.started:
+        if tasks[0].done():
+            tasks[0].result()
+            raise RuntimeError(f"web server could not start on {config.web.host}:{config.web.port}")
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    host = config.web.host if config.web.host not in ("0.0.0.0", "::") else "127.0.0.1"
+    runtime = HubRuntime(
+        config=config,
+        service=service,
+        broker=broker,
+        web_url=f"http://{host}:{port}",
+        producer_token=token,
+        auth=auth,
+        embedded=embedded,
+        _server=server,
+        _tasks=tasks,
+        rules=rules,
+        log=event_log,
+        services=services,
+        logs=logs,
+    )
+    for name, table_service in services.items():
+        table_log = logs.get(name)
+        log.info(
+            "hub for table %s: page %s/?table=%s, broker %s:%d, event log %s (%d inputs replayed)",
+            name,
+            runtime.web_url,
+            name,
+            broker.host,
+            broker.port,
+            table_log.path if table_log is not None else "none",
+            table_service.replayed,
+        )
+    return runtime
+
+
+def _table_service(
+    config: HubConfig,
+    table: ResolvedTable,
+    deck: Deck,
+    now: TableTime,
+    event_log: EventLog | None,
+) -> HubService:
+    """One table's service (not replayed yet), on the hub's time ``now``."""
+    return HubService(
+        table=table.table,
+        readers=list(table.readers),
+        deck=deck,
+        max_payload_bytes=config.max_payload_bytes,
+        overlay_delay_s=config.web.overlay_delay_minutes * 60,
+        clock=now,
+        wall=now.wall,
+        game=table.game,
+        live_equity=table.live_equity,
+        log=event_log,
+        doubled_after_s=table.rules.debounce_seconds if table.rules is not None else 0.5,
+        node_rate=config.node_rate_limit,
+        node_burst=config.node_burst,
+    )
