@@ -28,6 +28,7 @@ from typing import Any
 import httpx
 import jsonschema
 import paho.mqtt.client as paho
+from hub.demo import TABLE, DemoTable
 from paho.mqtt.enums import CallbackAPIVersion
 from referencing import Registry, Resource
 from websockets.asyncio.client import connect
@@ -43,7 +44,6 @@ from hub.config import (
     TournamentSettings,
     WebSettings,
 )
-from hub.demo import TABLE, DemoTable
 from hub.runtime import HubRuntime, start_hub
 from hub.simulation import MotionClock
 from hub.web.auth import Role
