@@ -21,13 +21,10 @@ from hub.rules.procedure import (
     Input,
     Step,
 )
+from simulator.errors import Stopped
 from simulator.monitor_table import MOTION
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
-
-
-class Stopped(Exception):
-    """The demo was asked to stop in the middle of a hand."""
 
 
 class MotionClock:

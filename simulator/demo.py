@@ -70,8 +70,9 @@ from hub.rules.procedure import (
     UndoAction,
 )
 from hub.web.auth import Role
-from simulator.antennas import AntennaSurface, MotionClock, Stopped, wait_event
+from simulator.antennas import AntennaSurface, MotionClock, wait_event
 from simulator.dealer import EXPECTED, Mistake, SimulatedDealer, choose_mistake
+from simulator.errors import ConsoleApiError, Stopped
 from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
@@ -126,10 +127,6 @@ class Tally:
             if code != expected:
                 self.false_alerts += 1
                 self.false_kinds[code] += 1
-
-
-class ConsoleApiError(RuntimeError):
-    """The hub's console API failed (not a refusal: a bad credential, a server error)."""
 
 
 @dataclass(frozen=True, slots=True)

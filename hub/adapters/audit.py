@@ -44,6 +44,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from hub.adapters.errors import AuditError
 from hub.eventlog import GENESIS, chain_digest, create_private
 from hub.security.limits import SlidingWindow
 
@@ -96,10 +97,6 @@ BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS audit_append_only_delete BEFORE DELETE ON audit
 BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
 """
-
-
-class AuditError(Exception):
-    """The audit trail cannot be opened, or its chain does not verify."""
 
 
 @dataclass(frozen=True, slots=True)
