@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Path, Query, Request
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from pydantic import BaseModel
 
-from hub.web.auth import Principal, Role, WebAuth, allow
-from hub.web.common import TableDep, audit
+from hub.web.dependencies import AdminDep, TableDep, audit, auth_of
 
-ADMIN = allow(Role.ADMIN)
+router = APIRouter()
 
 
 class AuditPage(BaseModel):
@@ -37,38 +36,39 @@ class AuditPage(BaseModel):
     """Refusals not written since the hub started (per-address throttle)."""
 
 
-def register(app: FastAPI) -> None:
-    """Add the admin's routes to ``app``."""
+@router.get("/api/admin/audit")
+async def audit_trail(
+    request: Request,
+    _: AdminDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+) -> AuditPage:
+    """The audit trail of card-bearing pages and feeds, newest first (admin only)."""
+    trail = auth_of(request).audit
+    entries = trail.read(limit=limit, before=before)
+    return AuditPage(
+        entries=[e.as_dict() for e in entries],
+        next_before=entries[-1].id if len(entries) == limit else None,
+        total=len(trail),
+        suppressed=trail.suppressed,
+    )
 
-    @app.get("/api/admin/audit")
-    async def audit_trail(
-        request: Request,
-        _: Annotated[Principal, Depends(ADMIN)],
-        limit: Annotated[int, Query(ge=1, le=500)] = 50,
-        before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
-    ) -> AuditPage:
-        """The audit trail of card-bearing pages and feeds, newest first (admin only)."""
-        auth: WebAuth = request.app.state.auth
-        entries = auth.audit.read(limit=limit, before=before)
-        return AuditPage(
-            entries=[e.as_dict() for e in entries],
-            next_before=entries[-1].id if len(entries) == limit else None,
-            total=len(auth.audit),
-            suppressed=auth.audit.suppressed,
-        )
 
-    @app.post("/api/admin/nodes/{node}/reset")
-    async def reset_node(
-        request: Request,
-        service: TableDep,
-        who: Annotated[Principal, Depends(ADMIN)],
-        node: Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$")],
-    ) -> dict[str, Any]:
-        """Reset one node's message sequence at this table (admin only; logged, audited)."""
-        before = service.ingest.nodes.stats().get(node)
-        if before is None:
-            raise HTTPException(404, f"table {service.table} has heard nothing from node {node!r}")
-        service.reset_node(node)
-        detail = f"reset node {node}'s sequence (it was at {before['last_seq']})"
-        audit(request, service, who, outcome="open", feed="nodes", detail=detail)
-        return {"node": node, "table": service.table, "was": before["last_seq"], "reset": True}
+@router.post("/api/admin/nodes/{node}/reset")
+async def reset_node(
+    request: Request,
+    service: TableDep,
+    who: AdminDep,
+    node: Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$")],
+) -> dict[str, Any]:
+    """Reset one node's message sequence at this table (admin only; logged, audited)."""
+    before = service.node_stats().get(node)
+    if before is None:
+        raise HTTPException(404, f"table {service.table} has heard nothing from node {node!r}")
+    service.reset_node(node)
+    detail = f"reset node {node}'s sequence (it was at {before['last_seq']})"
+    audit(request, service, who, outcome="open", feed="nodes", detail=detail)
+    return {"node": node, "table": service.table, "was": before["last_seq"], "reset": True}
+
+
+__all__ = ["AuditPage", "router"]

@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
-from fastapi import HTTPException, WebSocketException, status
+from fastapi import WebSocketException, status
 from starlette.requests import HTTPConnection
 
 from hub.audit import (
@@ -74,6 +74,7 @@ from hub.audit import (
 from hub.security.limits import SignInLimiter
 from hub.security.sessions import Session, SessionStore
 from hub.throttle import ThrottledLog
+from hub.web.errors import AccessRefused, AuthError, SignInRefused, TooManySignIns
 from hub.web_users import UserDirectory, check_password
 
 if TYPE_CHECKING:
@@ -107,22 +108,6 @@ class Role(StrEnum):
 
 EVERYONE = frozenset(Role)
 STAFF = frozenset({Role.DEALER, Role.PRODUCER, Role.ADMIN})
-
-
-class AuthError(Exception):
-    """A credential that proves nothing: forged, expired or garbled."""
-
-
-class SignInRefused(AuthError):
-    """A sign-in refused: wrong name or password (the message never says which)."""
-
-
-class TooManySignIns(AuthError):
-    """Sign-in refused without checking the password: too many recent failures."""
-
-    def __init__(self, retry_after: float) -> None:
-        super().__init__(f"too many failed sign-ins; try again in {retry_after:.0f} s")
-        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -382,10 +367,6 @@ def same_origin(conn: HTTPConnection) -> bool:
     return urlsplit(origin).netloc.lower() == conn.headers.get("host", "").lower()
 
 
-class AccessRefused(HTTPException):
-    """An HTTP request refused by an access rule (see :data:`ACCESS_HEADER`)."""
-
-
 class Access:
     """The access rule of one route: the roles allowed (a FastAPI dependency).
 
@@ -507,3 +488,30 @@ def allow(*roles: Role, audit: str | None = None) -> Access:
     """The access rule allowing ``roles`` (admin is always allowed too); ``audit`` names
     the feed when the route carries hole cards (every open and refusal is audited)."""
     return Access(roles, audit=audit)
+
+
+__all__ = [
+    "ACCESS_HEADER",
+    "ANONYMOUS",
+    "CSRF_HEADER",
+    "EVERYONE",
+    "REFUSAL_LINES_PER_MINUTE",
+    "SESSION_COOKIE",
+    "STAFF",
+    "STALE_SESSION",
+    "TOKEN_PREFIX",
+    "UNSAFE_METHODS",
+    "Access",
+    "AccessRefused",
+    "AuthError",
+    "Principal",
+    "Role",
+    "SignInRefused",
+    "TokenSigner",
+    "TooManySignIns",
+    "WebAuth",
+    "allow",
+    "current_principal",
+    "is_loopback",
+    "same_origin",
+]

@@ -13,23 +13,22 @@ the clock as it was. The clock itself is public: ``clock`` in the public snapsho
 from __future__ import annotations
 
 import logging
-from typing import Annotated
 
-from fastapi import Depends, FastAPI, HTTPException
+from fastapi import APIRouter, HTTPException
 
 from hub.feeds import Event
 from hub.rules.errors import RulesError
-from hub.service import HubService
 from hub.tournament_clock import ClockAction
-from hub.web.auth import Principal, Role, allow
-from hub.web.common import TableDep
+from hub.web.auth import Principal
+from hub.web.dependencies import DealerDep, TableDep
+from hub.web.tables import TableDesk
 
 log = logging.getLogger(__name__)
 
-DEALER = allow(Role.DEALER)
+router = APIRouter()
 
 
-def _command(service: HubService, action: ClockAction, who: Principal) -> Event:
+def _command(service: TableDesk, action: ClockAction, who: Principal) -> Event:
     """Apply a dealer's clock input to the table ``service`` (an HTTPException if not)."""
     rules = service.rules
     if rules is None:
@@ -39,22 +38,23 @@ def _command(service: HubService, action: ClockAction, who: Principal) -> Event:
     except LookupError as err:
         raise HTTPException(status_code=404, detail=str(err)) from None
     except RulesError as err:
-        service.ingest.counters[f"refused.clock_{action}"] += 1
+        service.count_refusal(f"refused.clock_{action}")
         log.warning("table %s: clock %s by %s refused: %s", service.table, action, who.name, err)
         raise HTTPException(status_code=409, detail=str(err)) from None
     log.info("table %s: %s: clock %s", service.table, who.name, action)
     return state
 
 
-def register(app: FastAPI) -> None:
-    """Add the clock's routes to ``app``."""
+@router.post("/api/clock/pause")
+async def clock_pause(service: TableDep, who: DealerDep) -> Event:
+    """Stop the tournament clock: the level does not run out until it resumes."""
+    return _command(service, "pause", who)
 
-    @app.post("/api/clock/pause")
-    async def clock_pause(service: TableDep, who: Annotated[Principal, Depends(DEALER)]) -> Event:
-        """Stop the tournament clock: the level does not run out until it resumes."""
-        return _command(service, "pause", who)
 
-    @app.post("/api/clock/resume")
-    async def clock_resume(service: TableDep, who: Annotated[Principal, Depends(DEALER)]) -> Event:
-        """Run the tournament clock again from where it stopped."""
-        return _command(service, "resume", who)
+@router.post("/api/clock/resume")
+async def clock_resume(service: TableDep, who: DealerDep) -> Event:
+    """Run the tournament clock again from where it stopped."""
+    return _command(service, "resume", who)
+
+
+__all__ = ["router"]

@@ -23,18 +23,15 @@ carries a hole card before showdown.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Annotated, Any
 
 from fastapi import (
+    APIRouter,
     Body,
-    Depends,
-    FastAPI,
     HTTPException,
     Request,
     WebSocket,
-    WebSocketDisconnect,
     WebSocketException,
     status,
 )
@@ -56,16 +53,18 @@ from hub.rules.procedure import (
     Step,
     UndoAction,
 )
-from hub.service import HubService, LogUnavailable
-from hub.table_service import TableService, public_event
-from hub.web.auth import Principal, Role, allow
-from hub.web.common import TableDep, audit, pump
+from hub.service import LogUnavailable
+from hub.table_service import public_event
+from hub.web.dependencies import DealerDep, TableDep, audit, stream
+from hub.web.pages import page
+from hub.web.tables import TableDesk, TableRules
 
 log = logging.getLogger(__name__)
 
-DEALER = allow(Role.DEALER)
+REFUSED = "console_refused"
+"""The ingest counter of console inputs refused (by the rules or by the route)."""
 
-DealerDep = Annotated[Principal, Depends(DEALER)]
+router = APIRouter()
 
 
 class _Strict(BaseModel):
@@ -160,20 +159,21 @@ class SeatCommandBody(_Strict):
         )
 
 
-def rules_of(service: HubService) -> TableService:
+def rules_of(service: TableDesk) -> TableRules:
     """The table's rules (404 when this hub enforces none)."""
     if service.rules is None:
         raise HTTPException(status_code=404, detail="this hub enforces no rules")
     return service.rules
 
 
-def _refuse(service: HubService, detail: str, code: int = status.HTTP_409_CONFLICT) -> Exception:
-    service.ingest.counters["console_refused"] += 1
+def _refuse(service: TableDesk, detail: str, code: int = status.HTTP_409_CONFLICT) -> Exception:
+    """Count and log a console input refused; the HTTPException that says why."""
+    service.count_refusal(REFUSED)
     log.info("console input refused on table %s: %s", service.table, detail)
     return HTTPException(status_code=code, detail=detail)
 
 
-def _enter(service: HubService, inp: ConsoleInput) -> tuple[TableService, Step]:
+def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, Step]:
     """Enter a console input; 409 when no hand runs."""
     rules = rules_of(service)
     step = rules.console(inp)
@@ -182,7 +182,9 @@ def _enter(service: HubService, inp: ConsoleInput) -> tuple[TableService, Step]:
     return rules, step
 
 
-def _answer(rules: TableService, step: Step) -> dict[str, Any]:
+def _answer(rules: TableRules, step: Step) -> dict[str, Any]:
+    """What a console input answers: the step's refusal, alerts and public events, and
+    the console's state after it."""
     return {
         "hand": rules.hand_number,
         "accepted": step.refused is None,
@@ -194,7 +196,7 @@ def _answer(rules: TableService, step: Step) -> dict[str, Any]:
     }
 
 
-def _command(service: HubService, inp: ConsoleInput) -> dict[str, Any]:
+def _command(service: TableDesk, inp: ConsoleInput) -> dict[str, Any]:
     """Enter a dealer command; 409 with the reason when it was refused."""
     rules, step = _enter(service, inp)
     if step.refused is not None:
@@ -202,133 +204,142 @@ def _command(service: HubService, inp: ConsoleInput) -> dict[str, Any]:
     return _answer(rules, step)
 
 
-async def console_feed(ws: WebSocket, service: HubService, rules: TableService) -> None:
-    """Send the console state, then every public-feed frame, each burst of frames
-    followed by a fresh console state, until the client leaves (WebSocketDisconnect)."""
-    await pump(ws, service.public, rules.console_state(), after_burst=rules.console_state)
-
-
 async def log_unavailable(request: Request, exc: Exception) -> Response:
     """An input the event log could not take (a full disk …): 503 with the reason — the
-    input was not taken, the dealer enters it again once the hub takes inputs."""
+    input was not taken, the dealer enters it again once the hub takes inputs. The app's
+    handler of :class:`~hub.service.LogUnavailable` (:func:`hub.web.app.create_app`)."""
     assert isinstance(exc, LogUnavailable)
     return JSONResponse(
         {"detail": str(exc)}, status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "10"}
     )
 
 
-def register(app: FastAPI) -> None:
-    """Add the console's routes to ``app``."""
-    from hub.web.app import page
+@router.get("/console", response_class=HTMLResponse)
+async def console_page(service: TableDep, _: DealerDep) -> str:
+    """The dealer console (needs the dealer role)."""
+    return page("console.html", TITLE=f"feltwire console — {service.table}")
 
-    app.add_exception_handler(LogUnavailable, log_unavailable)
 
-    @app.get("/console", response_class=HTMLResponse)
-    async def console_page(service: TableDep, _: DealerDep) -> str:
-        """The dealer console (needs the dealer role)."""
-        return page("console.html", TITLE=f"feltwire console — {service.table}")
+@router.get("/api/console/state")
+async def console_state(service: TableDep, _: DealerDep) -> Event:
+    """The console's view of the table: the hand, the legal actions, seats, alerts."""
+    return rules_of(service).console_state()
 
-    @app.get("/api/console/state")
-    async def console_state(service: TableDep, _: DealerDep) -> Event:
-        """The console's view of the table: the hand, the legal actions, seats, alerts."""
-        return rules_of(service).console_state()
 
-    @app.websocket("/ws/console")
-    async def ws_console(ws: WebSocket, service: TableDep, _: DealerDep) -> None:
-        """The console state, then the public feed with a fresh state after each change."""
-        if service.rules is None:
-            raise WebSocketException(
-                code=status.WS_1008_POLICY_VIOLATION, reason="this hub enforces no rules"
-            )
-        await ws.accept()
-        with contextlib.suppress(WebSocketDisconnect):
-            await console_feed(ws, service, service.rules)
+@router.websocket("/ws/console")
+async def ws_console(ws: WebSocket, service: TableDep, _: DealerDep) -> None:
+    """The console state, then the public feed with a fresh state after each change."""
+    if service.rules is None:
+        raise WebSocketException(
+            code=status.WS_1008_POLICY_VIOLATION, reason="this hub enforces no rules"
+        )
+    rules = service.rules
+    await stream(ws, service.public, rules.console_state, after_burst=rules.console_state)
 
-    @app.post("/api/console/action")
-    async def console_action(
-        body: ConsoleActionBody, service: TableDep, _: DealerDep
-    ) -> dict[str, Any]:
-        """Enter a betting action for a seat; the step's refusal, alerts and public events
-        (a refused action is 200 with ``accepted: false``: it was logged and may alert)."""
-        rules, step = _enter(service, ConsoleAction(TableSeat(body.seat), body.act, 0.0, body.to))
-        if step.refused is not None:
-            service.ingest.counters["console_refused"] += 1
-        return _answer(rules, step)
 
-    @app.post("/api/console/undo")
-    async def console_undo(
-        service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
-    ) -> dict[str, Any]:
-        """Take back the last betting action (409 when there is none it can take back)."""
-        return _command(service, UndoAction(0.0))
+@router.post("/api/console/action")
+async def console_action(
+    body: ConsoleActionBody, service: TableDep, _: DealerDep
+) -> dict[str, Any]:
+    """Enter a betting action for a seat; the step's refusal, alerts and public events
+    (a refused action is 200 with ``accepted: false``: it was logged and may alert)."""
+    rules, step = _enter(service, ConsoleAction(TableSeat(body.seat), body.act, 0.0, body.to))
+    if step.refused is not None:
+        service.count_refusal(REFUSED)
+    return _answer(rules, step)
 
-    @app.post("/api/console/misdeal")
-    async def console_misdeal(
-        service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
-    ) -> dict[str, Any]:
-        """Declare a misdeal: the hand is void and every chip goes back (R-DEAL-6)."""
-        return _command(service, DeclareMisdeal(0.0))
 
-    @app.post("/api/console/card")
-    async def console_card(
-        body: CardBody, request: Request, service: TableDep, who: DealerDep
-    ) -> dict[str, Any]:
-        """A card whose tag will not read, entered by hand (face down: no code).
+@router.post("/api/console/undo")
+async def console_undo(
+    service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
+) -> dict[str, Any]:
+    """Take back the last betting action (409 when there is none it can take back)."""
+    return _command(service, UndoAction(0.0))
 
-        A code already in play is refused with one answer wherever the card lies
-        (:data:`~hub.rules.procedure.MANUAL_CARD_IN_PLAY`), and the refusal is written to
-        the audit trail: the console is no oracle for where a hidden card is."""
-        if body.antenna not in service.readers:
-            raise _refuse(
-                service,
-                f"table {service.table} has no antenna {body.antenna!r}",
-                status.HTTP_422_UNPROCESSABLE_CONTENT,
-            )
-        card = None if body.card is None else card_index(body.card)
-        rules, step = _enter(service, ManualCard(body.antenna, card, 0.0))
-        if step.refused == MANUAL_CARD_IN_PLAY:
-            detail = "a card entered by hand is already in play"
-            audit(request, service, who, outcome="refused", feed="console", detail=detail)
-        if step.refused is not None:
-            raise _refuse(service, step.refused)
-        return _answer(rules, step)
 
-    @app.post("/api/console/show")
-    async def console_show(body: ShowBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
-        """A seat shows its hand at showdown — at any moment (R-SHOW-4) — or, after a pot
-        won uncontested, all of it or only the ``cards`` named (R-SHOW-3)."""
-        part = tuple(card_index(c) for c in body.cards)
-        return _command(service, ShowHand(TableSeat(body.seat), 0.0, part))
+@router.post("/api/console/misdeal")
+async def console_misdeal(
+    service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
+) -> dict[str, Any]:
+    """Declare a misdeal: the hand is void and every chip goes back (R-DEAL-6)."""
+    return _command(service, DeclareMisdeal(0.0))
 
-    @app.post("/api/console/muck")
-    async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
-        """A seat mucks its hand at showdown, unshown."""
-        return _command(service, MuckHand(TableSeat(body.seat), 0.0))
 
-    @app.post("/api/console/seat")
-    async def console_seat(
-        body: SeatCommandBody, service: TableDep, _: DealerDep
-    ) -> dict[str, Any]:
-        """Sit down with a buy-in, top up, sit out, come back or leave (the table's rules
-        decide; a refusal names the rule)."""
-        rules = rules_of(service)
-        try:
-            rules.table_command(body.command())
-        except RulesError as err:
-            raise _refuse(service, str(err)) from None
-        return {"accepted": True, "state": rules.console_state()}
+@router.post("/api/console/card")
+async def console_card(
+    body: CardBody, request: Request, service: TableDep, who: DealerDep
+) -> dict[str, Any]:
+    """A card whose tag will not read, entered by hand (face down: no code).
 
-    @app.post("/api/console/alerts/{alert_id}/ack")
-    async def console_ack(
-        alert_id: int,
-        service: TableDep,
-        _: DealerDep,
-        body: Annotated[NoBody | None, Body()] = None,
-    ) -> dict[str, Any]:
-        """Acknowledge an alert (logged; acknowledging it again changes nothing)."""
-        rules = rules_of(service)
-        try:
-            rules.table_command(AckAlert(alert_id))
-        except LookupError as err:
-            raise _refuse(service, str(err), status.HTTP_404_NOT_FOUND) from None
-        return {"accepted": True, "state": rules.console_state()}
+    A code already in play is refused with one answer wherever the card lies
+    (:data:`~hub.rules.procedure.MANUAL_CARD_IN_PLAY`), and the refusal is written to
+    the audit trail: the console is no oracle for where a hidden card is."""
+    if body.antenna not in service.readers:
+        raise _refuse(
+            service,
+            f"table {service.table} has no antenna {body.antenna!r}",
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+        )
+    card = None if body.card is None else card_index(body.card)
+    rules, step = _enter(service, ManualCard(body.antenna, card, 0.0))
+    if step.refused == MANUAL_CARD_IN_PLAY:
+        detail = "a card entered by hand is already in play"
+        audit(request, service, who, outcome="refused", feed="console", detail=detail)
+    if step.refused is not None:
+        raise _refuse(service, step.refused)
+    return _answer(rules, step)
+
+
+@router.post("/api/console/show")
+async def console_show(body: ShowBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+    """A seat shows its hand at showdown — at any moment (R-SHOW-4) — or, after a pot
+    won uncontested, all of it or only the ``cards`` named (R-SHOW-3)."""
+    part = tuple(card_index(c) for c in body.cards)
+    return _command(service, ShowHand(TableSeat(body.seat), 0.0, part))
+
+
+@router.post("/api/console/muck")
+async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+    """A seat mucks its hand at showdown, unshown."""
+    return _command(service, MuckHand(TableSeat(body.seat), 0.0))
+
+
+@router.post("/api/console/seat")
+async def console_seat(body: SeatCommandBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+    """Sit down with a buy-in, top up, sit out, come back or leave (the table's rules
+    decide; a refusal names the rule)."""
+    rules = rules_of(service)
+    try:
+        rules.table_command(body.command())
+    except RulesError as err:
+        raise _refuse(service, str(err)) from None
+    return {"accepted": True, "state": rules.console_state()}
+
+
+@router.post("/api/console/alerts/{alert_id}/ack")
+async def console_ack(
+    alert_id: int,
+    service: TableDep,
+    _: DealerDep,
+    body: Annotated[NoBody | None, Body()] = None,
+) -> dict[str, Any]:
+    """Acknowledge an alert (logged; acknowledging it again changes nothing)."""
+    rules = rules_of(service)
+    try:
+        rules.table_command(AckAlert(alert_id))
+    except LookupError as err:
+        raise _refuse(service, str(err), status.HTTP_404_NOT_FOUND) from None
+    return {"accepted": True, "state": rules.console_state()}
+
+
+__all__ = [
+    "CardBody",
+    "ConsoleActionBody",
+    "NoBody",
+    "SeatBody",
+    "SeatCommandBody",
+    "ShowBody",
+    "log_unavailable",
+    "router",
+    "rules_of",
+]

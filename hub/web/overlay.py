@@ -11,32 +11,25 @@ settings; the S key toggles them).
 
 from __future__ import annotations
 
-import contextlib
-from typing import Annotated
-
-from fastapi import Depends, FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from fastapi.responses import HTMLResponse
 
-from hub.web.auth import Principal, Role, allow
-from hub.web.common import TableDep, pump
+from hub.web.dependencies import ProducerDep, ReaderDep, stream
+from hub.web.pages import page
 
-PRODUCER = allow(Role.PRODUCER, audit="overlay")
+router = APIRouter()
 
 
-def register(app: FastAPI) -> None:
-    """Add the overlay's routes to ``app``."""
-    from hub.web.app import page
+@router.get("/overlay", response_class=HTMLResponse)
+async def overlay_page(service: ReaderDep, _: ProducerDep) -> str:
+    """The producer's overlay with every card (needs the producer role)."""
+    return page("overlay.html", TITLE=f"feltwire overlay — {service.table}")
 
-    @app.get("/overlay", response_class=HTMLResponse)
-    async def overlay_page(service: TableDep, _: Annotated[Principal, Depends(PRODUCER)]) -> str:
-        """The producer's overlay with every card (needs the producer role)."""
-        return page("overlay.html", TITLE=f"feltwire overlay — {service.table}")
 
-    @app.websocket("/ws/overlay")
-    async def ws_overlay(
-        ws: WebSocket, service: TableDep, _: Annotated[Principal, Depends(PRODUCER)]
-    ) -> None:
-        """The overlay feed with every card, delayed as configured (producer role)."""
-        await ws.accept()
-        with contextlib.suppress(WebSocketDisconnect):
-            await pump(ws, service.overlay, service.overlay_snapshot())
+@router.websocket("/ws/overlay")
+async def ws_overlay(ws: WebSocket, service: ReaderDep, _: ProducerDep) -> None:
+    """The overlay feed with every card, delayed as configured (producer role)."""
+    await stream(ws, service.overlay, service.overlay_snapshot)
+
+
+__all__ = ["router"]

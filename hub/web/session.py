@@ -22,28 +22,21 @@ import json
 import logging
 import math
 from html import escape
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import parse_qs, urlencode
 
-from fastapi import Depends, FastAPI, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from hub.web.auth import (
-    EVERYONE,
-    SESSION_COOKIE,
-    AccessRefused,
-    Principal,
-    SignInRefused,
-    TooManySignIns,
-    WebAuth,
-    allow,
-    same_origin,
-)
+from hub.web.auth import SESSION_COOKIE, Principal, same_origin
+from hub.web.dependencies import PublicDep, auth_of
+from hub.web.errors import AccessRefused, SignInRefused, TooManySignIns
+from hub.web.pages import page
 
 log = logging.getLogger(__name__)
 
-ANYONE = allow(*EVERYONE)
+router = APIRouter()
 
 MAX_BODY = 4096
 """Largest sign-in request body read (bytes)."""
@@ -125,7 +118,8 @@ async def _read_sign_in(request: Request) -> SignIn:
 
 async def refused(request: Request, exc: Exception) -> Response:
     """An access rule's refusal: JSON as usual, but a browser asking for a page without
-    the role gets a page that sends it to ``/login`` and back (still 401/403)."""
+    the role gets a page that sends it to ``/login`` and back (still 401/403). The app's
+    handler of :class:`~hub.web.errors.AccessRefused` (:func:`hub.web.app.create_app`)."""
     assert isinstance(exc, AccessRefused)
     wants_page = request.method == "GET" and "text/html" in request.headers.get("accept", "")
     if not wants_page:
@@ -140,92 +134,90 @@ async def refused(request: Request, exc: Exception) -> Response:
     return HTMLResponse(html, exc.status_code, headers=exc.headers)
 
 
-def register(app: FastAPI) -> None:
-    """Add the sign-in page and ``/api/session`` to ``app``."""
-    from hub.web.app import page
+@router.get("/login", response_class=HTMLResponse)
+async def login_page(_: PublicDep) -> str:
+    """The sign-in page."""
+    return page("login.html")
 
-    app.add_exception_handler(AccessRefused, refused)
 
-    @app.get("/login", response_class=HTMLResponse)
-    async def login_page(_: Annotated[Principal, Depends(ANYONE)]) -> str:
-        """The sign-in page."""
-        return page("login.html")
+@router.get("/api/session")
+async def whoami(who: PublicDep) -> SessionInfo:
+    """Who this request is, and the session's CSRF token."""
+    return session_info(who)
 
-    @app.get("/api/session")
-    async def whoami(who: Annotated[Principal, Depends(ANYONE)]) -> SessionInfo:
-        """Who this request is, and the session's CSRF token."""
-        return session_info(who)
 
-    @app.post(
-        "/api/session",
-        responses={
-            401: {"description": "wrong name or password"},
-            429: {"description": "too many failed sign-ins; see Retry-After"},
-        },
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/json": {"schema": _SIGN_IN_SCHEMA},
-                    "application/x-www-form-urlencoded": {"schema": _SIGN_IN_SCHEMA},
-                },
-            }
-        },
+@router.post(
+    "/api/session",
+    responses={
+        401: {"description": "wrong name or password"},
+        429: {"description": "too many failed sign-ins; see Retry-After"},
+    },
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": _SIGN_IN_SCHEMA},
+                "application/x-www-form-urlencoded": {"schema": _SIGN_IN_SCHEMA},
+            },
+        }
+    },
+)
+async def sign_in(request: Request, response: Response, _: PublicDep) -> SessionInfo:
+    """Sign in with a name and a password: a session cookie and the CSRF token."""
+    if not same_origin(request):
+        raise HTTPException(403, "sign in from the hub's own page")
+    creds = await _read_sign_in(request)
+    auth = auth_of(request)
+    source = request.client.host if request.client is not None else ""
+    try:
+        session_id, session = await auth.sign_in(creds.name, creds.password, source)
+    except TooManySignIns as exc:
+        auth.refusal_log.warning(
+            "sign-in as %r from %s refused: too many failures", creds.name, source
+        )
+        raise HTTPException(
+            429, str(exc), headers={"Retry-After": str(math.ceil(exc.retry_after))}
+        ) from None
+    except SignInRefused as exc:
+        auth.refusal_log.warning("failed sign-in as %r from %s", creds.name, source)
+        raise HTTPException(401, str(exc)) from None
+    auth.sign_out(request)  # a session this browser had before ends: no fixation
+    log.info("%s %r signed in from %s", session.role, session.name, source)
+    info = SessionInfo(
+        signed_in=True,
+        name=session.name,
+        role=session.role,
+        via="session",
+        csrf_token=session.csrf,
+        expires_at=auth.session_expires_at(session),
     )
-    async def sign_in(
-        request: Request, response: Response, _: Annotated[Principal, Depends(ANYONE)]
-    ) -> SessionInfo:
-        """Sign in with a name and a password: a session cookie and the CSRF token."""
-        if not same_origin(request):
-            raise HTTPException(403, "sign in from the hub's own page")
-        creds = await _read_sign_in(request)
-        auth: WebAuth = request.app.state.auth
-        source = request.client.host if request.client is not None else ""
-        try:
-            session_id, session = await auth.sign_in(creds.name, creds.password, source)
-        except TooManySignIns as exc:
-            auth.refusal_log.warning(
-                "sign-in as %r from %s refused: too many failures", creds.name, source
-            )
-            raise HTTPException(
-                429, str(exc), headers={"Retry-After": str(math.ceil(exc.retry_after))}
-            ) from None
-        except SignInRefused as exc:
-            auth.refusal_log.warning("failed sign-in as %r from %s", creds.name, source)
-            raise HTTPException(401, str(exc)) from None
-        auth.sign_out(request)  # a session this browser had before ends: no fixation
-        log.info("%s %r signed in from %s", session.role, session.name, source)
-        info = SessionInfo(
-            signed_in=True,
-            name=session.name,
-            role=session.role,
-            via="session",
-            csrf_token=session.csrf,
-            expires_at=auth.session_expires_at(session),
-        )
-        response.set_cookie(
-            SESSION_COOKIE,
-            session_id,
-            max_age=int(auth.sessions.absolute),
-            path="/",
-            secure=auth.cookie_secure(request),
-            httponly=True,
-            samesite="strict",
-        )
-        return info
+    response.set_cookie(
+        SESSION_COOKIE,
+        session_id,
+        max_age=int(auth.sessions.absolute),
+        path="/",
+        secure=auth.cookie_secure(request),
+        httponly=True,
+        samesite="strict",
+    )
+    return info
 
-    @app.delete("/api/session", status_code=204)
-    async def sign_out(request: Request, who: Annotated[Principal, Depends(ANYONE)]) -> Response:
-        """Sign out: the session ends and its cookie is cleared."""
-        auth: WebAuth = request.app.state.auth
-        if auth.sign_out(request):
-            log.info("%s %r signed out", who.role.value, who.name)
-        response = Response(status_code=204)
-        response.delete_cookie(
-            SESSION_COOKIE,
-            path="/",
-            secure=auth.cookie_secure(request),
-            httponly=True,
-            samesite="strict",
-        )
-        return response
+
+@router.delete("/api/session", status_code=204)
+async def sign_out(request: Request, who: PublicDep) -> Response:
+    """Sign out: the session ends and its cookie is cleared."""
+    auth = auth_of(request)
+    if auth.sign_out(request):
+        log.info("%s %r signed out", who.role.value, who.name)
+    response = Response(status_code=204)
+    response.delete_cookie(
+        SESSION_COOKIE,
+        path="/",
+        secure=auth.cookie_secure(request),
+        httponly=True,
+        samesite="strict",
+    )
+    return response
+
+
+__all__ = ["SessionInfo", "SignIn", "refused", "router", "session_info"]

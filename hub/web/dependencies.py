@@ -1,31 +1,60 @@
-"""What the hub's web routes share: the tables they serve and the WebSocket pump.
+"""What the hub's web routers share: the table a request names, who is asking, the
+audit trail and the WebSocket pump — below every router, so no router imports the app.
 
 Every page, feed and API names its table with ``?table=<id>``; without it the hub's
-first table is meant (a one-table hub needs no parameter).
+first table is meant (a one-table hub needs no parameter). A route takes the table as
+:data:`ReaderDep` (it only reads) or :data:`TableDep` (the staff's inputs too), and its
+access rule as one of :data:`PublicDep`, :data:`DealerDep`, :data:`ProducerDep`,
+:data:`AdminDep` (:func:`hub.web.auth.allow`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Mapping
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Query, WebSocket, WebSocketException, status
+from fastapi import (
+    Depends,
+    HTTPException,
+    Query,
+    WebSocket,
+    WebSocketDisconnect,
+    WebSocketException,
+    status,
+)
 from starlette.requests import HTTPConnection
 
 from hub.audit import Outcome
-from hub.feeds import Broadcaster, Event
-from hub.service import HubService
-from hub.web.auth import Principal, WebAuth
+from hub.feeds import Event
+from hub.web.auth import EVERYONE, Principal, Role, WebAuth, allow
+from hub.web.tables import Feed, TableDesk, TableReader
+
+PublicDep = Annotated[Principal, Depends(allow(*EVERYONE))]
+"""A route parameter: the access rule letting everyone in (the public role)."""
+DealerDep = Annotated[Principal, Depends(allow(Role.DEALER))]
+"""A route parameter: the access rule of the dealer's routes (admin passes too)."""
+ProducerDep = Annotated[Principal, Depends(allow(Role.PRODUCER, audit="overlay"))]
+"""A route parameter: the producer's rule; the overlay carries every card, so each open
+and refusal is audited."""
+AdminDep = Annotated[Principal, Depends(allow(Role.ADMIN))]
+"""A route parameter: the access rule of the admin's routes."""
 
 
-def tables_of(conn: HTTPConnection) -> Mapping[str, HubService]:
+def auth_of(conn: HTTPConnection) -> WebAuth:
+    """The hub's credentials and audit trail (:class:`~hub.web.auth.WebAuth`)."""
+    auth: WebAuth = conn.app.state.auth
+    return auth
+
+
+def tables_of(conn: HTTPConnection) -> Mapping[str, TableDesk]:
     """The tables this app serves, by id (in the order the config lists them)."""
-    tables: Mapping[str, HubService] = conn.app.state.tables
+    tables: Mapping[str, TableDesk] = conn.app.state.tables
     return tables
 
 
-def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> HubService:
+def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> TableDesk:
     """The table a request names (``?table=``), or the first table when it names none."""
     tables = tables_of(conn)
     if table is None:
@@ -39,9 +68,25 @@ def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> HubServi
     return service
 
 
+async def stream(
+    ws: WebSocket,
+    feed: Feed,
+    snapshot: Callable[[], Event],
+    *,
+    after_burst: Callable[[], Event] | None = None,
+) -> None:
+    """Accept the WebSocket ``ws`` and :func:`pump` ``feed`` into it, starting from
+    ``snapshot()`` taken once the socket is open (no change falls between the snapshot
+    and the subscription), until the client leaves — what every feed route does once
+    its access rule let the client in."""
+    await ws.accept()
+    with contextlib.suppress(WebSocketDisconnect):
+        await pump(ws, feed, snapshot(), after_burst=after_burst)
+
+
 async def pump(
     ws: WebSocket,
-    feed: Broadcaster,
+    feed: Feed,
     snapshot: Event,
     *,
     after_burst: Callable[[], Event] | None = None,
@@ -86,21 +131,20 @@ async def pump(
 
 def audit(
     conn: HTTPConnection,
-    service: HubService,
+    table: TableReader,
     who: Principal,
     *,
     outcome: Outcome,
     feed: str,
     detail: str,
 ) -> None:
-    """Write what ``who`` did at ``service``'s table to the audit trail (who, from where,
-    which route; never a card)."""
-    auth: WebAuth = conn.app.state.auth
-    auth.audit.record(
+    """Write what ``who`` did at ``table`` to the audit trail (who, from where, which
+    route; never a card)."""
+    auth_of(conn).audit.record(
         outcome=outcome,
         feed=feed,
         route=conn.url.path,
-        table=service.table,
+        table=table.table,
         name=who.name,
         role=who.role.value,
         via=who.via,
@@ -110,5 +154,23 @@ def audit(
     )
 
 
-TableDep = Annotated[HubService, Depends(get_table)]
-"""A route parameter: the table the request names."""
+TableDep = Annotated[TableDesk, Depends(get_table)]
+"""A route parameter: the table the request names, with the staff's inputs."""
+ReaderDep = Annotated[TableReader, Depends(get_table)]
+"""A route parameter: the table the request names, to read."""
+
+
+__all__ = [
+    "AdminDep",
+    "DealerDep",
+    "ProducerDep",
+    "PublicDep",
+    "ReaderDep",
+    "TableDep",
+    "audit",
+    "auth_of",
+    "get_table",
+    "pump",
+    "stream",
+    "tables_of",
+]

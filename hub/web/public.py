@@ -1,0 +1,78 @@
+"""The public side of the hub: the table view a TV in the room shows, its feed, and the
+small JSON API anyone may read (never a hole card). No sign-in; every route lets all in.
+
+* ``GET /`` — the public table view (``static/public.html``);
+* ``WS /ws/public`` — its feed: a snapshot, then every change;
+* ``GET /api/public`` — that snapshot; ``GET /api/tables`` — the tables served;
+* ``GET /api/stats`` — ingest counters, each node's stream, the web side's refusals;
+* ``GET /healthz`` — liveness; ``GET /openapi.json`` — the app's OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket
+from fastapi.responses import HTMLResponse
+
+from hub.feeds import Event
+from hub.web.dependencies import PublicDep, ReaderDep, stream, tables_of
+from hub.web.pages import page
+
+router = APIRouter()
+
+
+@router.get("/openapi.json", include_in_schema=False)
+async def openapi(request: Request, _: PublicDep) -> dict[str, Any]:
+    """The app's OpenAPI schema."""
+    schema: dict[str, Any] = request.app.openapi()
+    return schema
+
+
+@router.get("/", response_class=HTMLResponse)
+async def public_page(service: ReaderDep, _: PublicDep) -> str:
+    """The public table view (a TV in the room): board, pot, stacks, whose turn it is,
+    the tournament clock, the last pot award and the dealer's alerts — no hole card."""
+    return page("public.html", TABLE=service.table, TITLE=f"feltwire — {service.table}")
+
+
+@router.get("/api/tables")
+async def api_tables(request: Request, _: PublicDep) -> list[dict[str, Any]]:
+    """The tables this hub serves."""
+    return [{"table": t, "game": s.game} for t, s in tables_of(request).items()]
+
+
+@router.get("/api/public")
+async def api_public(service: ReaderDep, _: PublicDep) -> Event:
+    """The public snapshot of the table (no hole cards)."""
+    return service.public_snapshot()
+
+
+@router.get("/api/stats")
+async def api_stats(request: Request, service: ReaderDep, _: PublicDep) -> dict[str, Any]:
+    """Ingest counters (messages received, accepted, refused by reason, lost) and
+    each node's stream: last seq, reads lost and refused over the rate, with their
+    latest sequence numbers."""
+    return {
+        "table": service.table,
+        "counters": dict(service.counters),
+        "nodes": dict(service.node_stats()),
+        "web": dict(request.app.state.web_refusals),
+        "changes": service.changes,
+        "subscribers": {"public": len(service.public), "overlay": len(service.overlay)},
+    }
+
+
+@router.get("/healthz")
+async def healthz(_: PublicDep) -> dict[str, str]:
+    """Liveness for systemd and load balancers."""
+    return {"status": "ok"}
+
+
+@router.websocket("/ws/public")
+async def ws_public(ws: WebSocket, service: ReaderDep, _: PublicDep) -> None:
+    """Live public feed: a snapshot, then every change."""
+    await stream(ws, service.public, service.public_snapshot)
+
+
+__all__ = ["router"]

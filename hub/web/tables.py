@@ -1,0 +1,227 @@
+"""What the web routes may ask of a table: three small interfaces, and the adapter that
+gives a :class:`~hub.service.HubService` those interfaces.
+
+The routes never reach into a service: they read a table through :class:`TableReader`
+(the public pages, the overlay, ``/api/stats``), enter the staff's inputs through
+:class:`TableDesk` (the console, the clock, the admin's node reset) and the table's rules
+through :class:`TableRules`. Anything with these methods serves — a test's fake as well as
+the hub's service — and :func:`desk_of` wraps a ``HubService`` in :class:`ServiceDesk`.
+
+>>> from feltwire.deck import simulated_deck
+>>> service = HubService(table="t1", readers=["seat1", "board"], deck=simulated_deck(),
+...                      max_payload_bytes=4096, overlay_delay_s=0)
+>>> desk = desk_of(service)
+>>> desk.table, list(desk.readers), desk.rules is None, desk.node_stats(), len(desk.public)
+('t1', ['seat1', 'board'], True, {}, 0)
+>>> desk_of(desk) is desk
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+from hub.eventlog import ConsoleInput, TableCommand
+from hub.feeds import Event, Subscription
+from hub.rules.procedure import Step
+from hub.service import HubService
+
+
+class Feed(Protocol):
+    """A live feed of frames (the public one, the overlay's): a page's WebSocket
+    subscribes while it is open; ``len`` is the number of subscribers."""
+
+    def subscribe(self) -> AbstractContextManager[Subscription]:
+        """Receive the feed's frames while the ``with`` block runs."""
+        ...
+
+    def __len__(self) -> int: ...
+
+
+class TableRules(Protocol):
+    """What the console's and the clock's routes ask of a table's rules
+    (:class:`hub.table_service.TableService` provides it)."""
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the current (or last) hand; 0 before the first."""
+        ...
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is running."""
+        ...
+
+    def console_state(self) -> Event:
+        """The console's view of the table: the hand, the legal actions, seats, alerts
+        (never a hole card before showdown)."""
+        ...
+
+    def console(self, inp: ConsoleInput) -> Step | None:
+        """Enter a console input (logged, then applied); None when no hand runs."""
+        ...
+
+    def table_command(self, cmd: TableCommand) -> None:
+        """Enter a seat command or an alert acknowledgement (RulesError, LookupError)."""
+        ...
+
+    def clock_command(self, action: str) -> Event:
+        """Pause or resume the tournament clock; its state after (RulesError,
+        LookupError when the table runs no clock)."""
+        ...
+
+
+class TableReader(Protocol):
+    """What the pages, feeds and ``/api/stats`` read of one table (no hole card but on
+    the overlay feed, which is delayed and needs the producer role)."""
+
+    @property
+    def table(self) -> str:
+        """The table's id (``?table=``)."""
+        ...
+
+    @property
+    def game(self) -> str:
+        """The code of the game the table plays."""
+        ...
+
+    @property
+    def readers(self) -> Sequence[str]:
+        """The table's antennas (reader ids)."""
+        ...
+
+    @property
+    def public(self) -> Feed:
+        """The public feed (no hole card)."""
+        ...
+
+    @property
+    def overlay(self) -> Feed:
+        """The overlay's feed: every card, held back by the configured delay."""
+        ...
+
+    @property
+    def changes(self) -> int:
+        """How many changes the table has published."""
+        ...
+
+    @property
+    def counters(self) -> Mapping[str, int]:
+        """Ingest counters: messages received, accepted, refused by reason, lost …"""
+        ...
+
+    def node_stats(self) -> Mapping[str, Mapping[str, Any]]:
+        """Per node heard from: its stream (``last_seq``, reads lost and refused …)."""
+        ...
+
+    def public_snapshot(self) -> Event:
+        """The public picture of the table (no hole cards)."""
+        ...
+
+    def overlay_snapshot(self) -> Event:
+        """The overlay's picture of the table, as of the delay."""
+        ...
+
+
+class TableDesk(TableReader, Protocol):
+    """A table as the staff's routes see it: what :class:`TableReader` reads, the rules,
+    and the few inputs that are not the rules'."""
+
+    @property
+    def rules(self) -> TableRules | None:
+        """The table's rules (None: this hub enforces none)."""
+        ...
+
+    def count_refusal(self, counter: str) -> None:
+        """Count an input the web side refused (``console_refused``,
+        ``refused.clock_pause`` …) with the table's ingest counters."""
+        ...
+
+    def reset_node(self, node: str) -> None:
+        """Reset ``node``'s message sequence (logged; ValueError for a bad node id)."""
+        ...
+
+
+class ServiceDesk:
+    """A :class:`~hub.service.HubService` as a :class:`TableDesk`: the one place of the
+    web side that knows the service's parts (its ingest counters and node streams)."""
+
+    def __init__(self, service: HubService) -> None:
+        self.service = service
+
+    @property
+    def table(self) -> str:
+        """The table's id."""
+        return self.service.table
+
+    @property
+    def game(self) -> str:
+        """The code of the game the table plays."""
+        return self.service.game
+
+    @property
+    def readers(self) -> Sequence[str]:
+        """The table's antennas."""
+        return self.service.readers
+
+    @property
+    def public(self) -> Feed:
+        """The public feed."""
+        return self.service.public
+
+    @property
+    def overlay(self) -> Feed:
+        """The overlay's delayed feed."""
+        return self.service.overlay
+
+    @property
+    def changes(self) -> int:
+        """How many changes the table has published."""
+        return self.service.changes
+
+    @property
+    def counters(self) -> Mapping[str, int]:
+        """The ingest counters (a copy)."""
+        return self.service.counters
+
+    @property
+    def rules(self) -> TableRules | None:
+        """The table's rules, when the hub enforces them."""
+        return self.service.rules
+
+    def node_stats(self) -> Mapping[str, Mapping[str, Any]]:
+        """Per node: its message stream."""
+        return self.service.ingest.nodes.stats()
+
+    def public_snapshot(self) -> Event:
+        """The public picture of the table."""
+        return self.service.public_snapshot()
+
+    def overlay_snapshot(self) -> Event:
+        """The overlay's picture of the table."""
+        return self.service.overlay_snapshot()
+
+    def count_refusal(self, counter: str) -> None:
+        """Count a refused web input with the ingest counters."""
+        self.service.ingest.counters[counter] += 1
+
+    def reset_node(self, node: str) -> None:
+        """Reset ``node``'s message sequence (logged)."""
+        self.service.reset_node(node)
+
+
+def desk_of(table: HubService | TableDesk) -> TableDesk:
+    """``table`` as a :class:`TableDesk` (a ``HubService`` wrapped in :class:`ServiceDesk`)."""
+    return ServiceDesk(table) if isinstance(table, HubService) else table
+
+
+__all__ = [
+    "Feed",
+    "ServiceDesk",
+    "TableDesk",
+    "TableReader",
+    "TableRules",
+    "desk_of",
+]
