@@ -28,7 +28,6 @@ from typing import Any
 import httpx
 import jsonschema
 import paho.mqtt.client as paho
-from hub.demo import TABLE, DemoTable
 from paho.mqtt.enums import CallbackAPIVersion
 from referencing import Registry, Resource
 from websockets.asyncio.client import connect
@@ -47,6 +46,7 @@ from hub.config import (
 from hub.runtime import HubRuntime, start_hub
 from hub.simulation import MotionClock
 from hub.web.auth import Role
+from simulator.demo import TABLE, DemoTable
 from tests.integration.test_demo_pages import ws_url
 
 ROOT = Path(__file__).resolve().parents[2]
