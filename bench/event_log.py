@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from hub.eventlog import EventLog, InputKind  # noqa: E402
+from hub.adapters.eventlog.store import EventLog  # noqa: E402
+from hub.app.records import InputKind  # noqa: E402
 
 PAYLOAD = {"reader": "seat3", "node": "pi-north", "seq": 0, "cards": ["As", "Kd"], "unknown": []}
 

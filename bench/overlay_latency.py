@@ -460,8 +460,8 @@ def serve_hub(config_path: str, profile: str | None = None) -> int:
     import logging
 
     from feltwire.config import load_config
+    from hub.bootstrap import start_hub
     from hub.config import HubConfig
-    from hub.runtime import start_hub
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
 

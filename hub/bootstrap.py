@@ -30,12 +30,14 @@ import uvicorn
 from feltwire.config import MqttUrl, parse_mqtt_url
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.broker import EmbeddedBroker
+from hub.adapters.eventlog.files import EVENT_LOG_FILE
+from hub.adapters.eventlog.store import EventLog
 from hub.adapters.mqtt import run_mqtt
+from hub.app.errors import EventLogError
 from hub.app.hub_service import HubService
 from hub.app.table_service import TableService
 from hub.app.table_time import TableTime
 from hub.config import HubConfig, ResolvedTable
-from hub.eventlog import EVENT_LOG_FILE, EventLog, EventLogError
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
 from hub.web.server import server_config

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from feltwire.errors import FeltwireError
 
-class AppError(Exception):
+
+class AppError(FeltwireError):
     """The root of the application's errors."""
+
+
+class EventLogError(AppError, OSError):
+    """The event store cannot be used: wrong table, unknown schema, locked, damaged, it
+    contradicts the config, or it holds an input this hub cannot read.
+
+    The port's error (:class:`hub.app.ports.EventStore`): the SQLite event log
+    (:mod:`hub.adapters.eventlog`) raises it and the errors under it. It is an ``OSError``:
+    the log is storage, and every caller catches it beside the storage failures it
+    resembles (``feltwire hub`` refuses to start, ``feltwire event-log`` reports the table
+    and goes on, the hub counts an input it could not write and tells the dealer)."""
 
 
 class LogUnavailable(AppError, RuntimeError):

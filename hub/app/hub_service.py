@@ -46,7 +46,8 @@ from feltwire.protocol import (
     reader_kind,
     seat_of,
 )
-from hub.app.errors import LogUnavailable
+from hub.app.codec import decode_read, encode_read
+from hub.app.errors import EventLogError, LogUnavailable
 from hub.app.feeds import Broadcaster, DelayedRelease
 from hub.app.ingest import (
     DEFAULT_NODE_BURST,
@@ -67,9 +68,9 @@ from hub.app.live_equity import (
 from hub.app.node_alerts import NODE_ALERT_EVERY_S, node_alert
 from hub.app.ports import EventStore, TableRules
 from hub.app.presence import AntennaChange, TablePresence
+from hub.app.records import InputKind, LogRecord
 from hub.app.throttle import ThrottledLog
 from hub.equity import EquityError
-from hub.eventlog import EventLogError, InputKind, LogRecord, decode_read, encode_read
 from hub.views.alerts import (
     doubled_tag_alert,
     unknown_tag_alert,

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from feltwire.protocol import LightPattern
-from hub.eventlog import AcceptedLoss, InputKind, LogRecord
+from hub.app.records import AcceptedLoss, InputKind, LogRecord
 from hub.rules.procedure import DealingMonitor, Step
 from hub.rules.setup import HandSetup
 from hub.views.frames import Event

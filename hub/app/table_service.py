@@ -55,26 +55,14 @@ from typing import Any
 
 from feltwire.cards import card_code, card_index
 from feltwire.protocol import LightPattern, ReaderKind, alerts_topic, reader_kind, seat_of
-from hub.app.errors import LogUnavailable
+from hub.app.codec import console_kind, decode_console, decode_table, encode_console, encode_table
+from hub.app.errors import EventLogError, LogUnavailable
 from hub.app.feeds import Event
 from hub.app.lights import presence_pattern
 from hub.app.ports import TableHost
+from hub.app.records import AckAlert, ConsoleInput, InputKind, SeatCommand, SeatOp, TableCommand
 from hub.app.tournament_clock import CLOCK_COMMAND, TournamentClock
 from hub.config import RulesSettings, TournamentSettings, table_config
-from hub.eventlog import (
-    AckAlert,
-    ConsoleInput,
-    EventLogError,
-    InputKind,
-    SeatCommand,
-    SeatOp,
-    TableCommand,
-    console_kind,
-    decode_console,
-    decode_table,
-    encode_console,
-    encode_table,
-)
 from hub.rules.alerts import Alert
 from hub.rules.betting import Action
 from hub.rules.errors import RulesError

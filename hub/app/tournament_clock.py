@@ -36,8 +36,8 @@ import logging
 from collections.abc import Callable
 from typing import Any, Literal
 
+from hub.app.errors import EventLogError
 from hub.config import TournamentSettings, tournament_of
-from hub.eventlog import EventLogError
 from hub.rules.tournament import Level
 from hub.views.frames import Event
 

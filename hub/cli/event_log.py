@@ -23,10 +23,13 @@ from pathlib import Path
 
 from feltwire.config import load_config
 from feltwire.errors import ConfigError
+from hub.adapters.eventlog.repair import accept_loss
+from hub.adapters.eventlog.report import check_log
+from hub.app.errors import EventLogError
+from hub.app.records import local_time
+from hub.bootstrap import event_log_path
+from hub.cli.hub import default_state_dir
 from hub.config import HubConfig
-from hub.eventlog import EventLogError, accept_loss, check_log, local_time
-from hub.main import default_state_dir
-from hub.runtime import event_log_path
 
 PROG = "feltwire event-log"
 

@@ -14,9 +14,9 @@ from pydantic import SecretStr
 from feltwire.config import config_for_command
 from feltwire.deck import load_deck
 from feltwire.errors import ConfigError, DeckError
+from hub.app.errors import EventLogError
 from hub.bootstrap import start_hub
 from hub.config import HubConfig, game_cards
-from hub.eventlog import EventLogError
 
 DEFAULT_STATE_DIR = Path("feltwire-state")
 """Where ``feltwire hub`` keeps its event log when neither the config (``state_dir``) nor

@@ -11,7 +11,7 @@ import getpass
 import sys
 from pathlib import Path
 
-from hub.web_users import (
+from hub.security.users import (
     MIN_PASSWORD,
     WebUser,
     hash_web_password,

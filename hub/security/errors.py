@@ -13,3 +13,7 @@ from feltwire.errors import FeltwireError
 class SecurityError(FeltwireError):
     """Root of the errors :mod:`hub.security` raises: a file or a certificate that is not
     what the table's security needs."""
+
+
+class AuditError(SecurityError, OSError):
+    """The audit trail cannot be opened, or its chain does not verify."""

@@ -31,7 +31,8 @@ from collections.abc import Mapping
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from hub.service import HubService, LogUnavailable
+from hub.app.errors import LogUnavailable
+from hub.app.hub_service import HubService
 from hub.web import admin, clock, console, overlay, public, session
 from hub.web.auth import WebAuth
 from hub.web.errors import AccessRefused

@@ -63,7 +63,8 @@ from urllib.parse import urlsplit
 from fastapi import WebSocketException, status
 from starlette.requests import HTTPConnection
 
-from hub.audit import (
+from hub.app.throttle import ThrottledLog
+from hub.security.audit import (
     AUDIT_FILE,
     REFUSALS_PER_MINUTE,
     REFUSALS_PER_MINUTE_TOTAL,
@@ -73,9 +74,8 @@ from hub.audit import (
 )
 from hub.security.limits import SignInLimiter
 from hub.security.sessions import Session, SessionStore
-from hub.throttle import ThrottledLog
+from hub.security.users import UserDirectory, check_password
 from hub.web.errors import AccessRefused, AuthError, SignInRefused, TooManySignIns
-from hub.web_users import UserDirectory, check_password
 
 if TYPE_CHECKING:
     from hub.config import WebSettings

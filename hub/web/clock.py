@@ -16,9 +16,9 @@ import logging
 
 from fastapi import APIRouter, HTTPException
 
-from hub.feeds import Event
+from hub.app.tournament_clock import ClockAction
 from hub.rules.errors import RulesError
-from hub.tournament_clock import ClockAction
+from hub.views.frames import Event
 from hub.web.auth import Principal
 from hub.web.dependencies import DealerDep, TableDep
 from hub.web.tables import TableDesk

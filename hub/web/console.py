@@ -39,8 +39,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from feltwire.cards import card_index, normalize_card
-from hub.eventlog import AckAlert, ConsoleInput, SeatCommand, SeatOp
-from hub.feeds import Event
+from hub.app.errors import LogUnavailable
+from hub.app.records import AckAlert, ConsoleInput, SeatCommand, SeatOp
 from hub.rules.errors import RulesError, TableSeat
 from hub.rules.procedure import (
     MANUAL_CARD_IN_PLAY,
@@ -53,8 +53,8 @@ from hub.rules.procedure import (
     Step,
     UndoAction,
 )
-from hub.service import LogUnavailable
-from hub.table_service import public_event
+from hub.views.frames import Event
+from hub.views.table import public_event
 from hub.web.dependencies import DealerDep, TableDep, audit, stream
 from hub.web.pages import page
 from hub.web.tables import TableDesk, TableRules

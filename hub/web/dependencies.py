@@ -26,8 +26,8 @@ from fastapi import (
 )
 from starlette.requests import HTTPConnection
 
-from hub.audit import Outcome
-from hub.feeds import Event
+from hub.security.audit import Outcome
+from hub.views.frames import Event
 from hub.web.auth import EVERYONE, Principal, Role, WebAuth, allow
 from hub.web.tables import Feed, TableDesk, TableReader
 

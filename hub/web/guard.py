@@ -37,7 +37,7 @@ from collections import Counter
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.throttle import ThrottledLog
+from hub.app.throttle import ThrottledLog
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse
 
-from hub.feeds import Event
+from hub.views.frames import Event
 from hub.web.dependencies import PublicDep, ReaderDep, stream, tables_of
 from hub.web.pages import page
 

@@ -50,8 +50,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
+from hub.app.throttle import ThrottledLog
 from hub.security.limits import SlidingWindow
-from hub.throttle import ThrottledLog
 
 if TYPE_CHECKING:
     from hub.config import WebSettings

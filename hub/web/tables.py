@@ -23,10 +23,12 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from hub.eventlog import ConsoleInput, TableCommand
-from hub.feeds import Event, Subscription
+from hub.app.feeds import Subscription
+from hub.app.hub_service import HubService
+from hub.app.records import ConsoleInput, TableCommand
+from hub.app.table import table_rules
 from hub.rules.procedure import Step
-from hub.service import HubService
+from hub.views.frames import Event
 
 
 class Feed(Protocol):
@@ -189,7 +191,7 @@ class ServiceDesk:
     @property
     def rules(self) -> TableRules | None:
         """The table's rules, when the hub enforces them."""
-        return self.service.rules
+        return table_rules(self.service)
 
     def node_stats(self) -> Mapping[str, Mapping[str, Any]]:
         """Per node: its message stream."""

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import hub.eventlog
+import hub.adapters.eventlog
 from feltwire.deck import simulated_deck
 from hub.app.hub_service import HubService
 from hub.app.table_service import TableService
@@ -83,10 +83,10 @@ def state(svc: HubService, table: TableService | None) -> dict[str, Any]:
 
 
 def test_docstring_examples() -> None:
-    modules = [hub.eventlog] + [
-        importlib.import_module(f"hub.eventlog.{m.name}")
-        for m in pkgutil.iter_modules(hub.eventlog.__path__)
-    ]
+    modules = [hub.adapters.eventlog] + [
+        importlib.import_module(f"hub.adapters.eventlog.{m.name}")
+        for m in pkgutil.iter_modules(hub.adapters.eventlog.__path__)
+    ] + [importlib.import_module("hub.app.records"), importlib.import_module("hub.app.codec")]
     results = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in modules]
     assert results[0].attempted > 0 and sum(r.attempted for r in results) > results[0].attempted
     assert [r.failed for r in results] == [0] * len(modules)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.adapters.audit import REFUSALS_PER_MINUTE_TOTAL, AuditError, AuditLog
+from hub.security.audit import REFUSALS_PER_MINUTE_TOTAL, AuditError, AuditLog
 from hub.security.limits import SignInLimiter, SlidingWindow
 from hub.security.passwords import hash_password
 from hub.security.sessions import SessionStore

@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from hub.adapters.audit import AUDIT_FILE, AuditLog
+from hub.security.audit import AUDIT_FILE, AuditLog
 from hub.web.auth import ACCESS_HEADER, CSRF_HEADER, SESSION_COOKIE, Role
 from tests.security.websupport import (
     PASSWORD,

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub.eventlog.errors import SealDamaged
-from hub.eventlog.files import datasync, fsync_dir
+from hub.adapters.eventlog.errors import SealDamaged
+from hub.adapters.eventlog.files import datasync, fsync_dir
 
 log = logging.getLogger("hub.eventlog")
 

@@ -11,19 +11,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hub.eventlog.chain import GENESIS
-from hub.eventlog.errors import EventLogError
-from hub.eventlog.files import SEAL_SUFFIX, create_private, fsync_dir, read_only, seal_path, sidecar
-from hub.eventlog.records import AcceptedLoss, local_time
-from hub.eventlog.report import LogReport, check_log
-from hub.eventlog.schema import (
+from hub.adapters.eventlog.errors import EventLogError
+from hub.adapters.eventlog.files import (
+    SEAL_SUFFIX,
+    create_private,
+    fsync_dir,
+    read_only,
+    seal_path,
+    sidecar,
+)
+from hub.adapters.eventlog.report import LogReport, check_log
+from hub.adapters.eventlog.schema import (
     INSERT,
     SCHEMA_VERSION,
     chained_v1_rows,
     create_schema,
     loss_rows,
 )
-from hub.eventlog.seal import Seal, create_seal
+from hub.adapters.eventlog.seal import Seal, create_seal
+from hub.app.records import AcceptedLoss, local_time
+from hub.security.chain import GENESIS
 
 _DAMAGED = ".damaged-"
 _REBUILT = ".rebuilt-"

@@ -44,8 +44,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from hub.adapters.errors import AuditError
-from hub.eventlog import GENESIS, chain_digest, create_private
+from feltwire.files import private_file as create_private
+from hub.security.chain import GENESIS, chain_digest
+from hub.security.errors import AuditError
 from hub.security.limits import SlidingWindow
 
 AUDIT_FILE = "audit.sqlite"

@@ -7,12 +7,12 @@ import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from hub.eventlog.chain import GENESIS, row_chain
-from hub.eventlog.errors import EventLogError, SealDamaged
-from hub.eventlog.files import is_locked, read_only, seal_path, sidecar, wal_state
-from hub.eventlog.records import AcceptedLoss, local_time
-from hub.eventlog.schema import SCHEMA_VERSION, read_losses
-from hub.eventlog.seal import Seal, read_seal
+from hub.adapters.eventlog.errors import EventLogError, SealDamaged
+from hub.adapters.eventlog.files import is_locked, read_only, seal_path, sidecar, wal_state
+from hub.adapters.eventlog.schema import SCHEMA_VERSION, read_losses
+from hub.adapters.eventlog.seal import Seal, read_seal
+from hub.app.records import AcceptedLoss, local_time
+from hub.security.chain import GENESIS, row_chain
 
 
 def inputs_text(first: int, last: int) -> str:
@@ -286,3 +286,16 @@ def _against_seal(
             ),
         )
     return replace(report, ahead=seq > seal.seq)
+
+
+class EventLogDamaged(EventLogError):
+    """The log on disk is not what was committed to it: a row changed, rows missing at
+    the end or in the middle, the seal missing or not matching, the file unreadable.
+
+    The message names the file, what is lost and what to do; :attr:`report` holds the
+    details (:func:`check_log`'s answer).
+    """
+
+    def __init__(self, report: LogReport) -> None:
+        super().__init__(report.message())
+        self.report = report

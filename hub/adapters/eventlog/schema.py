@@ -9,8 +9,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hub.eventlog.chain import GENESIS, row_chain
-from hub.eventlog.records import AcceptedLoss
+from hub.app.records import AcceptedLoss
+from hub.security.chain import GENESIS, row_chain
 
 SCHEMA_VERSION = 2
 

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from feltwire.cards import card_code, card_index
-from hub.eventlog.errors import EventLogError
-from hub.eventlog.records import (
+from hub.app.errors import EventLogError
+from hub.app.ingest import InventoryRead
+from hub.app.records import (
     AckAlert,
     ConsoleInput,
     InputKind,
@@ -16,7 +17,6 @@ from hub.eventlog.records import (
     SeatOp,
     TableCommand,
 )
-from hub.ingest import InventoryRead
 from hub.rules.errors import TableSeat
 from hub.rules.procedure import (
     Act,

@@ -13,13 +13,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from hub.eventlog.chain import GENESIS, row_chain
-from hub.eventlog.errors import EventLogDamaged, EventLogError, EventLogWriteError
-from hub.eventlog.files import create_private, is_locked, seal_path
-from hub.eventlog.records import AcceptedLoss, InputKind, Item, LogRecord
-from hub.eventlog.report import LogReport, check_log, inputs_text
-from hub.eventlog.schema import INSERT, SCHEMA_VERSION, create_schema, migrate
-from hub.eventlog.seal import Seal, SealWriter
+from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError
+from hub.adapters.eventlog.files import create_private, is_locked, seal_path
+from hub.adapters.eventlog.report import EventLogDamaged, LogReport, check_log, inputs_text
+from hub.adapters.eventlog.schema import INSERT, SCHEMA_VERSION, create_schema, migrate
+from hub.adapters.eventlog.seal import Seal, SealWriter
+from hub.app.records import AcceptedLoss, InputKind, Item, LogRecord
+from hub.security.chain import GENESIS, row_chain
 
 log = logging.getLogger("hub.eventlog")
 
