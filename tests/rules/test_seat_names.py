@@ -175,9 +175,20 @@ def test_phh_numbering_and_table_numbering_render_the_same_error() -> None:
 
 
 MIXED = ("hand", "betting", "dealing", "showdown", "pots", "games", "setup", "phh", "procedure")
-"""The modules that hold a hand's 0-based players: their messages name a seat only through
-:func:`~hub.rules.errors.who` (a hand's player) or :func:`~hub.rules.errors.seat_name`
+"""The modules that hold a hand's 0-based players (a name stands for a module or for every
+module of a package of that name, such as ``hand/``): their messages name a seat only
+through :func:`~hub.rules.errors.who` (a hand's player) or :func:`~hub.rules.errors.seat_name`
 (a table seat), never by formatting a number after the word "seat"."""
+
+
+def mixed_modules(root: Path) -> list[Path]:
+    """The files of :data:`MIXED` under ``root`` (hub/rules); each name must be found."""
+    paths: list[Path] = []
+    for name in MIXED:
+        found = sorted(root.glob(f"{name}.py")) + sorted(root.glob(f"{name}/*.py"))
+        assert found, f"{name}: no such module or package under {root}"
+        paths += found
+    return paths
 
 
 def test_no_engine_message_formats_a_seat_number_itself() -> None:
@@ -185,8 +196,9 @@ def test_no_engine_message_formats_a_seat_number_itself() -> None:
     holds hand indices is refused; ``f"{who(s)}"`` or ``f"{seat_name(t)}"`` is the way."""
     root = Path(__file__).resolve().parents[2] / "hub" / "rules"
     found = []
-    for name in MIXED:
-        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+    for path in mixed_modules(root):
+        name = path.relative_to(root).with_suffix("").as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not isinstance(node, ast.JoinedStr):
                 continue
