@@ -53,7 +53,7 @@ SETTINGS = settings(
 )
 
 
-def _setup(data: Any, variant: str) -> Hand:
+def _setup(data: st.DataObject, variant: str) -> Hand:
     g = game(variant)
     most = {Family.STUD: 8 if g.code != "5S" else 7, Family.DRAW: 5}.get(g.family, 6)
     n = data.draw(st.integers(2, most), label="players")
@@ -98,7 +98,7 @@ def _snapshot(hand: Hand) -> tuple[object, ...]:
     )
 
 
-def _seat(data: Any, hand: Hand, optional: bool = False) -> int | None:
+def _seat(data: st.DataObject, hand: Hand, optional: bool = False) -> int | None:
     """Mostly the seat whose turn it is; sometimes any seat, or one that does not exist."""
     due = [e.seat for e in hand.expected() if e.seat is not None]
     likely = [s for s in (hand.to_act, hand.actor, hand.drawer, hand.shower) if s is not None]
@@ -108,7 +108,7 @@ def _seat(data: Any, hand: Hand, optional: bool = False) -> int | None:
     return data.draw(st.sampled_from(choices or [0]), label="seat")
 
 
-def _card(data: Any, hand: Hand, deck: list[int]) -> int:
+def _card(data: st.DataObject, hand: Hand, deck: list[int]) -> int:
     """Mostly the next card of a shuffled deck; sometimes a card in play, an unknown card,
     a card this deck does not have, or no card at all."""
     in_play = [c for c in range(52) if hand.in_play(c)]
@@ -123,7 +123,7 @@ def _card(data: Any, hand: Hand, deck: list[int]) -> int:
     return data.draw(st.sampled_from([52, 99, -2, 0, 5, 51]), label="odd card")
 
 
-def _cards(data: Any, hand: Hand, seat: int | None, deck: list[int]) -> list[int]:
+def _cards(data: st.DataObject, hand: Hand, seat: int | None, deck: list[int]) -> list[int]:
     """Cards a player names: mostly some of its own, sometimes with others mixed in."""
     own = list(hand.hole[seat]) if seat is not None and 0 <= seat < hand.n else []
     k = data.draw(st.integers(0, len(own)), label="cards named")
@@ -135,7 +135,7 @@ def _cards(data: Any, hand: Hand, seat: int | None, deck: list[int]) -> list[int
     return cards
 
 
-def _amount(data: Any, hand: Hand, seat: int | None) -> int:
+def _amount(data: st.DataObject, hand: Hand, seat: int | None) -> int:
     """A bet total near the legal bounds, or anywhere."""
     bounds: list[int] = [0, 1, 10, 20]
     if hand.phase is Phase.BETTING:
@@ -148,7 +148,7 @@ def _amount(data: Any, hand: Hand, seat: int | None) -> int:
     return data.draw(st.sampled_from(bounds), label="to")
 
 
-def _arguments(data: Any, hand: Hand, op: str, deck: list[int]) -> tuple[Any, ...]:
+def _arguments(data: st.DataObject, hand: Hand, op: str, deck: list[int]) -> tuple[Any, ...]:
     if op in ("fold", "check", "call", "check_or_call", "bring_in", "all_in"):
         return (_seat(data, hand, optional=True),)
     if op == "bet_or_raise_to":
@@ -195,7 +195,9 @@ def _try(action: Callable[..., object], args: tuple[Any, ...]) -> RulesError | N
 
 @SETTINGS
 @given(data=st.data(), variant=st.sampled_from(VARIANTS))
-def test_can_is_true_exactly_when_the_operation_is_accepted(data: Any, variant: str) -> None:
+def test_can_is_true_exactly_when_the_operation_is_accepted(
+    data: st.DataObject, variant: str
+) -> None:
     """For every input: ``can_x`` ⇔ ``verify_x`` passes ⇔ ``x`` is accepted; a refused
     ``x`` raises a RulesError (a ValueError) and changes nothing."""
     hand = _setup(data, variant)
