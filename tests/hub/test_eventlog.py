@@ -83,10 +83,14 @@ def state(svc: HubService, table: TableService | None) -> dict[str, Any]:
 
 
 def test_docstring_examples() -> None:
-    modules = [hub.adapters.eventlog] + [
-        importlib.import_module(f"hub.adapters.eventlog.{m.name}")
-        for m in pkgutil.iter_modules(hub.adapters.eventlog.__path__)
-    ] + [importlib.import_module("hub.app.records"), importlib.import_module("hub.app.codec")]
+    modules = (
+        [hub.adapters.eventlog]
+        + [
+            importlib.import_module(f"hub.adapters.eventlog.{m.name}")
+            for m in pkgutil.iter_modules(hub.adapters.eventlog.__path__)
+        ]
+        + [importlib.import_module("hub.app.records"), importlib.import_module("hub.app.codec")]
+    )
     results = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in modules]
     assert results[0].attempted > 0 and sum(r.attempted for r in results) > results[0].attempted
     assert [r.failed for r in results] == [0] * len(modules)

@@ -175,19 +175,20 @@ def test_phh_numbering_and_table_numbering_render_the_same_error() -> None:
 
 
 MIXED = ("hand", "betting", "dealing", "showdown", "pots", "games", "setup", "phh", "procedure")
-"""The modules (or packages: every module in them) that hold a hand's 0-based players: their
-messages name a seat only through :func:`~hub.rules.errors.who` (a hand's player) or
-:func:`~hub.rules.errors.seat_name` (a table seat), never by formatting a number after the
-word "seat"."""
+"""The modules that hold a hand's 0-based players (a name stands for a module or for every
+module of a package of that name, such as ``hand/``): their messages name a seat only
+through :func:`~hub.rules.errors.who` (a hand's player) or :func:`~hub.rules.errors.seat_name`
+(a table seat), never by formatting a number after the word "seat"."""
 
 
-def mixed_sources(root: Path) -> list[Path]:
-    """The files of :data:`MIXED` under ``root`` (``hub/rules``)."""
-    out: list[Path] = []
+def mixed_modules(root: Path) -> list[Path]:
+    """The files of :data:`MIXED` under ``root`` (hub/rules); each name must be found."""
+    paths: list[Path] = []
     for name in MIXED:
-        package = root / name
-        out += sorted(package.glob("*.py")) if package.is_dir() else [root / f"{name}.py"]
-    return out
+        found = sorted(root.glob(f"{name}.py")) + sorted(root.glob(f"{name}/*.py"))
+        assert found, f"{name}: no such module or package under {root}"
+        paths += found
+    return paths
 
 
 def test_no_engine_message_formats_a_seat_number_itself() -> None:
@@ -195,7 +196,7 @@ def test_no_engine_message_formats_a_seat_number_itself() -> None:
     holds hand indices is refused; ``f"{who(s)}"`` or ``f"{seat_name(t)}"`` is the way."""
     root = Path(__file__).resolve().parents[2] / "hub" / "rules"
     found = []
-    for path in mixed_sources(root):
+    for path in mixed_modules(root):
         name = path.relative_to(root).with_suffix("").as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
