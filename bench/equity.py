@@ -183,29 +183,21 @@ def main() -> int:
             )
 
     om = Spot.parse("omaha", OMAHA)
-    run("omaha HU pre-flop MC 100k", "hub.equity", lambda: sample_equity(om, 100_000), "<= 60")
     run("omaha HU pre-flop exact", "hub.equity", lambda: exact_equity(om))
-    if "poker_equity" in have:
-        pe = have["poker_equity"]
-        run(
-            "omaha HU pre-flop MC 100k",
-            "poker-equity (1 thread)",
-            lambda: pe.chunk_from_text("omaha", OMAHA, "", "", 100_000, 1, 1),
-        )
-    st = Spot.parse("stud7", STUD4)
-    run(
-        "stud 4 players 3rd street MC 100k",
-        "hub.equity",
-        lambda: sample_equity(st, 100_000),
-        "<= 60",
-    )
-    if "poker_equity" in have:
-        pe = have["poker_equity"]
-        run(
-            "stud 4 players 3rd street MC 100k",
-            "poker-equity (1 thread)",
-            lambda: pe.chunk_from_text("stud", STUD4, "", "", 100_000, 1, 1),
-        )
+    for name, spot, key, cards in (
+        ("omaha HU pre-flop MC 100k", om, "omaha", OMAHA),
+        ("stud 4 players 3rd street MC 100k", Spot.parse("stud7", STUD4), "stud", STUD4),
+    ):
+        run(name, "hub.equity", lambda spot=spot: sample_equity(spot, 100_000), "<= 60")
+        if "poker_equity" in have:
+            pe = have["poker_equity"]
+            run(
+                name,
+                "poker-equity (1 thread)",
+                lambda key=key, cards=cards, pe=pe: pe.chunk_from_text(
+                    key, cards, "", "", 100_000, 1, 1
+                ),
+            )
     # keep equity() referenced for readers: the auto mode is what the hub calls
     _ = equity
 

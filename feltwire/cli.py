@@ -1,11 +1,13 @@
 """The ``feltwire`` command: a thin dispatcher to each process's own entry point.
 
 A subcommand's code is imported only when that subcommand runs, so a node Pi without the
-hub's packages can still run ``feltwire node``.
+hub's packages can still run ``feltwire node``. :func:`command_parser` is the command
+line every ``feltwire COMMAND ACTION …`` starts from.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 from collections.abc import Callable, Sequence
@@ -28,6 +30,21 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "protocol": ("feltwire.protocol.schema", "the wire protocol: print its JSON Schema"),
 }
+
+
+def command_parser(
+    prog: str, description: str
+) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
+    """The parser of a command made of actions (``feltwire certs init …``), and the
+    subparsers to add each action to; one action must be given (``args.command``).
+
+    >>> parser, actions = command_parser("feltwire demo-cmd", "An example.")
+    >>> _ = actions.add_parser("go", help="do it").add_argument("--fast", action="store_true")
+    >>> parser.parse_args(["go", "--fast"])
+    Namespace(command='go', fast=True)
+    """
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    return parser, parser.add_subparsers(dest="command", required=True)
 
 
 def _usage() -> str:

@@ -14,6 +14,7 @@ the key and what is wrong.
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -93,6 +94,16 @@ def config_for_command(
         return 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     return config
+
+
+def load_command_config(model: type[M], path: Path | str | None, prog: str) -> M | int:
+    """:func:`load_config` for a command line: the config, or the exit code 2 after
+    printing ``prog: what is wrong`` on stderr."""
+    try:
+        return load_config(model, path)
+    except ConfigError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
 
 
 def load_config(model: type[M], path: Path | str | None) -> M:

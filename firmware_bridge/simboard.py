@@ -27,18 +27,7 @@ import tty
 from pathlib import Path
 
 from feltwire.protocol import LightPattern
-from firmware_bridge.frames import (
-    HOST_FRAME_TYPES,
-    BoardErrorReport,
-    ErrorCode,
-    Frame,
-    Heartbeat,
-    Hello,
-    Inventory,
-    RequestHello,
-    RequestInventory,
-    SetLight,
-)
+from firmware_bridge import frames
 from firmware_bridge.framing import Deframer, FrameEncoder, encode_frame
 
 
@@ -62,14 +51,14 @@ class SimBoard:
         self.heartbeat_ms = heartbeat_ms
         self.tags: list[list[bytes]] = [[] for _ in antennas]
         self.lights: dict[int, LightPattern] = {}
-        self.commands: list[Frame] = []
+        self.commands: list[frames.Frame] = []
         self.silent = False
         """A hung board: sends nothing and ignores the host while set."""
         self.sweeps = 0
         self._started = time.monotonic()
         self._lock = threading.RLock()
         self._encoder = FrameEncoder()
-        self._deframer = Deframer(HOST_FRAME_TYPES)
+        self._deframer = Deframer(frames.HOST_FRAME_TYPES)
         self._out = bytearray()
         self._corrupt_next = 0
 
@@ -91,10 +80,10 @@ class SimBoard:
                 self.tags[antenna].remove(raw)
                 self._send_inventory(antenna)
 
-    def report_error(self, antenna: int, code: ErrorCode, detail: int = 0) -> None:
+    def report_error(self, antenna: int, code: frames.ErrorCode, detail: int = 0) -> None:
         """Send an ERROR frame (antenna 255 = the board)."""
         with self._lock:
-            self._send(BoardErrorReport(antenna, int(code), detail))
+            self._send(frames.BoardErrorReport(antenna, int(code), detail))
 
     # ------------------------------------------------------------ protocol
 
@@ -102,7 +91,7 @@ class SimBoard:
         """What a board does at power-up: sequence from 0, HELLO, every inventory."""
         with self._lock:
             self._encoder = FrameEncoder()
-            self._deframer = Deframer(HOST_FRAME_TYPES)
+            self._deframer = Deframer(frames.HOST_FRAME_TYPES)
             self._started = time.monotonic()
             self._send_hello()
 
@@ -111,7 +100,7 @@ class SimBoard:
         with self._lock:
             self.sweeps += 1
             uptime = int((time.monotonic() - self._started) * 1000) & 0xFFFFFFFF
-            self._send(Heartbeat(uptime, self.sweeps, 0, self._deframer.dropped))
+            self._send(frames.Heartbeat(uptime, self.sweeps, 0, self._deframer.dropped))
 
     def receive(self, data: bytes) -> None:
         """Bytes from the host: act on every command they complete."""
@@ -121,12 +110,12 @@ class SimBoard:
             for received in self._deframer.feed(data):
                 frame = received.frame
                 self.commands.append(frame)
-                if isinstance(frame, RequestHello):
+                if isinstance(frame, frames.RequestHello):
                     self._send_hello()
-                elif isinstance(frame, RequestInventory):
+                elif isinstance(frame, frames.RequestInventory):
                     for antenna in range(len(self.tags)):
                         self._send_inventory(antenna)
-                elif isinstance(frame, SetLight):
+                elif isinstance(frame, frames.SetLight):
                     self.lights[frame.light] = frame.pattern
 
     def take_output(self) -> bytes:
@@ -151,21 +140,20 @@ class SimBoard:
     def send_other_version(self, version: int) -> None:
         """Send a HEARTBEAT that claims another protocol version (right CRC)."""
         with self._lock:
-            self._out += encode_frame(Heartbeat(0, 0, 0, 0), self._encoder.next_seq, version)
+            self._out += encode_frame(frames.Heartbeat(0, 0, 0, 0), self._encoder.next_seq, version)
 
     # ------------------------------------------------------------ internals
 
     def _send_hello(self) -> None:
-        self._send(
-            Hello(self.board_id, self.firmware, 1, self.heartbeat_ms, tuple(self.antenna_names))
-        )
+        names = tuple(self.antenna_names)
+        self._send(frames.Hello(self.board_id, self.firmware, 1, self.heartbeat_ms, names))
         for antenna in range(len(self.tags)):
             self._send_inventory(antenna)
 
     def _send_inventory(self, antenna: int) -> None:
-        self._send(Inventory(antenna, tuple(self.tags[antenna])))
+        self._send(frames.Inventory(antenna, tuple(self.tags[antenna])))
 
-    def _send(self, frame: Frame) -> None:
+    def _send(self, frame: frames.Frame) -> None:
         if self.silent:
             return
         wire = bytearray(self._encoder.encode(frame))

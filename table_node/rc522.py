@@ -16,6 +16,9 @@ What it does differently from the PyPI libraries (``mfrc522``, ``pi-rc522``):
   collision resolution (a binary walk of the UID tree), SELECT at every cascade level
   (4-, 7- and 10-byte UIDs), HLTA each tag once read.
 
+The reader boards' MicroPython driver, ``hardware/firmware/rc522.py``, is this driver's
+twin on purpose (the board cannot import this module): see ``hardware/firmware/README.md``.
+
 >>> from table_node.emulation import MFRC522Emulator, Tag
 >>> chip = MFRC522Emulator()
 >>> chip.place(Tag.from_hex("04A2249A6B1D80")); chip.place(Tag.from_hex("DEADBEEF"))

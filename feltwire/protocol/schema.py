@@ -13,7 +13,6 @@ The document's ``$defs`` name each payload (``ReaderInventory``, ``LightCommand`
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from typing import Any, Final
 from pydantic import TypeAdapter
 from pydantic.json_schema import JsonSchemaMode
 
+from feltwire.cli import command_parser
 from feltwire.protocol.alerts import AlertPayload
 from feltwire.protocol.frames import ConsoleFrame, OverlayFrame, PublicFeedFrame, PublicFrame
 from feltwire.protocol.payloads import (
@@ -134,10 +134,7 @@ def schema_text() -> str:
 
 def main(argv: Sequence[str]) -> int:
     """Entry point of ``feltwire protocol``."""
-    parser = argparse.ArgumentParser(
-        prog="feltwire protocol", description="the wire protocol's published contract"
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser, commands = command_parser("feltwire protocol", "the wire protocol's published contract")
     schema = commands.add_parser(
         "schema", help="print the JSON Schema of every MQTT payload and page frame"
     )

@@ -6,7 +6,8 @@ version, type, sequence (u16), payload length (u16), payload, CRC-16/CCITT-FALSE
 all little-endian. This module runs unchanged under MicroPython and CPython (the host's
 tests import it by path and prove it encodes what the bridge decodes and decodes what the
 bridge encodes), so it uses only ``struct`` and builtins: no typing, no dataclasses, no
-f-strings, no ``bytearray.clear``.
+f-strings, no ``bytearray.clear``. It is a twin of the host's module on purpose (the
+board cannot import it): see README.md, "A twin of host code".
 """
 
 import struct

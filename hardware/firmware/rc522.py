@@ -6,6 +6,11 @@ tag it read so the next REQA finds the next one (WUPA at the start of a sweep wa
 all again). Register and command numbers follow the NXP MFRC522 data sheet; see
 /work/shared/RC522.md in the project notes. Waits on the chip are logical tests of
 ComIrqReg bits with a deadline, never a fixed count of SPI reads.
+
+A MicroPython twin of the host's ``table_node/rc522.py`` (the same registers, CRC_A and
+sweep, without typing or the feltwire packages), on purpose: see README.md, "A twin of
+host code". ``tests/firmware_bridge/test_firmware_rc522.py`` runs it under CPython
+against a fake chip and tags.
 """
 
 import time

@@ -13,13 +13,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from feltwire.cli import command_parser
+
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="feltwire certs",
-        description="A certificate authority and TLS certificates for a table's MQTT broker.",
+    parser, sub = command_parser(
+        "feltwire certs", "A certificate authority and TLS certificates for a table's MQTT broker."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
     init = sub.add_parser("init", help="create the CA (ca.crt, ca.key)")
     init.add_argument("--out", type=Path, required=True, help="folder for the CA files")
     init.add_argument("--name", default="feltwire table CA", help="the CA's common name")

@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from feltwire.cli import command_parser
 from hub.security.acl import (
     ROLES,
     Role,
@@ -40,11 +41,10 @@ from hub.security.passwords import (
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="feltwire credentials",
-        description="MQTT credentials (password file + ACL) for nodes, bridges and hubs.",
+    parser, sub = command_parser(
+        "feltwire credentials",
+        "MQTT credentials (password file + ACL) for nodes, bridges and hubs.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
     add = sub.add_parser("add", help="create (or replace) a credential; prints its password")
     add.add_argument("--table", required=True, help="table id")
     add.add_argument("--node", help="node or bridge id (a hub: optional, default 'hub')")

@@ -31,6 +31,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.cards import FULL_DECK, RANK_NAMES, SUIT_NAMES
+from feltwire.cli import command_parser
 from feltwire.config import EMBEDDED_BROKER_PORT, load_config, parse_mqtt_url
 from feltwire.deck import Deck, load_deck, write_deck
 from feltwire.errors import ConfigError, DeckError, ProtocolError
@@ -233,8 +234,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire deck``."""
-    parser = argparse.ArgumentParser(prog="feltwire deck", description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser, sub = command_parser("feltwire deck", __doc__.split("\n\n")[0])
     default_url = f"mqtt://127.0.0.1:{EMBEDDED_BROKER_PORT}"
     reg = sub.add_parser("register", help="register a deck on the register antenna")
     reg.add_argument("--out", type=Path, required=True, help="deck file to write")

@@ -21,8 +21,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from feltwire.config import load_config
-from feltwire.errors import ConfigError
+from feltwire.cli import command_parser
+from feltwire.config import load_command_config
 from hub.adapters.eventlog.repair import accept_loss
 from hub.adapters.eventlog.report import check_log
 from hub.app.errors import EventLogError
@@ -35,10 +35,7 @@ PROG = "feltwire event-log"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=PROG, description="Check the hub's event logs; accept a loss explicitly."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser, commands = command_parser(PROG, "Check the hub's event logs; accept a loss explicitly.")
     for name, text in (
         ("check", "verify each table's event log and print OK or the damage (exit 1)"),
         (
@@ -102,11 +99,9 @@ def _accept(table: str, path: Path) -> None:
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire event-log``; returns the exit code."""
     args = _parser().parse_args(argv)
-    try:
-        config = load_config(HubConfig, args.config)
-    except ConfigError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
+    config = load_command_config(HubConfig, args.config, PROG)
+    if isinstance(config, int):
+        return config
     try:
         logs = _logs(config, args.table)
     except EventLogError as exc:

@@ -23,7 +23,6 @@ replay differs from the file by at most half a chip per seat with the same total
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -31,6 +30,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
+from feltwire.cli import command_parser
 from hub.rules.errors import RulesError
 from hub.rules.phh import HandHistory, loads_all, replay_history
 
@@ -145,10 +145,7 @@ def _replay(paths: Sequence[str], as_json: bool, out: TextIO) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire history`` (``argv`` excludes ``feltwire history``)."""
-    parser = argparse.ArgumentParser(
-        prog="feltwire history", description="Hand histories: replay PHH files."
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser, sub = command_parser("feltwire history", "Hand histories: replay PHH files.")
     replay = sub.add_parser(
         "replay", help="replay .phh/.phhs files or folders and print the finishing stacks"
     )

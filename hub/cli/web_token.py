@@ -16,8 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from feltwire.config import load_config
-from feltwire.errors import ConfigError
+from feltwire.config import load_command_config
 from hub.config import HubConfig
 from hub.web.auth import Role, TokenSigner
 
@@ -45,11 +44,9 @@ def main(argv: list[str]) -> int:
     if not 0 < args.hours <= MAX_HOURS:
         print(f"feltwire web-token: --hours must be in (0, {MAX_HOURS}]", file=sys.stderr)
         return 2
-    try:
-        config = load_config(HubConfig, args.config)
-    except ConfigError as exc:
-        print(f"feltwire web-token: {exc}", file=sys.stderr)
-        return 2
+    config = load_command_config(HubConfig, args.config, "feltwire web-token")
+    if isinstance(config, int):
+        return config
     secret = config.web.token_secret
     if secret is None:
         print(

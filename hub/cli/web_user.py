@@ -11,6 +11,7 @@ import getpass
 import sys
 from pathlib import Path
 
+from feltwire.cli import command_parser
 from hub.security.users import (
     MIN_PASSWORD,
     WebUser,
@@ -22,11 +23,9 @@ from hub.security.users import (
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="feltwire web-user",
-        description="Web users of the hub (dealer console, producer overlay, admin).",
+    parser, sub = command_parser(
+        "feltwire web-user", "Web users of the hub (dealer console, producer overlay, admin)."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
     add = sub.add_parser("add", help="add (or replace) a user; asks for the password")
     add.add_argument("name", help="the name typed at sign-in")
     add.add_argument("--role", choices=["dealer", "producer", "admin"], required=True)

@@ -42,6 +42,14 @@ class _WatchedFile:
         self._stamp: tuple[int, int] | None = None
         self._checked = 0.0
 
+    @classmethod
+    def named(cls, plugin: Any, key: str, min_interval: float = 1.0) -> _WatchedFile:
+        """The file that ``plugin``'s config names under ``key`` (ValueError: none)."""
+        path = str(getattr(plugin.config, key))
+        if not path:
+            raise ValueError(f"{type(plugin).__name__} needs {key!r}")
+        return cls(path, min_interval)
+
     def changed(self) -> bool:
         """True on the first call and whenever the file changed since the last True."""
         now = time.monotonic()
@@ -67,10 +75,7 @@ class PasswordFileAuth(BaseAuthPlugin):  # type: ignore[misc]
 
     def __init__(self, context: Any) -> None:
         super().__init__(context)
-        path = str(self.config.password_file)
-        if not path:
-            raise ValueError("PasswordFileAuth needs 'password_file'")
-        self._file = _WatchedFile(path, min_interval=0.0)
+        self._file = _WatchedFile.named(self, "password_file", min_interval=0.0)
         self._users: dict[str, str] = {}
         self._owners: dict[str, str] = {}  # client id -> username that first used it
         self._reload()
@@ -133,10 +138,7 @@ class AclTopicCheck(BaseTopicPlugin):  # type: ignore[misc]
 
     def __init__(self, context: Any) -> None:
         super().__init__(context)
-        path = str(self.config.acl_file)
-        if not path:
-            raise ValueError("AclTopicCheck needs 'acl_file'")
-        self._file = _WatchedFile(path)
+        self._file = _WatchedFile.named(self, "acl_file")
         self._acl = Acl(AclTable())
         self._reload()
 

@@ -70,6 +70,43 @@ def _check_free(paths: list[Path], force: bool) -> None:
         raise PkiError(f"{', '.join(taken)} already exist; pass --force to replace them")
 
 
+def _builder(
+    subject: x509.Name,
+    issuer: x509.Name,
+    key: ec.EllipticCurvePrivateKey,
+    not_after: dt.datetime,
+    *,
+    ca: bool,
+) -> x509.CertificateBuilder:
+    """What every certificate here starts from: its names and key, a random serial, valid
+    from five minutes ago (clocks differ) to ``not_after``, and the constraints and key
+    usage of a CA (signs certificates) or of an end entity (signs, agrees ECDH keys)."""
+    return (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(_now() - dt.timedelta(minutes=5))
+        .not_valid_after(not_after)
+        .add_extension(x509.BasicConstraints(ca=ca, path_length=0 if ca else None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=not ca,
+                key_cert_sign=ca,
+                crl_sign=ca,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+    )
+
+
 def create_ca(
     out: Path, *, name: str = "feltwire table CA", days: int = 3650, force: bool = False
 ) -> Issued:
@@ -81,28 +118,7 @@ def create_ca(
     subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
     ski = x509.SubjectKeyIdentifier.from_public_key(key.public_key())
     cert = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(_now() - dt.timedelta(minutes=5))
-        .not_valid_after(_now() + dt.timedelta(days=days))
-        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        _builder(subject, subject, key, _now() + dt.timedelta(days=days), ca=True)
         .add_extension(ski, critical=False)
         .add_extension(
             x509.AuthorityKeyIdentifier.from_issuer_subject_key_identifier(ski), critical=False
@@ -143,29 +159,9 @@ def _issue(
     _check_free([cert_path, key_path], force)
     key = _new_key()
     not_after = min(_now() + dt.timedelta(days=days), ca_cert.not_valid_after_utc)
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
     builder = (
-        x509.CertificateBuilder()
-        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)]))
-        .issuer_name(ca_cert.subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(_now() - dt.timedelta(minutes=5))
-        .not_valid_after(not_after)
-        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=True,
-                key_cert_sign=False,
-                crl_sign=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        _builder(subject, ca_cert.subject, key, not_after, ca=False)
         .add_extension(x509.ExtendedKeyUsage([usage]), critical=False)
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .add_extension(

@@ -349,21 +349,26 @@ class MFRC522Emulator:
             self._crc = crc_a([value], self._crc)
             self._crc_done()
             return
-        if len(self._fifo) >= 64:
-            self._error |= reg.BUFFER_OVFL
-            self._com_irq |= reg.ERR_IRQ
+        if self._fifo_full():
             return
         self._fifo.append(value)
         self._fifo_changed()
 
     def _fifo_push(self, data: bytes) -> None:
         for value in data:
-            if len(self._fifo) >= 64:
-                self._error |= reg.BUFFER_OVFL
-                self._com_irq |= reg.ERR_IRQ
+            if self._fifo_full():
                 break
             self._fifo.append(value)
         self._fifo_changed()
+
+    def _fifo_full(self) -> bool:
+        """True when the 64-byte FIFO has no room for another byte; the byte that does not
+        fit raises BufferOvfl (and ErrIRq), as on the chip."""
+        if len(self._fifo) < 64:
+            return False
+        self._error |= reg.BUFFER_OVFL
+        self._com_irq |= reg.ERR_IRQ
+        return True
 
     def _crc_done(self) -> None:
         self._crc_ready = True

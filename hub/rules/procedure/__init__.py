@@ -33,64 +33,12 @@ arriving at and leaving the antennas (:mod:`~.presence`), the dealer's correctio
 'the hand is void (misdeal)'
 """
 
+# The package's names: each module's public names (its ``__all__``), so a name is listed
+# once, where it is defined.
+from hub.rules.procedure import events, inputs, monitor
 from hub.rules.procedure.corrections import MANUAL_CARD_IN_PLAY
-from hub.rules.procedure.events import (
-    ActionTaken,
-    ActionUndone,
-    BoardDealt,
-    BurnDealt,
-    Discarded,
-    Event,
-    HandMucked,
-    HandShown,
-    HandVoided,
-    HoleCardDealt,
-    Payout,
-    PotAwarded,
-)
-from hub.rules.procedure.inputs import (
-    Act,
-    ConsoleAction,
-    DeclareMisdeal,
-    Input,
-    Inventory,
-    ManualCard,
-    MuckHand,
-    ShowHand,
-    TagClash,
-    Tick,
-    UndoAction,
-    UnknownTag,
-)
-from hub.rules.procedure.monitor import DealingMonitor, SeatHints, Step
+from hub.rules.procedure.events import *  # noqa: F403
+from hub.rules.procedure.inputs import *  # noqa: F403
+from hub.rules.procedure.monitor import *  # noqa: F403
 
-__all__ = [
-    "MANUAL_CARD_IN_PLAY",
-    "Act",
-    "ActionTaken",
-    "ActionUndone",
-    "BoardDealt",
-    "BurnDealt",
-    "ConsoleAction",
-    "DealingMonitor",
-    "DeclareMisdeal",
-    "Discarded",
-    "Event",
-    "HandMucked",
-    "HandShown",
-    "HandVoided",
-    "HoleCardDealt",
-    "Input",
-    "Inventory",
-    "ManualCard",
-    "MuckHand",
-    "Payout",
-    "PotAwarded",
-    "SeatHints",
-    "ShowHand",
-    "Step",
-    "TagClash",
-    "Tick",
-    "UndoAction",
-    "UnknownTag",
-]
+__all__ = ["MANUAL_CARD_IN_PLAY", *events.__all__, *inputs.__all__, *monitor.__all__]

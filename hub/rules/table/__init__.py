@@ -38,55 +38,23 @@ back posting the big blind live and the small blind dead:
 [(6, 10, 0, 'R-POS-2'), (1, 20, 0, 'R-POS-2'), (4, 20, 10, 'R-BLIND-4')]
 """
 
+# The package's names: each module's public names (its ``__all__``), so a name is listed
+# once, where it is defined; the players' and the blinds' helpers stay in their modules.
+from hub.rules.table import config, errors, events, table
 from hub.rules.table.blinds import BlindPost
-from hub.rules.table.config import ButtonRule, BuyInLimits, TableConfig, TableRules
-from hub.rules.table.errors import (
-    BuyInError,
-    HandInProgressError,
-    NotEnoughPlayersError,
-    SeatError,
-    TableError,
-)
-from hub.rules.table.events import (
-    CameBack,
-    ChipsAdded,
-    ChipsDelivered,
-    HandFinished,
-    HandStarted,
-    HandVoided,
-    Override,
-    PlayerJoined,
-    PlayerLeft,
-    SatOut,
-    TableEvent,
-)
+from hub.rules.table.config import *  # noqa: F403
+from hub.rules.table.errors import *  # noqa: F403
+from hub.rules.table.events import *  # noqa: F403
 from hub.rules.table.seating import Entry, Owed, SeatedPlayer
-from hub.rules.table.table import Table
+from hub.rules.table.table import *  # noqa: F403
 
 __all__ = [
     "BlindPost",
-    "ButtonRule",
-    "BuyInError",
-    "BuyInLimits",
-    "CameBack",
-    "ChipsAdded",
-    "ChipsDelivered",
     "Entry",
-    "HandFinished",
-    "HandInProgressError",
-    "HandStarted",
-    "HandVoided",
-    "NotEnoughPlayersError",
-    "Override",
     "Owed",
-    "PlayerJoined",
-    "PlayerLeft",
-    "SatOut",
-    "SeatError",
     "SeatedPlayer",
-    "Table",
-    "TableConfig",
-    "TableError",
-    "TableEvent",
-    "TableRules",
+    *config.__all__,
+    *errors.__all__,
+    *events.__all__,
+    *table.__all__,
 ]

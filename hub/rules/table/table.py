@@ -9,9 +9,9 @@ events the operations return (:mod:`~hub.rules.table.events`) and their errors
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import TypeVar
+from typing import ParamSpec, TypeVar
 
 from hub.rules.errors import RulesError, TableSeat
 from hub.rules.games import Family
@@ -46,6 +46,16 @@ from hub.rules.tournament import Elimination, Tournament
 __all__ = ["Table"]
 
 _E = TypeVar("_E", bound=TableEvent)
+_P = ParamSpec("_P")
+
+
+def _accepted(verify: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> bool:
+    """The ``can_…`` answer from a ``verify_…`` check: True when it raises no rules error."""
+    try:
+        verify(*args, **kwargs)
+    except RulesError:
+        return False
+    return True
 
 
 class Table:
@@ -198,11 +208,7 @@ class Table:
         self, seat: int, player: str, buy_in: int, now: float, override: Override | None = None
     ) -> bool:
         """True when :meth:`join` would be accepted."""
-        try:
-            self.verify_join(seat, player, buy_in, now, override)
-        except RulesError:
-            return False
-        return True
+        return _accepted(self.verify_join, seat, player, buy_in, now, override)
 
     def join(
         self,
@@ -235,11 +241,7 @@ class Table:
 
     def can_leave(self, seat: int) -> bool:
         """True when :meth:`leave` would be accepted."""
-        try:
-            self.verify_leave(seat)
-        except RulesError:
-            return False
-        return True
+        return _accepted(self.verify_leave, seat)
 
     def leave(self, seat: int, now: float) -> PlayerLeft:
         """The player in ``seat`` leaves with their chips (pending ones included); the
@@ -259,11 +261,7 @@ class Table:
 
     def can_sit_out(self, seat: int) -> bool:
         """True when :meth:`sit_out` would be accepted."""
-        try:
-            self.verify_sit_out(seat)
-        except RulesError:
-            return False
-        return True
+        return _accepted(self.verify_sit_out, seat)
 
     def sit_out(self, seat: int) -> SatOut:
         """The player in ``seat`` is not dealt in from the next hand on; blinds that pass
@@ -281,11 +279,7 @@ class Table:
 
     def can_come_back(self, seat: int) -> bool:
         """True when :meth:`come_back` would be accepted."""
-        try:
-            self.verify_come_back(seat)
-        except RulesError:
-            return False
-        return True
+        return _accepted(self.verify_come_back, seat)
 
     def come_back(self, seat: int, entry: Entry = Entry.POST) -> CameBack:
         """The player in ``seat`` is back from the next hand: they post what they owe
@@ -339,11 +333,7 @@ class Table:
         self, seat: int, amount: int, now: float, override: Override | None = None
     ) -> bool:
         """True when :meth:`add_chips` would be accepted."""
-        try:
-            self.verify_add_chips(seat, amount, now, override)
-        except RulesError:
-            return False
-        return True
+        return _accepted(self.verify_add_chips, seat, amount, now, override)
 
     def add_chips(
         self, seat: int, amount: int, now: float, override: Override | None = None
@@ -372,11 +362,7 @@ class Table:
 
     def can_start_hand(self, now: float, button: int | None = None) -> bool:
         """True when :meth:`start_hand` would be accepted."""
-        try:
-            self._plan(now, button)
-        except RulesError:
-            return False
-        return True
+        return _accepted(self._plan, now, button)
 
     def start_hand(self, now: float, button: int | None = None) -> HandSetup:
         """Set up the next hand: who is dealt in (hand order, button last), the button's
@@ -502,11 +488,7 @@ class Table:
 
     def can_finish_hand(self, outcome: Hand | HandResult | Sequence[int]) -> bool:
         """True when :meth:`finish_hand` would be accepted."""
-        try:
-            self.verify_finish_hand(outcome)
-        except RulesError:
-            return False
-        return True
+        return _accepted(self.verify_finish_hand, outcome)
 
     def finish_hand(
         self,
