@@ -1,4 +1,4 @@
-"""``feltwire web-user``: add or remove the hub's web sign-in users (:mod:`hub.web_users`).
+"""``feltwire web-user``: add or remove the hub's web sign-in users (:mod:`hub.security.users`).
 
 feltwire web-user add --role dealer NAME [--file web-users.toml]
 feltwire web-user remove NAME --file web-users.toml
