@@ -26,7 +26,7 @@ from feltwire.protocol import reader_tags_topic
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.eventlog import InputKind
 from hub.runtime import start_hub
-from tests.conftest import MosquittoProcess
+from tests.support.mosquitto import MosquittoProcess
 
 FLOOD = 10_000
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto" / "feltwire.conf"

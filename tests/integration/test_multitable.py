@@ -31,9 +31,10 @@ from feltwire.publisher import InventoryPublisher
 from hub.config import HubConfig, HubMqttSettings, TableSettings, WebSettings
 from hub.eventlog import EVENT_LOG_FILE, EventLog, InputKind
 from hub.runtime import HubRuntime, start_hub
-from tests.conftest import MosquittoProcess
-from tests.hub.support import FakeClock, hub_service
-from tests.test_readme import toml_block_after
+from tests.support.clocks import FakeClock
+from tests.support.mosquitto import MosquittoProcess
+from tests.support.readme import toml_block_after
+from tests.support.service import hub_service
 
 DECK = simulated_deck()
 CARDS = ["As", "Kd", "Qh", "Jc", "Ts"]
