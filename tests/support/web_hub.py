@@ -1,5 +1,6 @@
-"""What the web security tests share: a real hub with users and a token secret, clocks
-the test moves (wall and monotonic), and signing in over real HTTP."""
+"""What the web security tests share: a real hub with users and a token secret, run on
+clocks the test moves (:class:`~tests.support.clocks.MovableClock`, wall and monotonic),
+and signing in over real HTTP."""
 
 from __future__ import annotations
 
