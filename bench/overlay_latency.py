@@ -51,7 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 from feltwire.cards import FULL_DECK  # noqa: E402
 from feltwire.deck import simulated_deck  # noqa: E402
-from tests.conftest import MosquittoProcess, free_port  # noqa: E402
+from tests.support.mosquitto import MosquittoProcess  # noqa: E402
+from tests.support.ports import free_port  # noqa: E402
 
 DECK = simulated_deck()
 SEATS = 6

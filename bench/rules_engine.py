@@ -1,7 +1,7 @@
 """Rules engine vs PokerKit 0.7.7: hands per second replaying the same six-max hands.
 
 The hands are generated first, outside the timed region, by the differential driver
-(``tests/rules/oracle_pokerkit.py``): random legal six-max hands played on both engines in
+(``tests/support/oracle_pokerkit.py``): random legal six-max hands played on both engines in
 lockstep, keeping only hands that reach a showdown and on which both agree. Each hand is
 then a list of inputs for each engine (cards, burns, actions, shows, all explicit). The
 timed region only builds a hand and applies its inputs, on ours and on PokerKit, for
@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from feltwire.cards import card_index
-from tests.rules.oracle_pokerkit import (
+from tests.support.oracle_pokerkit import (
     ORACLES,
     PK_CARDS,
     Mismatch,

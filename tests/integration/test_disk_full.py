@@ -21,7 +21,7 @@ import pytest
 
 from hub.config import WebSettings
 from hub.web.auth import Role
-from tests.web.support import DECK, Room, room
+from tests.support.room import DECK, Room, room
 
 
 @contextlib.contextmanager

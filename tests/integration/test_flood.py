@@ -23,10 +23,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.deck import simulated_deck
 from feltwire.protocol import reader_tags_topic
+from hub.app.records import InputKind
 from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, WebSettings
-from hub.eventlog import InputKind
-from tests.conftest import MosquittoProcess
+from tests.support.mosquitto import MosquittoProcess
 
 FLOOD = 10_000
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto" / "feltwire.conf"

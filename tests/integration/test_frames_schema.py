@@ -2,7 +2,7 @@
 ``/ws/console`` and ``/ws/overlay``, and every MQTT payload on ``feltwire/#``, validates
 against the published JSON Schema (``docs/protocol.schema.json``, Draft 2020-12).
 
-The demo's own pieces run (:class:`hub.demo.DemoTable`: the simulated node publishing over
+The demo's own pieces run (:class:`simulator.demo.DemoTable`: the simulated node publishing over
 the embedded broker, the dealer making a mistake in every hand, the players acting through
 the console's HTTP API) at a table that also runs a tournament clock and holds the overlay
 back by a delay. The dealer acknowledges an alert, seats a player out and back, pauses and
@@ -34,6 +34,7 @@ from websockets.asyncio.client import connect
 
 from feltwire.protocol import ButtonPress, TopicKind, button_topic, encode, parse_topic
 from feltwire.protocol.schema import FEEDS, SCHEMA_FILE, TOPICS
+from hub.bootstrap import HubRuntime, start_hub
 from hub.config import (
     HubConfig,
     HubMqttSettings,
@@ -43,11 +44,10 @@ from hub.config import (
     TournamentSettings,
     WebSettings,
 )
-from hub.runtime import HubRuntime, start_hub
-from hub.simulation import MotionClock
 from hub.web.auth import Role
+from simulator.antennas import MotionClock
 from simulator.demo import TABLE, DemoTable
-from tests.integration.test_demo_pages import ws_url
+from tests.support.pages import ws_url
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = (1, 2, 3)
@@ -84,7 +84,7 @@ def validator(doc: dict[str, Any], ref: str) -> jsonschema.Draft202012Validator:
 
 
 def demo_config() -> HubConfig:
-    """The demo's table as :mod:`hub.demo` sets it up, with a tournament clock and a
+    """The demo's table as :mod:`simulator.demo` sets it up, with a tournament clock and a
     delayed overlay (the demo's own shows hole cards live)."""
     levels = [LevelSettings(small_blind=5 * n, big_blind=10 * n, minutes=1) for n in (1, 2, 3)]
     return HubConfig(

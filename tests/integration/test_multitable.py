@@ -28,12 +28,15 @@ from feltwire.errors import ConfigError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightCommand, LightPattern
 from feltwire.publisher import InventoryPublisher
+from hub.adapters.eventlog.files import EVENT_LOG_FILE
+from hub.adapters.eventlog.store import EventLog
+from hub.app.records import InputKind
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, TableSettings, WebSettings
-from hub.eventlog import EVENT_LOG_FILE, EventLog, InputKind
-from tests.conftest import MosquittoProcess
-from tests.hub.support import FakeClock, hub_service
-from tests.test_readme import toml_block_after
+from tests.support.clocks import FakeClock
+from tests.support.mosquitto import MosquittoProcess
+from tests.support.readme import toml_block_after
+from tests.support.service import hub_service
 
 DECK = simulated_deck()
 CARDS = ["As", "Kd", "Qh", "Jc", "Ts"]

@@ -18,7 +18,7 @@ from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, WebSettings
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
-from tests.conftest import MosquittoProcess
+from tests.support.mosquitto import MosquittoProcess
 
 DECK = simulated_deck()
 READERS = ["seat1", "seat2", "board"]

@@ -37,7 +37,7 @@ from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
-from tests.conftest import MosquittoProcess
+from tests.support.mosquitto import MosquittoProcess
 
 DECK = simulated_deck()
 

@@ -29,7 +29,7 @@ from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights
 from table_node.node import Node
 from table_node.rc522_reader import RC522Wiring, build_rc522_readers
-from tests.conftest import MosquittoProcess
+from tests.support.mosquitto import MosquittoProcess
 
 DECK = simulated_deck()
 READERS = ["seat1", "seat2", "seat3", "board"]

@@ -29,7 +29,8 @@ from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.web.auth import Role, TokenSigner
 from table_node.simulated import SimulatedTable
-from tests.conftest import MosquittoProcess, free_port
+from tests.support.mosquitto import MosquittoProcess
+from tests.support.ports import free_port
 
 DECK = simulated_deck()
 TOKEN = "restart-test-token"

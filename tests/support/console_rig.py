@@ -1,0 +1,104 @@
+"""A rig for the dealer console's browser tests: a running hub with rules (embedded broker,
+a node reading simulated antennas) whose antennas the test lays cards on, and the page
+steps the tests share — waiting for the acting seat, choosing an action by keyboard."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from feltwire.deck import simulated_deck
+from feltwire.publisher import InventoryPublisher
+from hub.app.table_service import TableService
+from hub.bootstrap import HubRuntime, start_hub
+from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.rules.hand import Hand
+from table_node.node import Node
+from table_node.simulated import SimulatedTable
+from tests.support.room import HOLE, simulated_node
+
+__all__ = ["HOLE", "SEATS", "WAIT", "Rig", "choose_and_confirm", "rig", "wait_acting"]
+
+DECK = simulated_deck()
+SEATS = (1, 3, 4)
+WAIT = 20_000  # ms: Chromium is slow on a busy two-core machine
+
+
+@dataclass
+class Rig:
+    """A running hub with rules and a node whose antennas the test lays cards on."""
+
+    hub: HubRuntime
+    table: SimulatedTable
+    node: Node
+    publisher: InventoryPublisher
+
+    @property
+    def rules(self) -> TableService:
+        assert self.hub.rules is not None
+        return self.hub.rules
+
+    @property
+    def hand(self) -> Hand:
+        assert self.rules.monitor is not None
+        return self.rules.monitor.hand
+
+    async def put(self, reader: str, card: str) -> None:
+        """Lay a card on an antenna; wait until the hub has taken the read."""
+        self.table.reader(reader).place(DECK.uid_for(card))
+        self.node.poll_once()
+        service = self.hub.service
+        assert await asyncio.to_thread(service.wait_handled, self.publisher.published, 10)
+
+    def seat_to_act(self) -> int:
+        assert self.rules.setup is not None and self.hand.actor is not None
+        return self.rules.setup.seats[self.hand.actor]
+
+
+@asynccontextmanager
+async def rig(*, live: bool = False) -> AsyncIterator[Rig]:
+    """A running hub with rules (players ``P1``, ``P3``, ``P4`` in :data:`SEATS`) and a node
+    dealing at its table; ``live`` lets the overlay show hole cards at once."""
+    web = (
+        WebSettings(port=0, overlay_delay_minutes=0, allow_live_hole_cards=True)
+        if live
+        else WebSettings(port=0)
+    )
+    hub = await start_hub(
+        HubConfig(
+            table="t1",
+            live_equity=False,
+            mqtt=HubMqttSettings(embedded_port=0),
+            web=web,
+            rules=RulesSettings(
+                players=[PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in SEATS]
+            ),
+        )
+    )
+    try:
+        async with simulated_node(hub) as sim:
+            yield Rig(hub, sim.table, sim.node, sim.publisher)
+    finally:
+        await hub.stop()
+
+
+async def wait_acting(page: Any, seat: int) -> None:
+    """Wait until the console page shows ``seat`` as the one to act."""
+    await page.wait_for_selector(f".seat[data-seat='{seat}'].acting", timeout=WAIT)
+    await page.wait_for_selector(f"#turn:has-text('{seat}')", timeout=WAIT)
+
+
+async def choose_and_confirm(page: Any, key: str, amount: int | None = None) -> None:
+    """An action by keyboard: its key, the amount for a bet or raise, Enter."""
+    await page.keyboard.press(key)
+    if amount is not None:
+        box = page.locator("#amount-input")
+        await box.wait_for(timeout=WAIT)
+        await box.fill(str(amount))
+        await box.press("Enter")
+    else:
+        await page.wait_for_selector("#pending", state="visible", timeout=WAIT)
+        await page.keyboard.press("Enter")
