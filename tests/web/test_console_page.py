@@ -325,7 +325,7 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         assert "Zpět" in await page.inner_text("#undo")
         assert await page.locator(".seat[data-seat='7'] [data-field=stack]").count() == 1
         czech = await alert.locator(".what").inner_text()
-        assert czech != english and "mimo pořadí" in czech  # lib/alerts_cs.js's alert texts
+        assert czech != english and "mimo pořadí" in czech  # the catalog's Czech (messages/cs.json)
         await page.screenshot(path=str(ARTIFACTS / "console-cs-1024x768.png"))
 
 
