@@ -466,9 +466,9 @@ async def test_uncalled_winner_shows_one_card_on_the_console_and_the_public_view
             assert [e for e in answer["events"] if e["event"] == "HandShown"] == [
                 {"type": "event", "event": "HandShown", "seat": button, "whole": False}
             ]
-            assert not answer["in_hand"] and answer["state"]["last_hand"]["awards"][0]["text"] == (
-                f"main pot 25: seat {button} takes 25"
-            )
+            assert not answer["in_hand"] and answer["state"]["last_hand"]["awards"][0][
+                "message"
+            ] == (f"main pot 25: seat {button} takes 25")
             state = (await http.get("/api/console/state", headers=dealer)).json()
             assert state["shown"] == [{"seat": button, "cards": [shown], "whole": False}]
             assert no_hole_card([json.dumps(state)], [hidden]) == []
