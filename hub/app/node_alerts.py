@@ -13,13 +13,20 @@ from hub.views.frames import Event
 NODE_ALERT_EVERY_S = 60.0
 """An alert about one node's stream (lost reads, a flood …) is repeated at most this often."""
 
-_NODE_PARAMS: dict[NoticeKind, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    NoticeKind.LOST: (("node", "lost", "seqs"), ()),
-    NoticeKind.FLOOD: (("node", "limited", "seqs"), ()),
-    NoticeKind.SEQUENCE: (("node", "first"), ("node",)),
-}
-"""Which values each kind's message and remedy (``alert.<kind>.message`` / ``.remedy``)
-name."""
+_NODE_TEXTS: dict[NoticeKind, tuple[str, tuple[str, ...], str, tuple[str, ...]]] = {
+    NoticeKind.LOST: (
+        "alert.reads_lost.message", ("node", "lost", "seqs"), "alert.reads_lost.remedy", ()
+    ),
+    NoticeKind.FLOOD: (
+        "alert.node_flooding.message", ("node", "limited", "seqs"),
+        "alert.node_flooding.remedy", (),
+    ),
+    NoticeKind.SEQUENCE: (
+        "alert.node_sequence.message", ("node", "first"),
+        "alert.node_sequence.remedy", ("node",),
+    ),
+}  # fmt: skip
+"""Each kind's message and remedy keys, and the values each names."""
 
 
 def node_alert(notice: NodeNotice, stats: dict[str, Any] | None, now: float) -> Event:
@@ -34,13 +41,12 @@ def node_alert(notice: NodeNotice, stats: dict[str, Any] | None, now: float) -> 
         "seqs": seqs,
         "first": str(notice.first),
     }
-    said, told = _NODE_PARAMS[notice.kind]
-    code = notice.kind.value
+    message, said, remedy, told = _NODE_TEXTS[notice.kind]
     return alert_frame(
-        code,
+        notice.kind.value,
         "system",
-        Text(f"alert.{code}.message", {k: values[k] for k in said}),
-        Text(f"alert.{code}.remedy", {k: values[k] for k in told}),
+        Text(message, {k: values[k] for k in said}),
+        Text(remedy, {k: values[k] for k in told}),
         now,
         node=notice.node,
         readers=[notice.reader] if notice.reader else [],

@@ -110,14 +110,25 @@ class DealOrder(MonitorState):
         if card >= 0:
             self._role[card] = (Role.HOLE, h)
         if self._placement_checks() and slot.up != via_up:
-            key = "alert.stud_card_wrong_place." + ("up_on_seat" if slot.up else "down_on_up")
-            want = antenna(f"{'up' if slot.up else 'seat'}{tseat}")
+            message, remedy, want = (
+                (
+                    "alert.stud_card_wrong_place.up_on_seat.message",
+                    "alert.stud_card_wrong_place.up_on_seat.remedy",
+                    f"up{tseat}",
+                )
+                if slot.up
+                else (
+                    "alert.stud_card_wrong_place.down_on_up.message",
+                    "alert.stud_card_wrong_place.down_on_up.remedy",
+                    f"seat{tseat}",
+                )
+            )
             self._alert(
                 AlertCode.STUD_CARD_WRONG_PLACE,
                 tseat,
                 "R-DEAL-3",
-                Text(f"{key}.message", {"seat": Seat(tseat)}),
-                Text(f"{key}.remedy", {"reader": want}),
+                Text(message, {"seat": Seat(tseat)}),
+                Text(remedy, {"reader": antenna(want)}),
             )
         self._flush()
 

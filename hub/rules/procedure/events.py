@@ -227,11 +227,19 @@ def pot_awarded(award: PotAward, seats: Sequence[TableSeat]) -> PotAwarded:
     )
 
 
+_SHARE_KEYS = {
+    (False, False): "award.share.plain",
+    (False, True): "award.share.odd_chip",
+    (True, False): "award.share.half",
+    (True, True): "award.share.half_odd_chip",
+}
+"""A share's key by (a half of a hi-lo pot, with the odd chip)."""
+
+
 def _share(p: Payout) -> Text:
     """One payout as an ``award.share.*`` text: the seat, its chips, the half, the odd chip."""
     params: dict[str, int | Seat | Text] = {"seat": Seat(p.seat), "amount": p.amount}
-    if p.half != "whole":
+    half = p.half != "whole"
+    if half:
         params["half"] = Text(f"half.{p.half}")
-    half = "half" if p.half != "whole" else ""
-    key = "_".join(part for part in (half, "odd_chip" if p.odd_chip else "") if part)
-    return Text(f"award.share.{key or 'plain'}", params)
+    return Text(_SHARE_KEYS[half, p.odd_chip], params)

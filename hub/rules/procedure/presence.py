@@ -107,13 +107,17 @@ class Presence(Muck):
                 self._role.pop(card, None)  # the stub ran out: discards are the new stub
                 self._fresh(card, place)
                 return
-            what = "discarded" if kind is Role.DISCARD else "folded"
+            key = (
+                "alert.folded_card_returned.discarded.message"
+                if kind is Role.DISCARD
+                else "alert.folded_card_returned.folded.message"
+            )
             self._alert(
                 AlertCode.FOLDED_CARD_RETURNED,
                 place.seat if place.seat is not None else self._t(owner),
                 "R-ETQ-1",
                 Text(
-                    f"alert.folded_card_returned.{what}.message",
+                    key,
                     {"seat": self._seat(owner), "reader": antenna(reader)},
                 ),
                 Text("alert.folded_card_returned.remedy"),
