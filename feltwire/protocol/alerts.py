@@ -2,12 +2,19 @@
 
 An alert is raised by the rules (it has an ``id`` the dealer acknowledges and the
 ``hand`` it belongs to) or by the hub itself (security, the event log, a node's stream:
-``id`` None, and ``node``/``readers`` where it concerns them). It never names a hole card.
+``id`` None, and ``node``/``readers`` where it concerns them). What it says is two texts
+of the message catalog, ``text`` and ``remedy_text`` (what the pages render, in their
+language), with their English renderings ``message`` and ``remedy`` (for MQTT consumers
+and logs). It never names a hole card.
 
 >>> frame = AlertFrame(id=1, hand=3, t=12.5, code="missing_burn", severity="warning",
-...                    seat=None, rule="R-DEAL-3", message="no burn card", remedy="burn one")
->>> AlertPayload.from_frame("t1", frame).table
-'t1'
+...                    seat=None, rule="R-DEAL-3",
+...                    text={"key": "alert.missing_burn.message",
+...                          "params": {"street": {"key": "street.flop", "params": {}}}},
+...                    remedy_text={"key": "alert.missing_burn.remedy", "params": {}},
+...                    message="the flop came without a burn card", remedy="burn one")
+>>> AlertPayload.from_frame("t1", frame).text.params["street"].key
+'street.flop'
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from feltwire.protocol.payloads import SchemaVersion
+from feltwire.protocol.texts import TextFrame
 from feltwire.protocol.values import (
     FrameModel,
     HandNumber,
@@ -47,8 +55,10 @@ class AlertBody(FrameModel):
     severity: Severity = Field(description="info, warning or misdeal")
     seat: Seat | None = Field(description="the seat it concerns, when one")
     rule: str = Field(description="the rule it enforces (R-DEAL-3 …), security or system")
-    message: str = Field(description="what happened, for the dealer (never a hole card)")
-    remedy: str = Field(description="what the dealer does about it")
+    text: TextFrame = Field(description="what happened: an alert.<code>.….message text")
+    remedy_text: TextFrame = Field(description="what to do: an alert.<code>.….remedy text")
+    message: str = Field(description="what happened, in English (never a hole card)")
+    remedy: str = Field(description="what the dealer does about it, in English")
     node: str | None = Field(None, description="the node whose stream it concerns")
     readers: list[ReaderId] | None = Field(None, description="the antennas it concerns")
 

@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from feltwire.protocol.texts import TextFrame
 from feltwire.protocol.values import (
     ActionKind,
     Card,
@@ -129,7 +130,8 @@ class Payout(FrameModel):
 
 
 class PotAward(FrameModel):
-    """How one pot is awarded (``text``: what the dealer reads out)."""
+    """How one pot is awarded (``text``: what the dealer reads out, ``message``: the same
+    in English)."""
 
     pot: int = Field(ge=0, description="which pot: 0 the main pot, then the side pots")
     amount: Chips
@@ -137,7 +139,8 @@ class PotAward(FrameModel):
     payouts: list[Payout]
     uncontested: bool
     no_low: bool = Field(description="a hi-lo pot no low hand qualified for")
-    text: str
+    text: TextFrame = Field(description="the read-out: an award.line.* text")
+    message: str = Field(description="the read-out in English")
 
 
 class PotAwardedFrame(PotAward, HandEventFrame):

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import Field
 
 from feltwire.protocol.table import OverlayAntenna
+from feltwire.protocol.texts import AwardLine
 from feltwire.protocol.values import (
     ActionKind,
     Card,
@@ -139,20 +140,17 @@ class AwardPayout(FrameModel):
     half: Literal["whole", "high", "low"]
 
 
-class OverlayAward(FrameModel):
+class OverlayAward(AwardLine):
     """A pot awarded, from the hand's ``PotAwarded`` event."""
 
-    text: str
     pot: int = Field(ge=0)
     amount: Chips
     payouts: list[AwardPayout]
 
 
-class OverlayAwardText(FrameModel):
+class OverlayAwardText(AwardLine):
     """A pot awarded, known only by its text (from ``hand_end``, when no ``PotAwarded``
     event was released)."""
-
-    text: str
 
 
 class OverlayPicture(FrameModel):

@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from feltwire.protocol.alerts import AlertFrame
+from feltwire.protocol.texts import AwardLine
 from feltwire.protocol.topics import ReaderKind
 from feltwire.protocol.values import (
     Card,
@@ -137,7 +138,7 @@ class HandEndFrame(VersionedFrame):
     hand: HandNumber
     t: Timestamp
     voided: bool
-    awards: list[str] = Field(description="each pot's award, as the dealer reads it out")
+    awards: list[AwardLine] = Field(description="each pot's award, as the dealer reads it out")
     top_ups: list[TopUp]
     stacks: list[tuple[Seat, Chips]]
 
@@ -243,7 +244,7 @@ class PublicTableState(FrameModel):
     folded: list[Seat]
     pot: Chips
     alerts: list[AlertFrame] = Field(description="the recent alerts, oldest first")
-    awards: list[str] = Field(description="the last hand's award texts")
+    awards: list[AwardLine] = Field(description="the last hand's award read-outs")
     players: list[PublicPlayer]
     board: list[Card]
     shown: list[PublicShownHand]

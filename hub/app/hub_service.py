@@ -46,6 +46,7 @@ from feltwire.protocol import (
     reader_kind,
     seat_of,
 )
+from feltwire.text import Text
 from hub.app.codec import decode_read, encode_read
 from hub.app.errors import EventLogError, LogUnavailable
 from hub.app.feeds import Broadcaster, DelayedRelease
@@ -72,6 +73,7 @@ from hub.app.records import InputKind, LogRecord
 from hub.app.throttle import ThrottledLog
 from hub.equity import EquityError
 from hub.views.alerts import (
+    alert_frame,
     doubled_tag_alert,
     unknown_tag_alert,
 )
@@ -255,17 +257,13 @@ class HubService:
         now = self._clock()
         if self._log_alerted is None or now - self._log_alerted >= LOG_ALERT_EVERY_S:
             self._log_alerted = now
-            frame: Event = {
-                "type": "alert",
-                "t": now,
-                "code": LOG_FAILED_ALERT,
-                "severity": "warning",
-                "seat": None,
-                "rule": "system",
-                "message": f"the event log cannot be written ({reason}): inputs are not taken",
-                "remedy": "free disk space on the hub (its state directory) or call the floor; "
-                "enter the last action again once the hub takes inputs",
-            }
+            frame = alert_frame(
+                LOG_FAILED_ALERT,
+                "system",
+                Text("alert.event_log_failed.message", {"error": reason}),
+                Text("alert.event_log_failed.remedy"),
+                now,
+            )
             self.hub_alert(frame, "event log")
         return LogUnavailable(reason)
 
@@ -324,16 +322,13 @@ class HubService:
                 continue  # accepted before the hub last ran: told then
             log.warning("table %s: %s", self.table, loss)
             self.hub_alert(
-                {
-                    "type": "alert",
-                    "t": self._clock(),
-                    "code": LOSS_ACCEPTED_ALERT,
-                    "severity": "warning",
-                    "seat": None,
-                    "rule": "system",
-                    "message": f"the event log lost inputs, and the loss was accepted: {loss}",
-                    "remedy": "check the stacks and the hand against the table before going on",
-                },
+                alert_frame(
+                    LOSS_ACCEPTED_ALERT,
+                    "system",
+                    Text("alert.event_log_loss_accepted.message", {"loss": str(loss)}),
+                    Text("alert.event_log_loss_accepted.remedy"),
+                    self._clock(),
+                ),
                 "event log",
             )
         return count

@@ -8,7 +8,8 @@ console (in-process for now) enters actions through :meth:`TableService.console`
 periodic task feeds :class:`~hub.rules.procedure.Tick` when no read comes. Each
 :class:`~hub.rules.procedure.Step` the monitor answers becomes output:
 
-* alerts go to the public feed (``{"type": "alert", …}``) and, not retained, to the MQTT
+* alerts go to the public feed (``{"type": "alert", …}``: the catalog's texts and their
+  English, :func:`hub.views.alerts.rules_alert_frame`) and, not retained, to the MQTT
   topic ``feltwire/v1/<table>/alerts`` — an alert never names a hole card;
 * the public events (actions, board cards, shown/mucked hands *without* their cards,
   pot awards with the text the dealer reads out) go to the public feed as
@@ -79,6 +80,7 @@ from hub.rules.procedure import (
 )
 from hub.rules.setup import HandSetup, TableProfile
 from hub.rules.table import ChipsDelivered, Entry, Table
+from hub.views.alerts import award_line, award_record, rules_alert_frame
 from hub.views.antennas import public_antenna
 from hub.views.table import (
     board_view,
@@ -158,7 +160,8 @@ class TableService:
         self.alerts_by_hand: defaultdict[int, list[Alert]] = defaultdict(list)
         """Every alert raised, by hand number."""
         self.recent: deque[Event] = deque(maxlen=RECENT_ALERTS)
-        self.last_awards: list[str] = []
+        self.last_awards: list[dict[str, Any]] = []
+        """The last hand's award read-outs (:func:`~hub.views.alerts.award_line`)."""
         self.last_pots: list[dict[str, Any]] = []
         """The last hand's pot awards in full (text and payouts), for the console."""
         self.last_top_ups: list[dict[str, Any]] = []
@@ -453,29 +456,28 @@ class TableService:
             done = self.table.finish_hand(monitor.hand, now)
             self.hands_finished += 1
             pots, self._pots = self._pots, []
-            self.last_pots = [e.as_dict() for e in pots]
-            awards = [e.text for e in pots]
+            self.last_pots = [award_record(e) for e in pots]
+            awards = [award_line(e.text) for e in pots]
             self._end(now, voided=False, awards=awards, deliveries=done.deliveries)
         return step
 
     def _alert(self, number: int, alert: Alert, now: float) -> None:
         self.alerts_by_hand[number].append(alert)
         self._alert_seq += 1
-        frame: Event = {"type": "alert", "id": self._alert_seq, "hand": number, "t": now}
-        frame |= alert.as_dict()
+        frame = rules_alert_frame(alert, self._alert_seq, number, now)
         self.recent.append(frame)
         self._both(now, frame)
         payload = {"v": 1, "table": self.hub.table} | frame
         del payload["type"]
         self.hub.send(alerts_topic(self.hub.table), json.dumps(payload).encode(), retain=False)
-        log.info("hand %d alert %s: %s", number, alert.code.value, alert.message)
+        log.info("hand %d alert %s: %s", number, alert.code.value, frame["message"])
 
     def _end(
         self,
         now: float,
         *,
         voided: bool,
-        awards: list[str],
+        awards: list[dict[str, Any]],
         deliveries: Iterable[ChipsDelivered] = (),
     ) -> None:
         self.in_hand = False

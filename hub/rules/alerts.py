@@ -1,15 +1,23 @@
 """Alerts: what the dealer is told the moment something goes wrong at the table.
 
 An alert is a value: a code, a severity, the seat involved (table seat number 1–10, or
-None), the rule it cites, a short message a dealer understands and what to do about it.
-An alert never names a hole card: messages talk about seats, counts and positions, and
-only ever name cards that are face up for everyone (board, stud up cards) — the property
-tests scan every alert for hole cards.
+None), the rule it cites, what happened and what to do about it. The last two are
+:class:`~feltwire.text.Text` values — a key of the message catalog
+(``alert.<code>.….message`` / ``….remedy``, see :mod:`hub.messages.keys`) and its
+parameters (table seats as :class:`~feltwire.text.Seat`, streets and antennas as nested
+texts, counts as ints) — so the rules core writes no sentence: whoever shows the alert
+renders it in the reader's language (``hub.messages.render``, the pages' ``i18n.js``).
+An alert never names a hole card: its parameters are seats, counts, streets and antennas
+— the property tests scan every alert for hole cards.
 
+>>> from hub.messages import render, street
 >>> a = Alert(AlertCode.MISSING_BURN, Severity.WARNING, None, "R-DEAL-2",
-...           "the flop came without a burn", "burn a card before the turn")
->>> a.as_dict()["code"]
-'missing_burn'
+...           Text("alert.missing_burn.message", {"street": street("flop")}),
+...           Text("alert.missing_burn.remedy"))
+>>> a.as_dict()["code"], render(a.text)
+('missing_burn', 'the flop came without a burn card')
+>>> a.as_dict()["text"]
+{'key': 'alert.missing_burn.message', 'params': {'street': {'key': 'street.flop', 'params': {}}}}
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from typing import Any
+
+from feltwire.text import Text
 
 
 class Severity(enum.Enum):
@@ -70,16 +80,21 @@ class Alert:
     severity: Severity
     seat: int | None
     rule: str
-    message: str
-    remedy: str
+    text: Text
+    """What happened: an ``alert.<code>.….message`` entry of the catalog, with its
+    parameters."""
+    remedy: Text
+    """What the dealer does about it: an ``alert.<code>.….remedy`` entry."""
 
     def as_dict(self) -> dict[str, Any]:
-        """The alert as JSON-ready data (for the alert topic and the console)."""
+        """The alert as JSON-ready data: its code, severity, seat and rule, and its texts
+        as ``text`` / ``remedy_text`` (``{"key", "params"}``; the English sentences are
+        added where frames are built, :func:`hub.views.alerts.rules_alert_frame`)."""
         return {
             "code": self.code.value,
             "severity": self.severity.value,
             "seat": self.seat,
             "rule": self.rule,
-            "message": self.message,
-            "remedy": self.remedy,
+            "text": self.text.as_json(),
+            "remedy_text": self.remedy.as_json(),
         }

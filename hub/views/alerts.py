@@ -1,20 +1,43 @@
-"""The alerts the hub raises itself about the tags on the table (not the rules'): a tag
-that is not in the registered deck, one registered tag read on two antennas at once. Pure
-frames; a card is named only when every antenna it lies on is face up.
+"""Alert and award frames: what the dealer is told, as catalog texts and in English.
+
+Every alert frame — the rules' (:func:`rules_alert_frame`) and the hub's own: a tag that
+is not in the registered deck, one registered tag read on two antennas at once
+(:func:`unknown_tag_alert`, :func:`doubled_tag_alert`), a node's stream, the event log —
+is built by :func:`alert_frame`: ``text`` and ``remedy_text`` are the catalog's texts
+(``{"key", "params"}``, what the pages render in their language), ``message`` and
+``remedy`` their English renderings (for MQTT consumers and logs). A pot's award is an
+:func:`award_line` the same way. Pure frames; a card is named only when every antenna it
+lies on is face up.
 
 >>> doubled_tag_alert("As", ["seat1", "seat2"], 5.0)["message"].startswith("one registered tag")
 True
->>> unknown_tag_alert("seat3", 2, 1.0)["seat"]
-3
+>>> frame = unknown_tag_alert("seat3", 2, 1.0)
+>>> frame["seat"], frame["text"]["key"]
+(3, 'alert.unknown_tag.idle.many.message')
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from feltwire.protocol import reader_kind, seat_of
+from feltwire.text import Text
+from hub.messages import antenna, joined, render
+from hub.rules.alerts import Alert
+from hub.rules.procedure import PotAwarded
 from hub.views.antennas import PUBLIC_KINDS
 from hub.views.frames import Event
 
-__all__ = ["DOUBLED_UID_ALERT", "UNKNOWN_TAG_ALERT", "doubled_tag_alert", "unknown_tag_alert"]
+__all__ = [
+    "DOUBLED_UID_ALERT",
+    "UNKNOWN_TAG_ALERT",
+    "alert_frame",
+    "award_line",
+    "award_record",
+    "doubled_tag_alert",
+    "rules_alert_frame",
+    "unknown_tag_alert",
+]
 
 UNKNOWN_TAG_ALERT = "unknown_tag"
 """The security alert's code for a tag not in the deck read while no hand runs (the same
@@ -23,42 +46,94 @@ DOUBLED_UID_ALERT = "uid_on_two_antennas"
 """The security alert's code: one registered tag read on two antennas at the same time."""
 
 
-def unknown_tag_alert(reader: str, count: int, now: float) -> Event:
-    """The alert for ``count`` tags not in the registered deck read on ``reader``."""
-    seat = seat_of(reader)
-    tags = "a tag" if count == 1 else f"{count} tags"
+def alert_frame(
+    code: str,
+    rule: str,
+    text: Text,
+    remedy: Text,
+    now: float,
+    *,
+    seat: int | None = None,
+    severity: str = "warning",
+    **more: Any,
+) -> Event:
+    """An alert frame (``{"type": "alert", …}``): the texts and their English, and
+    ``more`` fields (``id``, ``hand``, ``node``, ``readers`` …)."""
     return {
         "type": "alert",
         "t": now,
-        "code": UNKNOWN_TAG_ALERT,
-        "severity": "warning",
+        "code": code,
+        "severity": severity,
         "seat": seat,
-        "rule": "security",
-        "message": f"{tags} not in the registered deck read on {reader}",
-        "remedy": "take the foreign tag off the table and call the floor",
-        "readers": [reader],
+        "rule": rule,
+        "text": text.as_json(),
+        "remedy_text": remedy.as_json(),
+        "message": render(text),
+        "remedy": render(remedy),
+        **more,
     }
+
+
+def rules_alert_frame(alert: Alert, alert_id: int, hand: int, now: float) -> Event:
+    """The frame of an alert the rules raised: ``alert_id`` (what the dealer acknowledges)
+    in hand ``hand``."""
+    return alert_frame(
+        alert.code.value,
+        alert.rule,
+        alert.text,
+        alert.remedy,
+        now,
+        seat=alert.seat,
+        severity=alert.severity.value,
+        id=alert_id,
+        hand=hand,
+    )
+
+
+def award_line(text: Text) -> dict[str, Any]:
+    """A pot's award read-out: ``{"text", "message"}`` (the text, its English)."""
+    return {"text": text.as_json(), "message": render(text)}
+
+
+def award_record(event: PotAwarded) -> dict[str, Any]:
+    """A ``PotAwarded`` event as JSON data: its fields, the read-out's English beside it."""
+    return event.as_dict() | {"message": render(event.text)}
+
+
+def unknown_tag_alert(reader: str, count: int, now: float) -> Event:
+    """The alert for ``count`` tags not in the registered deck read on ``reader``."""
+    where = antenna(reader)
+    text = (
+        Text("alert.unknown_tag.idle.one.message", {"reader": where})
+        if count == 1
+        else Text("alert.unknown_tag.idle.many.message", {"count": count, "reader": where})
+    )
+    return alert_frame(
+        UNKNOWN_TAG_ALERT,
+        "security",
+        text,
+        Text("alert.unknown_tag.idle.remedy"),
+        now,
+        seat=seat_of(reader),
+        readers=[reader],
+    )
 
 
 def doubled_tag_alert(card: str, readers: list[str], now: float) -> Event:
     """The alert for one registered tag (``card``) read on ``readers`` at once (a cloned
-    or replayed tag)."""
-    public = all(reader_kind(r) in PUBLIC_KINDS for r in readers)
-    where = " and ".join(readers)
-    seat = next((s for s in map(seat_of, readers) if s is not None), None)
-    return {
-        "type": "alert",
-        "t": now,
-        "code": DOUBLED_UID_ALERT,
-        "severity": "warning",
-        "seat": seat,
-        "rule": "security",
-        "message": (
-            f"the {card} is read on {where} at once"
-            if public
-            else f"one registered tag is read on {where} at once"
-        )
-        + ": a copied (cloned or spoofed) tag, or a card left between two antennas",
-        "remedy": "check those places; take a copied card out of play and call the floor",
-        "readers": readers,
-    }
+    or replayed tag); the card is named only when every one of them is face up."""
+    where = joined([antenna(r) for r in readers])
+    text = (
+        Text("alert.uid_on_two_antennas.public.message", {"card": card, "readers": where})
+        if all(reader_kind(r) in PUBLIC_KINDS for r in readers)
+        else Text("alert.uid_on_two_antennas.hidden.message", {"readers": where})
+    )
+    return alert_frame(
+        DOUBLED_UID_ALERT,
+        "security",
+        text,
+        Text("alert.uid_on_two_antennas.remedy"),
+        now,
+        seat=next((s for s in map(seat_of, readers) if s is not None), None),
+        readers=readers,
+    )

@@ -159,7 +159,10 @@ class OverlayState:
             self.chips.bets = dict.fromkeys(self.chips.bets, 0)
             self.chips.pot = 0
             if not self.awards:
-                self.awards = [{"text": str(t)} for t in frame.get("awards", ())]
+                self.awards = [
+                    {"text": a["text"], "message": str(a["message"])}
+                    for a in frame.get("awards", ())
+                ]
             return True
         return False
 
@@ -291,7 +294,8 @@ class OverlayState:
             payouts.append({"seat": seat, "amount": amount, "half": str(p.get("half", "whole"))})
         self.awards.append(
             {
-                "text": str(frame.get("text", "")),
+                "text": frame["text"],
+                "message": str(frame["message"]),
                 "pot": int(frame.get("pot", 0)),
                 "amount": int(frame.get("amount", 0)),
                 "payouts": payouts,

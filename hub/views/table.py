@@ -12,10 +12,11 @@ from feltwire.cards import card_code
 from hub.rules.dealing import UNKNOWN, ShowOrMuck
 from hub.rules.games import Family, Structure
 from hub.rules.hand import Hand, Phase
-from hub.rules.procedure import DealingMonitor, HandShown
+from hub.rules.procedure import DealingMonitor, HandShown, PotAwarded
 from hub.rules.procedure import Event as HandEvent
 from hub.rules.setup import HandSetup
 from hub.rules.table import BuyInLimits, ChipsDelivered, Entry, Table
+from hub.views.alerts import award_record
 
 
 def _cards_named(data: dict[str, Any]) -> dict[str, Any]:
@@ -26,11 +27,16 @@ def _cards_named(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _event_data(event: HandEvent) -> dict[str, Any]:
+    """The event as JSON data; a pot award with its read-out's English beside the text."""
+    return award_record(event) if isinstance(event, PotAwarded) else event.as_dict()
+
+
 def overlay_event(event: HandEvent) -> dict[str, Any]:
     """An event of the hand as an overlay frame: every card named (hole cards too).
 
     Only the producer's overlay feed carries these, held back by its delay."""
-    data = event.as_dict()
+    data = _event_data(event)
     name = data.pop("type")
     out = {"type": "event", "event": name} | _cards_named(data)
     if "cards" in out:
@@ -41,7 +47,7 @@ def overlay_event(event: HandEvent) -> dict[str, Any]:
 def public_event(event: HandEvent) -> dict[str, Any]:
     """A public event of the hand as a feed frame; a shown hand goes without its cards
     (the public feed never carries a hole card)."""
-    data = event.as_dict()
+    data = _event_data(event)
     name = data.pop("type")
     if isinstance(event, HandShown):
         data.pop("cards", None)

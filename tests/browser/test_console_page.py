@@ -236,7 +236,7 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         assert "Zpět" in await page.inner_text("#undo")
         assert await page.locator(".seat[data-seat='7'] [data-field=stack]").count() == 1
         czech = await alert.locator(".what").inner_text()
-        assert czech != english and "mimo pořadí" in czech  # lib/alerts_cs.js's alert texts
+        assert czech != english and "mimo pořadí" in czech  # the catalog's Czech (messages/cs.json)
         await page.screenshot(path=str(ARTIFACTS / "console-cs-1024x768.png"))
 
 
@@ -377,9 +377,9 @@ async def test_uncalled_winner_shows_one_card_on_the_console_and_the_public_view
             assert [e for e in answer["events"] if e["event"] == "HandShown"] == [
                 {"type": "event", "event": "HandShown", "seat": button, "whole": False}
             ]
-            assert not answer["in_hand"] and answer["state"]["last_hand"]["awards"][0]["text"] == (
-                f"main pot 25: seat {button} takes 25"
-            )
+            assert not answer["in_hand"] and answer["state"]["last_hand"]["awards"][0][
+                "message"
+            ] == (f"main pot 25: seat {button} takes 25")
             state = (await http.get("/api/console/state", headers=dealer)).json()
             assert state["shown"] == [{"seat": button, "cards": [shown], "whole": False}]
             assert no_hole_card([json.dumps(state)], [hidden]) == []

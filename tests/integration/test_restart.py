@@ -239,5 +239,5 @@ def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
     assert [(a["amount"], [p["seat"] for p in a["payouts"]]) for a in awards] == [(30, [sb])]
     done = hub.until(lambda s: rules(s)["awards"], what="the pot award")
     assert rules(done)["hand"] == 1 and not rules(done)["in_hand"]
-    assert rules(done)["awards"] == [awards[0]["text"]]
+    assert rules(done)["awards"] == [{"text": awards[0]["text"], "message": awards[0]["message"]}]
     assert os.path.getsize(log_file) > 0

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from feltwire.text import Text
 from hub.rules.alerts import AlertCode, Severity
 from hub.rules.antennas import PlaceKind, place_of
 from hub.rules.betting import Action, ActionKind
@@ -65,9 +66,8 @@ class Corrections(Presence):
             AlertCode.MISDEAL_DECLARED,
             None,
             "R-DEAL-6",
-            f"misdeal: hand {self.setup.number} is void",
-            "every chip goes back to its owner, collect all cards and shuffle;"
-            " the button does not move",
+            Text("alert.misdeal_declared.message", {"hand": str(self.setup.number)}),
+            Text("alert.misdeal_declared.remedy"),
             Severity.MISDEAL,
         )
         self._s.events.append(HandVoided(stacks))

@@ -16,9 +16,11 @@ its street is due (a burn that was not seen is dealt as an unknown card, with a
 
 from __future__ import annotations
 
+from feltwire.text import Seat, Text
+from hub.messages.vocabulary import antenna, street
 from hub.rules.alerts import AlertCode
 from hub.rules.dealing import UNKNOWN, DealKind
-from hub.rules.errors import DuplicateCardError, TableSeat, seat_name
+from hub.rules.errors import DuplicateCardError, TableSeat
 from hub.rules.games import Family
 from hub.rules.hand import Phase
 from hub.rules.procedure.events import BurnDealt, HoleCardDealt
@@ -73,10 +75,10 @@ class DealOrder(MonitorState):
         if self._s.batch.get(h, 0) >= 1:
             j = skipped if skipped is not None else ahead
             if j is not None:
-                self._order_alert(tseat, rule, f"{seat_name(tseat)} got two cards at once")
+                self._order_alert(tseat, rule, "alert.deal_out_of_order.two_at_once.message")
         elif skipped is not None:
             j = skipped
-            self._order_alert(tseat, rule, f"{seat_name(tseat)} got its card after later seats")
+            self._order_alert(tseat, rule, "alert.deal_out_of_order.after_later_seats.message")
         elif cur is not None and plan[cur].seat == h:
             j = cur
         elif card >= 0 and self._unread(h) > 0:
@@ -94,8 +96,11 @@ class DealOrder(MonitorState):
                 AlertCode.WRONG_CARD_COUNT,
                 tseat,
                 "R-DEAL-6",
-                f"{seat_name(tseat)} got a card too many on the {self.hand.street.name}",
-                "take the extra card back; before the action starts this is a misdeal",
+                Text(
+                    "alert.wrong_card_count.too_many_on_street.message",
+                    {"seat": Seat(tseat), "street": street(self.hand.street.name)},
+                ),
+                Text("alert.wrong_card_count.too_many.remedy"),
                 self._deal_severity(),
             )
             return
@@ -105,29 +110,40 @@ class DealOrder(MonitorState):
         if card >= 0:
             self._role[card] = (Role.HOLE, h)
         if self._placement_checks() and slot.up != via_up:
-            want, got = ("up", "seat") if slot.up else ("seat", "up")
+            message, remedy, want = (
+                (
+                    "alert.stud_card_wrong_place.up_on_seat.message",
+                    "alert.stud_card_wrong_place.up_on_seat.remedy",
+                    f"up{tseat}",
+                )
+                if slot.up
+                else (
+                    "alert.stud_card_wrong_place.down_on_up.message",
+                    "alert.stud_card_wrong_place.down_on_up.remedy",
+                    f"seat{tseat}",
+                )
+            )
             self._alert(
                 AlertCode.STUD_CARD_WRONG_PLACE,
                 tseat,
                 "R-DEAL-3",
-                f"{seat_name(tseat)}'s {'up' if slot.up else 'down'} card lies"
-                f" on the {got} antenna",
-                f"move it to {want}{tseat}, face {'up' if slot.up else 'down'}",
+                Text(message, {"seat": Seat(tseat)}),
+                Text(remedy, {"reader": antenna(want)}),
             )
         self._flush()
 
-    def _order_alert(self, tseat: TableSeat, rule: str, message: str) -> None:
-        street = self.hand.street_index
-        if street in self._order_alerted:
+    def _order_alert(self, tseat: TableSeat, rule: str, key: str) -> None:
+        """The street's one out-of-order alert (``key``: which way it was out of order)."""
+        index = self.hand.street_index
+        if index in self._order_alerted:
             return
-        self._order_alerted.add(street)
+        self._order_alerted.add(index)
         self._alert(
             AlertCode.DEAL_OUT_OF_ORDER,
             tseat,
             rule,
-            f"cards out of order on the {self.hand.street.name}: {message}",
-            "deal one card at a time, clockwise from the first seat left of the button;"
-            " before the action starts this is a misdeal (R-DEAL-6)",
+            Text(key, {"street": street(self.hand.street.name), "seat": Seat(tseat)}),
+            Text("alert.deal_out_of_order.remedy"),
             self._deal_severity(),
         )
 
@@ -151,8 +167,8 @@ class DealOrder(MonitorState):
                 AlertCode.DUPLICATE_CARD,
                 self._t(h),
                 "R-CARD-1",
-                f"the card dealt to {self._name(h)} is already in play elsewhere",
-                "find the second copy and take it out of play",
+                Text("alert.duplicate_card.dealt_in_play.message", {"seat": self._seat(h)}),
+                Text("alert.duplicate_card.dealt_in_play.remedy"),
             )
             self._role.pop(card, None)
             deal = self.hand.deal_hole(h, UNKNOWN)
@@ -177,15 +193,15 @@ class DealOrder(MonitorState):
                 hand.burn(card)
                 self._s.events.append(BurnDealt(card))
                 return
-        street = hand.street_index
-        if self.profile.burn and street not in self._burn_alerted:
-            self._burn_alerted.add(street)
+        index = hand.street_index
+        if self.profile.burn and index not in self._burn_alerted:
+            self._burn_alerted.add(index)
             self._alert(
                 AlertCode.MISSING_BURN,
                 None,
                 BURN_RULE[hand.game.family],
-                f"the {hand.street.name} came without a burn card",
-                "burn one card before each street; leave these cards as they are",
+                Text("alert.missing_burn.message", {"street": street(hand.street.name)}),
+                Text("alert.missing_burn.remedy"),
             )
         hand.burn(UNKNOWN)
         self._s.events.append(BurnDealt(UNKNOWN))

@@ -10,9 +10,10 @@ all read, unknown replacements.
 
 from __future__ import annotations
 
+from feltwire.text import Text
 from hub.rules.alerts import AlertCode
 from hub.rules.dealing import UNKNOWN, DealKind
-from hub.rules.errors import RulesError, seat_name
+from hub.rules.errors import RulesError
 from hub.rules.hand import Phase
 from hub.rules.procedure.deal_order import DealOrder
 from hub.rules.procedure.events import Discarded
@@ -43,7 +44,8 @@ class Draw(DealOrder):
                 self._role[c] = (Role.DISCARD, d)
         self._s.events.append(Discarded(self._t(d), len(record.cards)))
 
-    def _draw_alert(self, h: int, message: str) -> None:
+    def _draw_alert(self, h: int, text: Text) -> None:
+        """The draw's one alert for ``h`` on this street (``text``: what did not match)."""
         key = (self.hand.street_index, h)
         if key in self._draw_alerted:
             return
@@ -52,8 +54,8 @@ class Draw(DealOrder):
             AlertCode.DRAW_MISMATCH,
             self._t(h),
             "R-DEAL-5",
-            message,
-            "give each player exactly as many cards as they threw away",
+            text,
+            Text("alert.draw_mismatch.remedy"),
         )
 
     def _short_check(self, before: int | None) -> bool:
@@ -64,9 +66,13 @@ class Draw(DealOrder):
             if before is not None and d >= before:
                 continue
             if self._known_hole(d) is not None:
+                got = self._got(d)
                 self._draw_alert(
                     d,
-                    f"{self._name(d)} threw {k + self._got(d)} and got {self._got(d)} back",
+                    Text(
+                        "alert.draw_mismatch.short.message",
+                        {"seat": self._seat(d), "thrown": k + got, "got": got},
+                    ),
                 )
                 short = True
             else:
@@ -87,7 +93,6 @@ class Draw(DealOrder):
 
     def _draw_card(self, h: int, card: int) -> None:
         hand = self.hand
-        tseat = self._t(h)
         while hand.drawer is not None and hand.drawer <= h:
             self._commit_discard(hand.drawer)
         self._short_check(before=h)
@@ -101,7 +106,9 @@ class Draw(DealOrder):
             self._learn(h, card)
         else:
             self._extra(card)
-            self._draw_alert(h, f"{seat_name(tseat)} got more cards than it threw away")
+            self._draw_alert(
+                h, Text("alert.draw_mismatch.too_many.message", {"seat": self._seat(h)})
+            )
 
     def _finish_draw(self) -> bool:
         """Before an action: close the draw. False when a seat is short (alerted)."""

@@ -16,8 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from feltwire.text import Seat, Text
+from hub.messages.vocabulary import joined
 from hub.rules.betting import ActionKind
-from hub.rules.errors import TableSeat, seat_name
+from hub.rules.errors import TableSeat
 from hub.rules.pots import PotAward
 
 __all__ = [
@@ -38,6 +40,8 @@ __all__ = [
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, Text):
+        return value.as_json()
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple):
@@ -148,7 +152,8 @@ class Payout:
 
 @dataclass(frozen=True, slots=True)
 class PotAwarded(_EventBase):
-    """How one pot is awarded, for the dealer to read out (``text``)."""
+    """How one pot is awarded; ``text`` is what the dealer reads out, as an
+    ``award.line.*`` entry of the message catalog."""
 
     pot: int
     amount: int
@@ -156,7 +161,7 @@ class PotAwarded(_EventBase):
     payouts: tuple[Payout, ...]
     uncontested: bool
     no_low: bool
-    text: str
+    text: Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,28 +196,26 @@ Event = (
 
 def pot_awarded(award: PotAward, seats: Sequence[TableSeat]) -> PotAwarded:
     """The event of one pot's award, ``seats`` naming the hand's players at the table, with
-    the sentence the dealer reads out.
+    the text the dealer reads out (``award.line.*``: the pot, its amount, each share).
 
+    >>> from hub.messages import render
     >>> from hub.rules.errors import TableSeat
     >>> from hub.rules.pots import Half, Share
     >>> award = PotAward(0, 30, (0, 1), (Share(1, 30, Half.WHOLE, False),), uncontested=False)
-    >>> pot_awarded(award, (TableSeat(2), TableSeat(5))).text
-    'main pot 30: seat 5 takes 30'
+    >>> event = pot_awarded(award, (TableSeat(2), TableSeat(5)))
+    >>> event.text.key, render(event.text), render(event.text, "cs")
+    ('award.line.plain', 'main pot 30: seat 5 takes 30', 'hlavní bank 30: místo 5 bere 30')
     """
     payouts = tuple(Payout(seats[s.seat], s.amount, s.half.value, s.odd_chip) for s in award.shares)
-    name = "main pot" if award.pot == 0 else f"side pot {award.pot}"
-    parts = []
-    for p in payouts:
-        extra = []
-        if p.half != "whole":
-            extra.append(p.half)
-        if p.odd_chip:
-            extra.append("odd chip")
-        note = f" ({', '.join(extra)})" if extra else ""
-        parts.append(f"{seat_name(p.seat)} takes {p.amount}{note}")
-    text = f"{name} {award.amount}: " + "; ".join(parts)
-    if award.no_low:
-        text += " (no low hand qualifies)"
+    name = Text("award.pot.main") if award.pot == 0 else Text("award.pot.side", {"pot": award.pot})
+    text = Text(
+        "award.line.no_low" if award.no_low else "award.line.plain",
+        {
+            "pot_name": name,
+            "amount": award.amount,
+            "shares": joined([_share(p) for p in payouts], "list.semicolon"),
+        },
+    )
     return PotAwarded(
         award.pot,
         award.amount,
@@ -222,3 +225,21 @@ def pot_awarded(award: PotAward, seats: Sequence[TableSeat]) -> PotAwarded:
         award.no_low,
         text,
     )
+
+
+_SHARE_KEYS = {
+    (False, False): "award.share.plain",
+    (False, True): "award.share.odd_chip",
+    (True, False): "award.share.half",
+    (True, True): "award.share.half_odd_chip",
+}
+"""A share's key by (a half of a hi-lo pot, with the odd chip)."""
+
+
+def _share(p: Payout) -> Text:
+    """One payout as an ``award.share.*`` text: the seat, its chips, the half, the odd chip."""
+    params: dict[str, int | Seat | Text] = {"seat": Seat(p.seat), "amount": p.amount}
+    half = p.half != "whole"
+    if half:
+        params["half"] = Text(f"half.{p.half}")
+    return Text(_SHARE_KEYS[half, p.odd_chip], params)

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from feltwire.text import Seat, Text
 from hub.rules.alerts import Alert, AlertCode
 from hub.rules.betting import Action
 from hub.rules.dealing import UNKNOWN
@@ -204,8 +205,11 @@ class DealingMonitor(Corrections):
                     AlertCode.ACTION_OUT_OF_TURN,
                     inp.seat,
                     "R-BET-10",
-                    f"an action for {seat_name(inp.seat)} while cards are still being dealt",
-                    "finish dealing; the action is not taken",
+                    Text(
+                        "alert.action_out_of_turn.while_dealing.message",
+                        {"seat": Seat(inp.seat)},
+                    ),
+                    Text("alert.action_out_of_turn.while_dealing.remedy"),
                 )
             self._s.refused = f"no betting round is open (the hand is in {hand.phase.value})"
             return
@@ -215,8 +219,11 @@ class DealingMonitor(Corrections):
                 AlertCode.ACTION_OUT_OF_TURN,
                 inp.seat,
                 "R-BET-10",
-                f"{seat_name(inp.seat)} acted out of turn; {seat_name(actor)} is to act",
-                f"the action is not taken; let {seat_name(actor)} act first",
+                Text(
+                    "alert.action_out_of_turn.acted.message",
+                    {"seat": Seat(inp.seat), "actor": Seat(actor)},
+                ),
+                Text("alert.action_out_of_turn.acted.remedy", {"actor": Seat(actor)}),
             )
             self._s.refused = f"{seat_name(actor)} is to act"
             return

@@ -9,10 +9,10 @@ uncontested pot the winner's cards reaching the muck are the winner's muck (R-SH
 
 from __future__ import annotations
 
+from feltwire.text import Text
 from hub.rules.alerts import AlertCode
 from hub.rules.antennas import PlaceKind, place_of
 from hub.rules.dealing import UNKNOWN
-from hub.rules.errors import seat_name
 from hub.rules.hand import Phase
 from hub.rules.procedure.draw import Draw
 from hub.rules.procedure.events import HandMucked
@@ -28,13 +28,16 @@ class Muck(Draw):
     def _to_muck(self, h: int, card: int) -> None:
         hand = self.hand
         tseat = self._t(h)
+        seat = self._seat(h)
         if hand.folded[h]:
             self._role[card] = (Role.FOLDED, h)
             return
         if hand.phase is Phase.DRAWING:
             drawer = hand.drawer
             if drawer is None or h < drawer:
-                self._draw_alert(h, f"{seat_name(tseat)} threw a card after drawing")
+                self._draw_alert(
+                    h, Text("alert.draw_mismatch.after_drawing.message", {"seat": seat})
+                )
                 return
             self._pending_discards.setdefault(h, []).append(card)
             return
@@ -48,17 +51,20 @@ class Muck(Draw):
             return
         self._pending_fold.add(h)
         if hand.phase is Phase.BETTING and hand.actor == h:
-            why = f"{seat_name(tseat)} must post the bring-in before folding"
+            why = Text("alert.fold_out_of_turn.before_bring_in.message", {"seat": seat})
         elif hand.phase is Phase.BETTING and hand.actor is not None:
-            why = f"{seat_name(tseat)} folded at the muck; {self._name(hand.actor)} is to act"
+            why = Text(
+                "alert.fold_out_of_turn.actor_to_act.message",
+                {"seat": seat, "actor": self._seat(hand.actor)},
+            )
         else:
-            why = f"{seat_name(tseat)} folded at the muck before the betting round"
+            why = Text("alert.fold_out_of_turn.before_round.message", {"seat": seat})
         self._alert(
             AlertCode.FOLD_OUT_OF_TURN,
             tseat,
             "R-BET-10",
             why,
-            "the fold stands and takes effect in turn; remind the player to wait",
+            Text("alert.fold_out_of_turn.remedy"),
         )
 
     def _fold(self, h: int, source: str) -> None:
@@ -83,8 +89,8 @@ class Muck(Draw):
                 AlertCode.WINNING_HAND_MUCKED,
                 self._t(h),
                 "R-SHOW-2",
-                f"{self._name(h)} threw away a winning hand before it was read",
-                "retrieve the cards and read the hand (house decision), or confirm the muck",
+                Text("alert.winning_hand_mucked.message", {"seat": self._seat(h)}),
+                Text("alert.winning_hand_mucked.remedy"),
             )
             return
         self._pending_muck.add(h)

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from feltwire.text import Seat, Text
+from hub.messages.vocabulary import antenna, street
 from hub.rules.alerts import AlertCode
 from hub.rules.antennas import Arrival, Departure, Doubled, Move, Place, PlaceKind, place_of
 from hub.rules.dealing import DealKind
-from hub.rules.errors import TableSeat, seat_name
+from hub.rules.errors import TableSeat
 from hub.rules.hand import Phase
 from hub.rules.procedure.deal_order import BURN_RULE
 from hub.rules.procedure.events import BoardDealt, BurnDealt
@@ -55,8 +57,11 @@ class Presence(Muck):
             AlertCode.DUPLICATE_CARD,
             seat,
             "R-CARD-1",
-            f"one card is read on {mv.readers[0]} and on {mv.readers[1]} at once",
-            "find the second copy and take it out of play; a duplicate card may void the hand",
+            Text(
+                "alert.duplicate_card.two_readers.message",
+                {"reader_a": antenna(mv.readers[0]), "reader_b": antenna(mv.readers[1])},
+            ),
+            Text("alert.duplicate_card.two_readers.remedy"),
         )
 
     def _unknown_tag(self, reader: str) -> None:
@@ -64,8 +69,8 @@ class Presence(Muck):
             AlertCode.UNKNOWN_TAG,
             place_of(reader).seat,
             "R-CARD-1",
-            f"a tag that is not in the registered deck lies on {reader}",
-            "take the card out of play, or register the deck again",
+            Text("alert.unknown_tag.in_hand.message", {"reader": antenna(reader)}),
+            Text("alert.unknown_tag.in_hand.remedy"),
         )
 
     def _tag_clash(self, reader: str) -> None:
@@ -73,8 +78,8 @@ class Presence(Muck):
             AlertCode.DUPLICATE_CARD,
             place_of(reader).seat,
             "R-CARD-1",
-            f"two tags on {reader} stand for the same card",
-            "check the deck: one card is doubled or mis-registered",
+            Text("alert.duplicate_card.tag_clash.message", {"reader": antenna(reader)}),
+            Text("alert.duplicate_card.tag_clash.remedy"),
         )
 
     def _arrive(self, card: int, reader: str, source: str | None) -> None:
@@ -102,13 +107,20 @@ class Presence(Muck):
                 self._role.pop(card, None)  # the stub ran out: discards are the new stub
                 self._fresh(card, place)
                 return
-            what = "a discarded card" if kind is Role.DISCARD else "a folded card"
+            key = (
+                "alert.folded_card_returned.discarded.message"
+                if kind is Role.DISCARD
+                else "alert.folded_card_returned.folded.message"
+            )
             self._alert(
                 AlertCode.FOLDED_CARD_RETURNED,
                 place.seat if place.seat is not None else self._t(owner),
                 "R-ETQ-1",
-                f"{what} of {self._name(owner)} came back onto {reader}",
-                "put it back in the muck; a folded hand stays dead",
+                Text(
+                    key,
+                    {"seat": self._seat(owner), "reader": antenna(reader)},
+                ),
+                Text("alert.folded_card_returned.remedy"),
             )
 
     def _hole_moved(self, card: int, h: int, place: Place, reader: str) -> None:
@@ -125,7 +137,13 @@ class Presence(Muck):
                 self._left.discard(h)
             return
         if self._live(h) and self.hand.phase is not Phase.SHOWDOWN:
-            self._cards_left(h, f"a card of {self._name(h)} turned up on {reader}")
+            self._cards_left(
+                h,
+                Text(
+                    "alert.cards_left_seat.turned_up.message",
+                    {"seat": self._seat(h), "reader": antenna(reader)},
+                ),
+            )
 
     def _depart(self, card: int, reader: str) -> None:
         role = self._role.get(card)
@@ -140,9 +158,11 @@ class Presence(Muck):
         if not self._live(owner) or owner in self._held:
             return
         if self.hand.phase in (Phase.DEALING, Phase.BETTING, Phase.DRAWING):
-            self._cards_left(owner, f"cards of {self._name(owner)} left the seat without a fold")
+            self._cards_left(
+                owner, Text("alert.cards_left_seat.left.message", {"seat": self._seat(owner)})
+            )
 
-    def _cards_left(self, h: int, message: str) -> None:
+    def _cards_left(self, h: int, text: Text) -> None:
         if h in self._left:
             return
         self._left.add(h)
@@ -150,8 +170,8 @@ class Presence(Muck):
             AlertCode.CARDS_LEFT_SEAT,
             self._t(h),
             "R-ETQ-1",
-            message,
-            "the cards stay on the seat's antenna until the player folds or shows",
+            text,
+            Text("alert.cards_left_seat.remedy"),
         )
 
     # ------------------------------------------------------------ fresh cards
@@ -176,8 +196,8 @@ class Presence(Muck):
                 AlertCode.CARD_TO_EMPTY_SEAT,
                 tseat,
                 "R-DEAL-6",
-                f"a card was dealt to {seat_name(tseat)}, which is not in this hand",
-                "take the card back; before the action starts this is a misdeal (R-DEAL-6)",
+                Text("alert.card_to_empty_seat.message", {"seat": Seat(tseat)}),
+                Text("alert.card_to_empty_seat.remedy"),
                 self._deal_severity(),
             )
             return
@@ -187,8 +207,8 @@ class Presence(Muck):
                 AlertCode.WRONG_CARD_COUNT,
                 tseat,
                 "R-DEAL-6",
-                f"a card was dealt to {seat_name(tseat)}, which has folded",
-                "take the card back",
+                Text("alert.wrong_card_count.folded_seat.message", {"seat": Seat(tseat)}),
+                Text("alert.wrong_card_count.folded_seat.remedy"),
             )
             return
         if hand.phase is Phase.DRAWING:
@@ -203,8 +223,8 @@ class Presence(Muck):
                 AlertCode.PREMATURE_BOARD_CARD,
                 tseat,
                 "R-DEAL-7",
-                f"a card was dealt to {seat_name(tseat)} before the betting round ended",
-                "take the card back (premature card, house rule)",
+                Text("alert.premature_board_card.to_seat.message", {"seat": Seat(tseat)}),
+                Text("alert.premature_board_card.remedy"),
             )
         else:
             self._extra(card)
@@ -213,8 +233,11 @@ class Presence(Muck):
                 AlertCode.WRONG_CARD_COUNT,
                 tseat,
                 "R-DEAL-6",
-                f"{seat_name(tseat)} got a card too many (it has {n} and is due none now)",
-                "take the extra card back; before the action starts this is a misdeal",
+                Text(
+                    "alert.wrong_card_count.too_many_now.message",
+                    {"seat": Seat(tseat), "count": n},
+                ),
+                Text("alert.wrong_card_count.too_many.remedy"),
                 self._deal_severity(),
             )
 
@@ -242,10 +265,12 @@ class Presence(Muck):
             AlertCode.PREMATURE_BOARD_CARD,
             None,
             "R-DEAL-7",
-            "a board card was dealt before the betting round ended"
-            if hand.phase is Phase.BETTING
-            else "a board card was dealt when none is due",
-            "take the card back (premature card, house rule)",
+            Text(
+                "alert.premature_board_card.board_early.message"
+                if hand.phase is Phase.BETTING
+                else "alert.premature_board_card.board_not_due.message"
+            ),
+            Text("alert.premature_board_card.remedy"),
         )
 
     def _board_due(self) -> bool:
@@ -256,7 +281,7 @@ class Presence(Muck):
 
     def _fresh_burn(self, card: int) -> None:
         hand = self.hand
-        street = hand.street_index
+        index = hand.street_index
         if hand.phase is Phase.SHOWDOWN:
             self._extra(card)
             return
@@ -268,12 +293,12 @@ class Presence(Muck):
             if card >= 0:
                 self._role[card] = (Role.BURN, -1)
             return
-        if street in self._burn_alerted and street not in self._late_burn_taken:
-            self._late_burn_taken.add(street)  # the missing burn, late: already told
+        if index in self._burn_alerted and index not in self._late_burn_taken:
+            self._late_burn_taken.add(index)  # the missing burn, late: already told
             if card >= 0:
                 self._role[card] = (Role.BURN, -1)
             return
-        if hand.phase is Phase.BETTING and street + 1 < len(hand.game.streets):
+        if hand.phase is Phase.BETTING and index + 1 < len(hand.game.streets):
             self._early_burns.append(card)  # burnt before the round ended: for the next street
             if card >= 0:
                 self._role[card] = (Role.BURN, -1)
@@ -283,8 +308,8 @@ class Presence(Muck):
             AlertCode.EXTRA_BURN,
             None,
             BURN_RULE[hand.game.family],
-            f"a burn card too many on the {hand.street.name}",
-            "take the extra burn card back on top of the stub",
+            Text("alert.extra_burn.message", {"street": street(hand.street.name)}),
+            Text("alert.extra_burn.remedy"),
         )
 
     def _fresh_muck(self, card: int) -> None:

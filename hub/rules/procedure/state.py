@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from feltwire.text import Seat, Text
 from hub.rules.alerts import Alert, AlertCode, Severity
 from hub.rules.antennas import AntennaTracker, PlaceKind, place_of
 from hub.rules.betting import Action
@@ -146,17 +147,22 @@ class MonitorState:
         """The hand's player ``h`` as the dealer says it (``seat 5``)."""
         return self.setup.name(HandSeat(h))
 
+    def _seat(self, h: HandSeat | int) -> Seat:
+        """The hand's player ``h`` as a text's parameter: its table seat."""
+        return Seat(self.setup.seats[h])
+
     def _alert(
         self,
         code: AlertCode,
         seat: int | None,
         rule: str,
-        message: str,
-        remedy: str,
+        text: Text,
+        remedy: Text,
         severity: Severity = Severity.WARNING,
     ) -> None:
-        """Give the dealer an alert (``seat``: the table seat it names, if any)."""
-        self._s.alerts.append(Alert(code, severity, seat, rule, message, remedy))
+        """Give the dealer an alert (``seat``: the table seat it names, if any; ``text``
+        and ``remedy``: its catalog entries, ``alert.<code>.…``)."""
+        self._s.alerts.append(Alert(code, severity, seat, rule, text, remedy))
 
     def _deal_severity(self) -> Severity:
         """A dealing fault before the first action of the hand is a misdeal (R-DEAL-6)."""

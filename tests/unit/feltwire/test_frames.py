@@ -42,6 +42,10 @@ HIDDEN = [
 ]  # fmt: skip
 """Frames the overlay gets that name a hidden card: never on the public feed."""
 
+BURN = {"key": "alert.missing_burn.message",
+        "params": {"street": {"key": "street.flop", "params": {}}}}  # fmt: skip
+BURN_REMEDY = {"key": "alert.missing_burn.remedy", "params": {}}
+
 PUBLIC = [
     {"type": "antenna", "n": 1, "t": T, "reader": "seat8", "kind": "seat", "count": 1},
     {"type": "antenna", "n": 2, "t": T, "reader": "board", "kind": "board", "count": 1,
@@ -51,6 +55,10 @@ PUBLIC = [
      "hand": 1, "t": T},
     {"type": "alert", "id": None, "t": T, "code": "uid_on_two_antennas",
      "severity": "warning", "seat": 3, "rule": "security", "message": "m", "remedy": "r",
+     "text": {"key": "alert.uid_on_two_antennas.hidden.message", "params": {"readers": {
+         "key": "list.and", "params": {"head": {"key": "antenna.seat", "params": {"n": 3}},
+                                       "tail": {"key": "antenna.muck", "params": {}}}}}},
+     "remedy_text": {"key": "alert.uid_on_two_antennas.remedy", "params": {}},
      "readers": ["seat3", "muck"]},
     {"type": "alert_ack", "id": 1, "t": T},
     {"type": "button", "node": "n", "button": "next", "t": T},
@@ -112,7 +120,7 @@ def test_frames_built_from_the_models_carry_the_version_and_validate() -> None:
         FaceUpAntennaFrame(n=3, t=T, reader="board", kind="board", count=1, cards=["Jd"]),
         PublicHoleCardDealtFrame(hand=1, t=T, seat=3, card="Ah", up=True),
         AlertFrame(id=2, hand=1, t=T, code="missing_burn", severity="warning", seat=None,
-                   rule="R-DEAL-3", message="m", remedy="r"),
+                   rule="R-DEAL-3", message="m", remedy="r", text=BURN, remedy_text=BURN_REMEDY),
     ]  # fmt: skip
     for frame in frames:
         data = json.loads(frame.model_dump_json())
@@ -125,7 +133,8 @@ def test_frames_built_from_the_models_carry_the_version_and_validate() -> None:
 
 def test_the_alerts_topic_payload_is_the_frame_with_the_table_and_no_type() -> None:
     frame = AlertFrame(id=1, hand=3, t=T, code="missing_burn", severity="warning", seat=4,
-                       rule="R-DEAL-3", message="m", remedy="r")  # fmt: skip
+                       rule="R-DEAL-3", message="m", remedy="r", text=BURN,
+                       remedy_text=BURN_REMEDY)  # fmt: skip
     payload = json.loads(AlertPayload.from_frame("t1", frame).model_dump_json())
     assert payload["v"] == 1 and payload["table"] == "t1" and "type" not in payload
     assert _validator("AlertPayload").is_valid(payload)

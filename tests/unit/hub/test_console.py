@@ -220,7 +220,8 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     state = rules.console_state()
     assert not state["in_hand"] and state["last_hand"]["hand"] == 1
     awards = state["last_hand"]["awards"]
-    assert awards and awards[0]["payouts"] and awards[0]["text"].startswith("main pot")
+    assert awards and awards[0]["payouts"] and awards[0]["message"].startswith("main pot")
+    assert awards[0]["text"]["key"] == "award.line.plain"
     assert sum(p["amount"] for a in awards for p in a["payouts"]) == 30
     assert named(state, held[nxt]) == []  # a mucked hand is never named
 
@@ -283,7 +284,9 @@ def test_uncalled_winner_saying_nothing_mucks_when_the_table_is_cleared() -> Non
         frames = drain(pub)
     assert rules.hands_finished == 1 and rules.setup.number == 2 and rules.in_hand
     ends = [f for f in frames if f["type"] == "hand_end"]
-    assert len(ends) == 1 and ends[0]["awards"] == [f"main pot 25: seat {button} takes 25"]
+    assert len(ends) == 1 and [a["message"] for a in ends[0]["awards"]] == [
+        f"main pot 25: seat {button} takes 25"
+    ]
     assert not [f for f in frames if f.get("event") == "HandShown"]
     assert named(frames, held[button]) == []
 

@@ -16,11 +16,13 @@ from feltwire.cards import card_index
 from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
+from feltwire.text import Text
 from hub.app.feeds import Subscription
 from hub.app.hub_service import HubService
 from hub.app.records import SeatCommand, SeatOp
 from hub.app.table_service import TableService
 from hub.config import HubConfig, PlayerSettings, RulesSettings, table_config
+from hub.messages import render
 from hub.rules.errors import RulesError
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
@@ -170,11 +172,16 @@ def test_folds_at_the_muck_end_the_hand_with_the_pot_award_and_the_next_hand_sta
         assert [e["seat"] for e in frames if e.get("event") == "HandMucked"] == [bb]
         ends = [f for f in frames if f["type"] == "hand_end"]
         assert len(ends) == 1 and not ends[0]["voided"]
-        assert ends[0]["awards"] and all(f"seat {bb} takes" in t for t in ends[0]["awards"])
+        awards = ends[0]["awards"]
+        assert awards and all(f"seat {bb} takes" in a["message"] for a in awards)
+        assert all(a["message"] == render(Text.from_json(a["text"])) for a in awards)
         events = [f for f in frames if f["type"] == "event"]
         folds = [(e["seat"], e["kind"], e["source"]) for e in events if e["event"] == "ActionTaken"]
         assert folds == [(button, "fold", "muck"), (sb, "fold", "muck")]
-        assert any(e["event"] == "PotAwarded" and e["text"] == ends[0]["awards"][0] for e in events)
+        assert any(
+            e["event"] == "PotAwarded" and {"text": e["text"], "message": e["message"]} == awards[0]
+            for e in events
+        )
         assert not [f for f in frames if f["type"] == "alert"]
         # between hands the lights follow presence again: the seats are bare
         assert hub.lights.current()[bb] is LightPattern.OFF

@@ -53,19 +53,6 @@ export function renderShowdown() {
   root.replaceChildren(...seats.map((seat) => showdownRow(sd, seat)));
 }
 
-function awardText(a) {
-  if (i18n.lang === "en" && a.text) return a.text;
-  if (a.text) return i18n.awardText(a.text);
-  const name = a.pot === 0 ? t("award.main", { amount: a.amount }) : t("award.side", { pot: a.pot, amount: a.amount });
-  const parts = (a.payouts || []).map((p) => {
-    const extra = [];
-    if (p.half && p.half !== "whole") extra.push(t("award." + p.half));
-    if (p.odd_chip) extra.push(t("award.oddChip"));
-    return t("award.takes", { seat: p.seat, amount: p.amount }) + (extra.length ? " (" + extra.join(", ") + ")" : "");
-  });
-  return name + ": " + parts.join("; ") + (a.no_low ? t("award.noLow") : "");
-}
-
 /** Draw the last hand's awards (or its void) and its top-ups. */
 export function renderAwards() {
   const root = document.getElementById("awards");
@@ -76,7 +63,7 @@ export function renderAwards() {
   } else if (last && last.awards.length) {
     root.append(el("h2", "", t("console.awardsFor", { hand: last.hand })));
     last.awards.forEach((a) => {
-      const p = el("p", "award", awardText(a));
+      const p = el("p", "award", i18n.awardText(a));
       p.dataset.pot = String(a.pot);
       root.append(p);
     });

@@ -6,14 +6,16 @@
 //
 // Also here, for every page:
 //   i18n.switcher()      a language switch widget (EN | CZ buttons) to put on a page;
-//   i18n.alertText(a)    an alert frame's text in the current language (English: its
-//                        message and remedy; Czech: the translation of its code, seat
-//                        filled in); alertParts(a) gives {message, remedy} apart;
-//   i18n.awardText(s)    a pot award read-out ("main pot 30: seat 2 takes 30");
+//   i18n.text(t)         a text of the hub ({key, params}) in the current language, from
+//                        the message catalog (catalog.js); null when it cannot be rendered;
+//   i18n.alertText(a)    an alert frame's text and remedy in the current language (from
+//                        its text and remedy_text); alertParts(a) gives {message, remedy};
+//   i18n.awardText(a)    a pot award's read-out ({text, message}: PotAwarded, hand_end);
 //   i18n.num(n), duration(seconds), missing(lang)  numbers, m:ss, untranslated keys.
-// The Czech alert and award texts live in alerts_cs.js.
+// A frame without a text (an old hub) shows its English message. The catalogs of both
+// languages are loaded before any page module runs (this module awaits them).
 
-import * as alerts from "./alerts_cs.js";
+import { loadCatalogs, renderText } from "./catalog.js";
 import { duration, fill, formatNumber } from "./format.js";
 
 const dicts = { en: {}, cs: {} };
@@ -37,6 +39,7 @@ function initial() {
 }
 
 let lang = initial();
+await loadCatalogs(LANGS);
 
 /** The pages' translations: one object shared by every module of a page. */
 export const i18n = {
@@ -102,22 +105,26 @@ export const i18n = {
     return box;
   },
 
-  // More alert translations (a page's own alert codes): addAlerts("cs", {code: [variant]}).
-  addAlerts(l, entries) {
-    alerts.addAlerts(l, entries);
+  // A text of the hub ({key, params}) in the current language, or null.
+  text(t) {
+    return renderText(t, lang);
   },
 
   // An alert frame's {message, remedy} in the current language.
   alertParts(a) {
-    return alerts.alertParts(lang, a);
+    return {
+      message: renderText(a.text, lang) ?? a.message ?? "",
+      remedy: renderText(a.remedy_text, lang) ?? a.remedy ?? "",
+    };
   },
   alertText(a) {
     const p = i18n.alertParts(a);
     return p.remedy ? p.message + " — " + p.remedy : p.message;
   },
 
-  awardText(text) {
-    return alerts.awardText(lang, text);
+  // A pot award ({text, message}) read out in the current language.
+  awardText(a) {
+    return renderText(a && a.text, lang) ?? (a && a.message) ?? "";
   },
 
   num(n) {
@@ -136,7 +143,7 @@ export function markPressed(root) {
 }
 
 /** The deliberate test hook: the browser tests (tests/web) call window.FW.i18n through
- * page.evaluate (missing(), alertParts()). Each page's entry module calls this once. */
+ * page.evaluate (missing(), alertParts(), text()). Each page's entry module calls this once. */
 export function exposeForTests() {
   window.FW = Object.assign(window.FW || {}, { i18n });
 }

@@ -38,8 +38,8 @@ function awardLine(a, bySeat) {
   });
   const line = document.createElement("p");
   line.className = "award";
-  line.dataset.text = a.text || "";
-  line.textContent = parts.length ? parts.join(" · ") : i18n.awardText(a.text);
+  line.dataset.key = a.text ? a.text.key : "";
+  line.textContent = parts.length ? parts.join(" · ") : i18n.awardText(a);
   return line;
 }
 

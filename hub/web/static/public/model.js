@@ -11,7 +11,7 @@ export const model = {
   rules: null, // TableService.public_state(): players, pot, acting, button, …
   clock: null, // the tournament clock's state
   clockAt: 0, // performance.now() when clock.time_left was true
-  awards: null, // {hand, texts} or {hand, void: true}
+  awards: null, // {hand, lines: [{text, message}]} or {hand, void: true}
   alerts: [], // newest first
   status: "connecting",
 };
@@ -32,7 +32,7 @@ export function takeSnapshot(snap, first) {
   if (first && r) {
     model.alerts = (r.alerts || []).slice(-MAX_ALERTS).reverse();
     if (r.awards && r.awards.length) {
-      model.awards = { hand: r.in_hand ? r.hand - 1 : r.hand, texts: r.awards };
+      model.awards = { hand: r.in_hand ? r.hand - 1 : r.hand, lines: r.awards };
     }
   }
 }

@@ -44,8 +44,9 @@ function flashSeat(seat) {
 function potAwarded(ev) {
   // the pot is read out as it is awarded (a winner uncalled may still show, R-SHOW-3)
   const a = model.awards;
-  if (!a || a.hand !== ev.hand || a.void) model.awards = { hand: ev.hand, texts: [] };
-  if (!model.awards.texts.includes(ev.text)) model.awards.texts.push(ev.text);
+  if (!a || a.hand !== ev.hand || a.void) model.awards = { hand: ev.hand, lines: [] };
+  const lines = model.awards.lines;
+  if (!lines.some((l) => l.message === ev.message)) lines.push({ text: ev.text, message: ev.message });
   render();
 }
 
@@ -78,7 +79,7 @@ export function onFrame(ev) {
       break;
     case "hand_end":
       if (r) Object.assign(r, { in_hand: false, acting: null });
-      model.awards = ev.voided ? { hand: ev.hand, void: true } : { hand: ev.hand, texts: ev.awards };
+      model.awards = ev.voided ? { hand: ev.hand, void: true } : { hand: ev.hand, lines: ev.awards };
       render();
       refresh();
       break;

@@ -87,9 +87,9 @@ function renderAwards() {
   const a = model.awards;
   if (a && a.hand) list.appendChild(el("p", "award-hand", I.t("public.award_hand", { n: a.hand })));
   if (a && a.void) list.appendChild(el("p", "award void", I.t("public.void", { n: a.hand })));
-  ((a && a.texts) || []).forEach((text) => {
-    const p = el("p", "award", I.awardText(text));
-    p.dataset.text = text;
+  ((a && a.lines) || []).forEach((line) => {
+    const p = el("p", "award", I.awardText(line));
+    p.dataset.key = line.text ? line.text.key : "";
     list.appendChild(p);
   });
   box.hidden = !list.querySelector(".award");

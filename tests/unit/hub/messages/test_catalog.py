@@ -3,6 +3,7 @@ alert code, renders nested texts, and (in English) says what the hub says today.
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
 import json
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from feltwire.text import Param, Player, Seat, Text
+from feltwire.text import Player, Seat, Text
 from hub.messages import (
     LANGS,
     CatalogError,
@@ -127,14 +128,15 @@ def test_every_hub_alert_code_has_a_message_and_a_remedy(code: str) -> None:
 
 def test_the_hub_alert_codes_are_the_ones_the_hub_sends() -> None:
     """HUB_ALERT_CODES lists the node notices and the hub service's alert codes."""
-    from hub import service
+    from hub.app import hub_service
     from hub.app.ingest import NoticeKind
+    from hub.views import alerts
 
     sent = {k.value for k in NoticeKind} | {
-        service.UNKNOWN_TAG_ALERT,
-        service.DOUBLED_UID_ALERT,
-        service.LOG_FAILED_ALERT,
-        service.LOSS_ACCEPTED_ALERT,
+        alerts.UNKNOWN_TAG_ALERT,
+        alerts.DOUBLED_UID_ALERT,
+        hub_service.LOG_FAILED_ALERT,
+        hub_service.LOSS_ACCEPTED_ALERT,
     }
     assert set(HUB_ALERT_CODES) == sent
 
@@ -346,63 +348,69 @@ def test_a_malformed_entry_is_refused(tmp_path: Path, body: str, problem: str) -
 # ---------------------------------------------------------------- today's English
 
 
-def test_english_says_what_the_node_alerts_say_today() -> None:
-    """The node-stream alerts render as hub.service's _NODE_TEXT formats them."""
-    from hub.app.ingest import NoticeKind
-    from hub.app.node_alerts import _NODE_TEXT
+def test_english_says_what_the_node_alerts_said() -> None:
+    """The node-stream alerts, built from the catalog, say in English what the hub said
+    before the catalog (hub/service.py's _NODE_TEXT, as of the redesign's start)."""
+    from hub.app.ingest import NodeNotice, NoticeKind
+    from hub.app.node_alerts import node_alert
 
-    values: dict[str, Param] = {
-        "node": "n1",
-        "lost": 3,
-        "limited": 7,
-        "seqs": "5-7, 9",
-        "first": "12",
+    stats = {"lost": 3, "rate_limited": 7, "lost_seqs": [(5, 7), (9, 9)]}
+    stats["rate_limited_seqs"] = stats["lost_seqs"]
+    said = {
+        kind: node_alert(NodeNotice(kind, "n1", 12, 14, "seat2"), stats, 1.0) for kind in NoticeKind
     }
-    for kind in NoticeKind:
-        message, remedy = (t.format(**values) for t in _NODE_TEXT[kind])
-        for part, today in (("message", message), ("remedy", remedy)):
-            key = f"alert.{kind.value}.{part}"
-            params = {p: values[p] for p in CATALOG.params_of(key)}
-            check(Text(key, params))
-            assert render(Text(key, params), "en") == today
+    assert [(f["message"], f["remedy"]) for f in said.values()] == [
+        (
+            "node n1: 3 reads never reached the hub (lately seq 5-7, 9); each antenna's next"
+            " read brings it up to date",
+            "check the node's network and the broker (its queue for the hub); tell the floor"
+            " if it goes on",
+        ),
+        (
+            "node n1 sends more messages than the hub takes from one node: 7 refused"
+            " (lately seq 5-7, 9)",
+            "a node that floods is faulty or forged: check it, and its credential",
+        ),
+        (
+            "node n1's message count (seq 12) does not follow what the hub took from it: its"
+            " reads are refused",
+            "if the node's state was reset or restored, an admin resets its sequence"
+            " (POST /api/admin/nodes/n1/reset); otherwise check its credential",
+        ),
+    ]
+    for frame in said.values():
+        for field in ("text", "remedy_text"):
+            text = Text.from_json(frame[field])
+            check(text)
+            assert alert_code(text.key) == frame["code"]
 
 
-def test_english_says_what_the_pot_award_says_today() -> None:
-    """The award read-out renders as DealingMonitor._pot_event builds it."""
-    from hub.rules.games import Stakes, game
+def test_english_says_what_the_pot_award_said() -> None:
+    """The award read-out, built from the catalog, says in English what the rules core's
+    sentence said before (DealingMonitor._pot_event, as of the redesign's start)."""
     from hub.rules.pots import Half, PotAward, Share
-    from hub.rules.procedure import DealingMonitor
-    from hub.rules.setup import HandSetup, TableProfile
+    from hub.rules.procedure.events import pot_awarded
 
-    setup = HandSetup(
-        1,
-        game("NO/8"),
-        seats=(TableSeat(2), TableSeat(5), TableSeat(7)),
-        button=TableSeat(7),
-        stakes=Stakes.blind_game(3, 5, 10),
-        starting_stacks=(500,) * 3,
-    )
-    monitor = DealingMonitor(setup, profile=TableProfile(seats=8))
+    seats = (TableSeat(2), TableSeat(5), TableSeat(7))
     award = PotAward(
         1, 25, (0, 2), (Share(2, 13, Half.HIGH, True), Share(0, 12, Half.LOW, False)), False
     )
-    today = monitor._pot_event(award).text
-    shares = [
-        Text(
-            "award.share.half_odd_chip", {"seat": Seat(7), "amount": 13, "half": Text("half.high")}
-        ),
-        Text("award.share.half", {"seat": Seat(2), "amount": 12, "half": Text("half.low")}),
-    ]
-    text = Text(
-        "award.line.plain",
-        {
-            "pot_name": Text("award.pot.side", {"pot": 1}),
-            "amount": 25,
-            "shares": joined(shares, "list.semicolon"),
-        },
+    event = pot_awarded(award, seats)
+    check(event.text)
+    assert (
+        render(event.text)
+        == "side pot 1 25: seat 7 takes 13 (high, odd chip); seat 2 takes 12 (low)"
     )
+    whole = PotAward(0, 30, (1,), (Share(1, 30, Half.WHOLE, False),), True, no_low=True)
+    text = pot_awarded(whole, seats).text
     check(text)
-    assert render(text, "en") == today
+    assert render(text) == "main pot 30: seat 5 takes 30 (no low hand qualifies)"
+    odd = PotAward(
+        0, 31, (0, 1), (Share(0, 16, Half.WHOLE, True), Share(1, 15, Half.WHOLE, False)), False
+    )
+    assert render(pot_awarded(odd, seats).text) == (
+        "main pot 31: seat 2 takes 16 (odd chip); seat 5 takes 15"
+    )
 
 
 def test_english_says_what_the_rules_refusals_say_today() -> None:
@@ -497,3 +505,38 @@ def test_english_says_what_a_top_up_and_a_manual_card_say_today() -> None:
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+# ---------------------------------------------------------------- every key is said
+
+
+def _said_keys() -> dict[str, list[str]]:
+    """Every alert.*/award.* key spelled as a string in the hub's code (outside the
+    catalog's own package), and the modules that spell it."""
+    root = Path(__file__).resolve().parents[2] / "hub"
+    out: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        if "messages" in path.relative_to(root).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and re.fullmatch(r"(alert|award)\.[a-z0-9_.]+", node.value)
+            ):
+                out.setdefault(node.value, []).append(path.relative_to(root).as_posix())
+    return out
+
+
+def test_every_alert_and_award_key_is_said_by_the_code_and_none_other() -> None:
+    """Each alert and award entry of the catalog is reachable: the rules core, the hub's
+    views or its application spell it (as a whole key, so a grep finds it); and every key
+    the code spells is an entry of the catalog."""
+    said = _said_keys()
+    wanted = {k for k in CATALOG if k.startswith(("alert.", "award."))}
+    assert set(said) - wanted == set(), "keys the catalog lacks"
+    assert wanted - set(said) == set(), "entries no code says"
+    for key, where in said.items():
+        code = alert_code(key)
+        if code in {c.value for c in AlertCode} and code not in HUB_ALERT_CODES:
+            assert all(w.startswith("rules/procedure/") for w in where), (key, where)

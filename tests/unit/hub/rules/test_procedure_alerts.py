@@ -12,7 +12,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from hub.rules.alerts import AlertCode, Severity
+from hub.messages import render
+from hub.messages.keys import check
+from hub.rules.alerts import Alert, AlertCode, Severity
 from hub.rules.errors import TableSeat
 from hub.rules.games import Family, Options, Stakes, game
 from hub.rules.hand import Phase
@@ -106,8 +108,19 @@ def holdem_preflop_done(tb: Table) -> None:
     act(tb, 5, Act.CHECK)
 
 
+def said(alerts: Sequence[Alert]) -> list[tuple[str, str]]:
+    """Each alert's code and English message; each alert's texts fit their catalog entries
+    (the right parameters, each of its kind, a key of the alert's own code)."""
+    for a in alerts:
+        for text in (a.text, a.remedy):
+            check(text)
+            assert text.key.startswith(f"alert.{a.code.value}."), (a.code, text.key)
+    return [(a.code.value, render(a.text)) for a in alerts]
+
+
 def assert_only(tb: Table, code: AlertCode) -> None:
-    assert tb.codes == [code], [(a.code.value, a.message) for a in tb.alerts]
+    assert tb.codes == [code], said(tb.alerts)
+    said(tb.alerts)
 
 
 # ------------------------------------------------------------------ the doc examples
@@ -253,7 +266,8 @@ def test_r_card_1_one_card_read_in_two_places() -> None:
     tb.tick()
     assert_only(tb, A.DUPLICATE_CARD)
     alert = tb.alerts[0]
-    assert alert.seat == 5 and "As" not in alert.message
+    assert alert.seat == 5 and "As" not in render(alert.text)
+    assert "As" not in repr(alert.text.params) + repr(alert.remedy.params)
 
 
 def test_r_card_1_two_tags_for_one_card_in_omaha() -> None:
@@ -401,7 +415,7 @@ def test_r_deal_5_fewer_replacements_than_discards() -> None:
     tb.move([c("9h")], "muck")
     deal(tb, "seat6 6c")
     assert_only(tb, A.DRAW_MISMATCH)
-    assert tb.alerts[0].seat == 3 and "threw 2 and got 1" in tb.alerts[0].message
+    assert tb.alerts[0].seat == 3 and "threw 2 and got 1" in render(tb.alerts[0].text)
     deal(tb, "seat3 Td")  # the dealer gives the missing card
     tb.move([c("2h")], "muck")
     deal(tb, "seat8 Kd")
@@ -495,7 +509,8 @@ def test_r_pot_3_split_pot_with_the_odd_chip_read_out() -> None:
         (2, 25, False),
         (5, 25, False),
     ]
-    assert award[0].text == "main pot 50: seat 2 takes 25; seat 5 takes 25"
+    check(award[0].text)
+    assert render(award[0].text) == "main pot 50: seat 2 takes 25; seat 5 takes 25"
     assert award[0].public
 
 
@@ -636,6 +651,5 @@ def test_every_alert_kind_in_every_game(
             break
     else:
         pytest.fail("no hand reached the mistake")
-    assert outcome.codes == [EXPECTED[mistake]], [
-        (a.code.value, a.message) for a in outcome.table.alerts
-    ]
+    assert outcome.codes == [EXPECTED[mistake]], said(outcome.table.alerts)
+    said(outcome.table.alerts)

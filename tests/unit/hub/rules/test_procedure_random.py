@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 
+from hub.messages import render
 from hub.rules.games import game
 from hub.rules.setup import TableProfile
 from tests.support.dealer_sim import EXPECTED, Mistake, applicable, play_hand
@@ -41,7 +42,7 @@ def test_correct_dealing_raises_no_alert() -> None:
         variant, profile = TABLES[i % len(TABLES)]
         outcome = play_hand(10_000 + i, variant, profile)
         for a in outcome.table.alerts:
-            false_alerts[f"{variant} {a.code.value}: {a.message}"] += 1
+            false_alerts[f"{variant} {a.code.value}: {render(a.text)}"] += 1
         refused += outcome.table.refused
     assert not false_alerts, false_alerts.most_common(5)
     assert not refused, refused[:5]

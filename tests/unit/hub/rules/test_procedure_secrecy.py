@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from feltwire.cards import FULL_DECK, RANK_NAMES, SUIT_NAMES
+from hub.messages import LANGS, render
 from hub.rules.dealing import UNKNOWN
 from hub.rules.games import Family, Stakes, game
 from hub.rules.procedure import (
@@ -79,6 +80,9 @@ def assert_no_hole_card(monitor: DealingMonitor, steps: Sequence[Step]) -> None:
             if isinstance(e, HandShown):
                 revealed.update(e.cards)
         texts = [json.dumps(a.as_dict()) for a in step.alerts] + [step.refused or ""]
+        texts += [
+            render(t, lang) for a in step.alerts for t in (a.text, a.remedy) for lang in LANGS
+        ]
         for text in texts:
             assert not CODE.search(text), text
             assert not any(name in text.lower() for name in NAMES), text

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from hub.messages import render
 from hub.rules.errors import HandSeat, OutOfTurnError, TableSeat, phh_name, seat_name, who
 from hub.rules.games import Options
 from hub.rules.procedure import (
@@ -47,8 +48,8 @@ def sentences(steps: Iterable[Step]) -> list[str]:
         if step.refused is not None:
             out.append(step.refused)
         for alert in step.alerts:
-            out += [alert.message, alert.remedy]
-        out += [e.text for e in step.events if isinstance(e, PotAwarded)]
+            out += [render(alert.text), render(alert.remedy)]
+        out += [render(e.text) for e in step.events if isinstance(e, PotAwarded)]
     return out
 
 
@@ -74,7 +75,9 @@ def test_holdem_refusals_alerts_and_awards_name_table_seats() -> None:
     deal_holdem(tb)
     out_of_turn = act(tb, 5, Act.CHECK)  # the button (seat 7) is to act first
     assert out_of_turn.refused == "seat 7 is to act"
-    assert [a.message for a in out_of_turn.alerts] == ["seat 5 acted out of turn; seat 7 is to act"]
+    assert [render(a.text) for a in out_of_turn.alerts] == [
+        "seat 5 acted out of turn; seat 7 is to act"
+    ]
     act(tb, 7, Act.RAISE, 100)
     act(tb, 2, Act.FOLD)
     too_much = act(tb, 5, Act.RAISE, 600)
@@ -103,7 +106,7 @@ def test_holdem_refusals_alerts_and_awards_name_table_seats() -> None:
     if tb.monitor.hand.phase.value != "complete":
         tb.console(MuckHand(TableSeat(7), 0.0))
     said = sentences(tb.steps)
-    awards = [e.text for s in tb.steps for e in s.events if isinstance(e, PotAwarded)]
+    awards = [render(e.text) for s in tb.steps for e in s.events if isinstance(e, PotAwarded)]
     assert awards == ["main pot 1005: seat 5 takes 1005"]
     assert seats_named(said) <= {2, 3, 5, 7}, said
 

@@ -44,11 +44,13 @@ from feltwire.cards import card_code
 from feltwire.deck import simulated_deck
 from feltwire.protocol import ReaderKind, alerts_topic, public_topic, reader_kind
 from feltwire.publisher import InventoryPublisher
+from feltwire.text import Text
 from hub.app.feeds import Subscription
 from hub.app.hub_service import HubService
 from hub.app.records import ConsoleInput
 from hub.app.table_service import TableService
 from hub.config import PlayerSettings, RulesSettings
+from hub.messages import LANGS, render
 from hub.rules.hand import Hand
 from hub.rules.procedure import MANUAL_CARD_IN_PLAY, DeclareMisdeal, Input
 from hub.web.app import create_app
@@ -168,6 +170,19 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(v)
 
 
+def rendered(value: Any) -> Iterator[str]:
+    """Every catalog text (``{"key", "params"}``) in a JSON-like value, rendered in each
+    language — what the pages show of it."""
+    if isinstance(value, dict) and set(value) == {"key", "params"}:
+        yield from (render(Text.from_json(value), lang) for lang in LANGS)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from rendered(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from rendered(v)
+
+
 class Scanner:
     """Collects what the hub sends on the watched channels and checks it after each
     motion against the current hand's secret cards."""
@@ -221,7 +236,7 @@ class Scanner:
 
     def _check(self, channel: str, frame: Any) -> None:
         secret = self._secret_now()
-        for text in strings(frame):
+        for text in [*strings(frame), *rendered(frame)]:
             hits = {text} & secret
             hits |= set(CARD_TOKEN.findall(text)) & secret
             hits |= {uid for uid in secret if len(uid) > 3 and uid in text}
