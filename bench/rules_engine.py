@@ -42,12 +42,7 @@ from tests.support.oracle_pokerkit import (
     play_hand,
 )
 
-try:
-    import hub.rules.evaluator  # noqa: F401
-
-    EVALUATOR_NOTE = "hub.rules.evaluator"
-except ImportError:  # the oracle module installed the tests' reference evaluator
-    EVALUATOR_NOTE = "tests/rules/conftest.py reference evaluator (hub.rules.evaluator missing)"
+EVALUATOR_NOTE = "hub.rules.evaluator"
 
 from hub.rules.games import game
 from hub.rules.hand import Hand

@@ -3,7 +3,7 @@
 Builds that already wire one RC522 per Pi for the popular ``mfrc522`` library can keep
 it: this wraps ``mfrc522.MFRC522`` behind our :class:`~table_node.reader.Reader`
 interface. Its limits, measured against the emulated chip
-(``tests/table_node/test_mfrc522_backend.py``, ``docs/benchmarks.md``):
+(``tests/hardware/table_node/test_mfrc522_backend.py``, ``docs/benchmarks.md``):
 
 - **one card per antenna**: it has no anticollision; two tags on an antenna read as
   nothing (a collision), so it suits the burn or a single-card box, not a seat;

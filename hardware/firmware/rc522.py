@@ -9,7 +9,7 @@ ComIrqReg bits with a deadline, never a fixed count of SPI reads.
 
 A MicroPython twin of the host's ``table_node/rc522.py`` (the same registers, CRC_A and
 sweep, without typing or the feltwire packages), on purpose: see README.md, "A twin of
-host code". ``tests/firmware_bridge/test_firmware_rc522.py`` runs it under CPython
+host code". ``tests/hardware/firmware_bridge/test_firmware_rc522.py`` runs it under CPython
 against a fake chip and tags.
 """
 

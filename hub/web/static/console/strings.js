@@ -1,4 +1,4 @@
-// feltwire dealer console's strings (tests/web/test_console_page.py checks every English key has
+// feltwire dealer console's strings (tests/browser/test_console_page.py checks every English key has
 // a Czech one and covers console.html's data-i18n keys).
 
 /** English and Czech, registered by the entry module with i18n.add(). */

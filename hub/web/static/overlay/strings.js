@@ -1,4 +1,4 @@
-// feltwire broadcast overlay's strings (tests/web/test_overlay_page.py checks every English key
+// feltwire broadcast overlay's strings (tests/browser/test_overlay_page.py checks every English key
 // has a Czech one).
 
 /** English and Czech, registered by the entry module with i18n.add(). */

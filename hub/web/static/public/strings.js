@@ -1,4 +1,4 @@
-// feltwire public table view's strings (tests/web/test_i18n.py checks every English key has
+// feltwire public table view's strings (tests/unit/hub/web/test_i18n.py checks every English key has
 // a Czech one).
 
 /** English and Czech, registered by the entry module with i18n.add(). */
