@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from feltwire.cards import FULL_DECK, RANK_NAMES, SUIT_NAMES
+from hub.messages import render
 from hub.rules.dealing import UNKNOWN
 from hub.rules.games import Family, Stakes, game
 from hub.rules.procedure import (
@@ -78,7 +79,10 @@ def assert_no_hole_card(monitor: DealingMonitor, steps: Sequence[Step]) -> None:
         for e in step.events:
             if isinstance(e, HandShown):
                 revealed.update(e.cards)
-        texts = [json.dumps(a.as_dict()) for a in step.alerts] + [step.refused or ""]
+        texts = [json.dumps(a.as_dict()) for a in step.alerts]
+        if step.refused is not None:  # the refusal as data, and as each language says it
+            texts.append(json.dumps(step.refused.as_json()))
+            texts += [render(step.refused, lang) for lang in ("en", "cs")]
         for text in texts:
             assert not CODE.search(text), text
             assert not any(name in text.lower() for name in NAMES), text

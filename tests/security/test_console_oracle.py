@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 
 from hub.config import WebSettings
+from hub.messages import render
 from hub.rules.procedure import MANUAL_CARD_IN_PLAY
 from hub.web.auth import Role
 from tests.web.support import HOLE, Room, room
@@ -60,7 +61,10 @@ async def test_a_hole_cards_code_gets_one_answer_wherever_it_lies() -> None:
         # one answer, whichever seat holds the card and wherever the dealer says it lies
         assert len(answers) == 1, answers
         ((code, text),) = answers
-        assert code == 409 and json.loads(text) == {"detail": MANUAL_CARD_IN_PLAY}
+        assert code == 409 and json.loads(text) == {
+            "detail": render(MANUAL_CARD_IN_PLAY, "en"),
+            "text": MANUAL_CARD_IN_PLAY.as_json(),
+        }
         # nothing reached the public feed (which the console's WebSocket carries too)
         assert frames == []
         async with httpx.AsyncClient(base_url=r.hub.web_url, timeout=10) as http:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from feltwire.text import Text
 from hub.rules.alerts import Alert, AlertCode, Severity
 from hub.rules.antennas import AntennaTracker, PlaceKind, place_of
 from hub.rules.betting import Action
@@ -76,7 +77,7 @@ class Scratch:
 
     events: list[Event] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
-    refused: str | None = None
+    refused: Text | None = None
     batch: dict[int, int] = field(default_factory=dict)
     """Cards this input brought to each of the hand's players (two at once: out of order)."""
 
