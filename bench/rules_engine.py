@@ -34,6 +34,8 @@ from typing import Any, NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from feltwire.cards import card_index
+from hub.rules.games import game
+from hub.rules.hand import Hand
 from tests.support.oracle_pokerkit import (
     ORACLES,
     PK_CARDS,
@@ -43,9 +45,6 @@ from tests.support.oracle_pokerkit import (
 )
 
 EVALUATOR_NOTE = "hub.rules.evaluator"
-
-from hub.rules.games import game
-from hub.rules.hand import Hand
 
 Op = tuple[str, tuple[Any, ...]]
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from feltwire.cards import card_index
+from hub.messages import render
 from hub.rules.alerts import Alert, AlertCode
 from hub.rules.hand import Hand
 from hub.rules.procedure import (
@@ -186,5 +187,5 @@ class MonitorTable:
 
     @property
     def refused(self) -> list[str]:
-        """Every refusal so far."""
-        return [s.refused for s in self.steps if s.refused is not None]
+        """Every refusal so far, in English as the console shows it."""
+        return [render(s.refused, "en") for s in self.steps if s.refused is not None]

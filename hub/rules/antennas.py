@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from feltwire.text import Text
 from hub.rules.errors import ConfigurationError, TableSeat
 
 __all__ = [
@@ -128,7 +129,7 @@ class AntennaTracker:
 
     def __init__(self, debounce: float = 0.5) -> None:
         if debounce < 0:
-            raise ConfigurationError("R-CARD-1", "the debounce window cannot be negative")
+            raise ConfigurationError("R-CARD-1", Text("refusal.configuration.negative_debounce"))
         self.debounce = debounce
         self._raw: dict[str, frozenset[int]] = {}
         self._place: dict[int, str] = {}

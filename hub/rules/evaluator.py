@@ -41,6 +41,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Final
 
 from feltwire.cards import RANK_NAMES, RANKS
+from feltwire.text import Text
 from hub.rules.errors import RulesError
 from hub.rules.evaluator_tables import (
     A5_BY_KEY,
@@ -108,9 +109,16 @@ class InvalidHandError(RulesError):
     """
 
 
-def _bad_strength(scale: str, top: int, strength: int) -> InvalidHandError:
-    """The error for a ``strength`` that is not on a scale of 1…``top``."""
-    return InvalidHandError("R-CARD-3", f"not {scale} strength (1–{top}): {strength}")
+def _bad_strength(kind: str, top: int, strength: int) -> InvalidHandError:
+    """The error for a ``strength`` that is not on a scale of 1…``top``; ``kind`` names
+    the hands it ranks (a ``hand_kind.*`` entry of the catalog)."""
+    return InvalidHandError(
+        "R-CARD-3",
+        Text(
+            "refusal.invalid_hand.bad_strength",
+            {"what": Text(f"hand_kind.{kind}"), "maximum": top, "number": strength},
+        ),
+    )
 
 
 HIGH_CLASS_COUNT: Final = 7462
@@ -133,17 +141,21 @@ _BATCH_CHUNK: Final = 1 << 15
 
 
 def _invalid(cards: Sequence[int], fewest: int, most: int, what: str) -> InvalidHandError:
-    """The error for ``cards`` that failed the checks of :func:`_check`."""
-    shown = list(cards)
-    if not fewest <= len(shown) <= most:
+    """The error for ``cards`` that failed the checks of :func:`_check` (``what``: the
+    ``hand_kind.*`` entry naming what they should be); it names no card."""
+    n = len(cards)
+    if not fewest <= n <= most:
         count = f"{fewest}" if fewest == most else f"{fewest}–{most}"
         return InvalidHandError(
-            "R-CARD-2", f"{what} needs {count} cards, got {len(shown)}: {shown}"
+            "R-CARD-2",
+            Text(
+                "refusal.invalid_hand.card_count",
+                {"what": Text(f"hand_kind.{what}"), "cards": count, "got": n},
+            ),
         )
-    bad = [c for c in shown if c not in _DECK]
-    if bad:
-        return InvalidHandError("R-CARD-1", f"not card indexes 0–51: {bad} in {shown}")
-    return InvalidHandError("R-CARD-1", f"a card appears twice in {shown}")
+    if any(c not in _DECK for c in cards):
+        return InvalidHandError("R-CARD-1", Text("refusal.invalid_hand.not_card_indexes"))
+    return InvalidHandError("R-CARD-1", Text("refusal.invalid_hand.card_twice"))
 
 
 def _check(cards: Sequence[int], fewest: int, most: int, what: str) -> None:
@@ -182,12 +194,10 @@ def _card_sum(table: dict[int, int], cards: Sequence[int], what: str) -> int:
 
 def _check_omaha(hole: Sequence[int], board: Sequence[int]) -> None:
     """Raise :class:`InvalidHandError` unless 2–7 hole and 3–5 board cards, all distinct."""
-    _check(hole, 2, 7, "an Omaha hand")
-    _check(board, 3, 5, "an Omaha board")
+    _check(hole, 2, 7, "omaha_hand")
+    _check(board, 3, 5, "omaha_board")
     if not set(hole).isdisjoint(board):
-        raise InvalidHandError(
-            "R-CARD-1", f"a card is both in the hand {list(hole)} and on the board {list(board)}"
-        )
+        raise InvalidHandError("R-CARD-1", Text("refusal.invalid_hand.hand_and_board"))
 
 
 # ---------------------------------------------------------------------------------------
@@ -205,7 +215,7 @@ def evaluate_high(cards: Sequence[int]) -> int:
     >>> describe_high(evaluate_high(wheel))
     'Straight, Five high'
     """
-    packed = _card_sum(_PACK, cards, "a high hand")
+    packed = _card_sum(_PACK, cards, "high")
     suit = _FLUSH_SUIT[packed >> _SUIT_SHIFT]
     if suit < 0:
         key = packed & _RANK_FIELD
@@ -276,7 +286,7 @@ def describe_high(strength: int) -> str:
 def _high_class(strength: int) -> HandClass:
     """The ``(category, ranks)`` of a high-hand strength; raises ValueError if out of range."""
     if not 1 <= strength <= HIGH_CLASS_COUNT:
-        raise _bad_strength("a high-hand", HIGH_CLASS_COUNT, strength)
+        raise _bad_strength("high", HIGH_CLASS_COUNT, strength)
     return HIGH_CLASSES[strength]
 
 
@@ -330,7 +340,7 @@ def evaluate_low8(cards: Sequence[int]) -> int | None:
     >>> describe_low(evaluate_low8([card_index(c) for c in parse_cards("Ac2c3c4c5c")]))
     'Wheel (5-4 low)'
     """
-    _check(cards, 5, 7, "a low hand")
+    _check(cards, 5, 7, "low")
     mask = 0
     for c in cards:
         mask |= LOW8_BIT[c]
@@ -368,7 +378,7 @@ def evaluate_a5_low(cards: Sequence[int]) -> int:
     >>> describe_low(evaluate_a5_low([card_index(c) for c in parse_cards("As Ac 2d 2h Kc Ks 7d")]))
     'Pair of Aces'
     """
-    key = _card_sum(RANK_PART, cards, "a razz hand")
+    key = _card_sum(RANK_PART, cards, "razz")
     value = A5_BY_KEY.get(key)
     if value is None:  # first time this 6- or 7-card rank multiset is seen
         value = best_of_subsets(A5_BY_KEY, key, [RANK_PART[c] for c in cards])
@@ -383,7 +393,7 @@ def describe_low(strength: int) -> str:
     ('Wheel (5-4 low)', 'Four of a Kind, Kings')
     """
     if not 1 <= strength <= A5_CLASS_COUNT:
-        raise _bad_strength("an ace-to-five low", A5_CLASS_COUNT, strength)
+        raise _bad_strength("low", A5_CLASS_COUNT, strength)
     category, values = A5_CLASSES[strength]
     if category == LOW_NO_PAIR:
         if values == (4, 3, 2, 1, 0):
@@ -415,7 +425,7 @@ def evaluate_27_low(cards: Sequence[int]) -> int:
     >>> describe_27_low(evaluate_27_low([card_index(c) for c in parse_cards("7c5d4h3s2c")]))
     '7-5 low'
     """
-    _check(cards, 5, 7, "a deuce-to-seven hand")
+    _check(cards, 5, 7, "deuce_seven")
     if len(cards) == 5:
         return _low27_five(cards)
     return max(_low27_five(five) for five in combinations(cards, 5))
@@ -441,7 +451,7 @@ def describe_27_low(strength: int) -> str:
     ('7-5 low', 'Royal Flush')
     """
     if not 1 <= strength <= LOW27_CLASS_COUNT:
-        raise _bad_strength("a deuce-to-seven", LOW27_CLASS_COUNT, strength)
+        raise _bad_strength("deuce_seven", LOW27_CLASS_COUNT, strength)
     category, ranks = LOW27_CLASSES[strength]
     if category == HandCategory.HIGH_CARD:
         return f"{RANKS[ranks[0]]}-{RANKS[ranks[1]]} low"
@@ -470,15 +480,17 @@ def evaluate_high_batch(cards: NDArray[np.integer[Any]]) -> NDArray[np.int32]:
     hands = np.asarray(cards)
     if hands.ndim != 2 or hands.shape[1] not in (5, 6, 7):
         raise InvalidHandError(
-            "R-CARD-2", f"need an (N, 5), (N, 6) or (N, 7) array of cards, got {hands.shape}"
+            "R-CARD-2", Text("refusal.invalid_hand.batch_shape", {"shape": str(hands.shape)})
         )
     if not np.issubdtype(hands.dtype, np.integer):
-        raise InvalidHandError("R-CARD-1", f"card indexes must be integers, got {hands.dtype}")
+        raise InvalidHandError(
+            "R-CARD-1", Text("refusal.invalid_hand.batch_dtype", {"dtype": str(hands.dtype)})
+        )
     out = np.empty(len(hands), dtype=np.int32)
     if hands.size == 0:
         return out
     if hands.min() < 0 or hands.max() > 51:
-        raise InvalidHandError("R-CARD-1", "card indexes must be 0–51")
+        raise InvalidHandError("R-CARD-1", Text("refusal.invalid_hand.batch_range"))
     tables = batch_tables(hands.shape[1])
     for start in range(0, len(hands), _BATCH_CHUNK):
         stop = start + _BATCH_CHUNK

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from feltwire.text import Text
 from hub.rules.errors import ConfigurationError
 
 
@@ -343,6 +344,7 @@ def game(variant: str) -> Game:
     try:
         return GAMES[variant]
     except KeyError:
+        known = {"variant": variant, "known": ", ".join(sorted(GAMES))}
         raise ConfigurationError(
-            "R-CARD-2", f"unknown game {variant!r}; known: {', '.join(sorted(GAMES))}"
+            "R-CARD-2", Text("refusal.configuration.unknown_game", known)
         ) from None

@@ -65,9 +65,11 @@ from decimal import Decimal
 from typing import Any
 
 from feltwire.cards import card_code, card_index
+from feltwire.text import Param, Player, Text
+from hub.messages.vocabulary import phase
 from hub.rules.betting import Action, ActionKind
 from hub.rules.dealing import UNKNOWN, Deal, DealKind, Discard, ShowOrMuck
-from hub.rules.errors import HandHistoryError, RulesError, who
+from hub.rules.errors import HandHistoryError, RulesError
 from hub.rules.games import BringInTies, Family, Game, Options, Stakes, Structure, game
 from hub.rules.hand import Hand, Phase, PostKind, big_blind_seat
 
@@ -215,23 +217,31 @@ def _decimals(value: Any) -> int:
 
 def _to_chips(value: Any, scale: int) -> int:
     if isinstance(value, bool):
-        raise HandHistoryError(f"expected an amount, got {value!r}")
+        raise _not_an_amount(value)
     if isinstance(value, int):
         return value * scale
     if isinstance(value, Decimal):
         chips = value * scale
         if chips != chips.to_integral_value():
-            raise HandHistoryError(f"amount {value} is finer than the file's chip")
+            raise HandHistoryError(
+                Text("refusal.hand_history.amount_too_fine", {"value": str(value)})
+            )
         return int(chips)
     if isinstance(value, str):
         return _to_chips(Decimal(value), scale)
-    raise HandHistoryError(f"expected an amount, got {value!r}")
+    raise _not_an_amount(value)
+
+
+def _not_an_amount(value: object) -> HandHistoryError:
+    return HandHistoryError(Text("refusal.hand_history.amount_expected", {"value": repr(value)}))
 
 
 def _from_mapping(data: Mapping[str, Any]) -> HandHistory:
     missing = [k for k in ("variant", "antes", "starting_stacks", "actions") if k not in data]
     if missing:
-        raise HandHistoryError(f"missing field(s): {', '.join(missing)}")
+        raise HandHistoryError(
+            Text("refusal.hand_history.missing_fields", {"fields": ", ".join(missing)})
+        )
     actions = [str(a) for a in data["actions"]]
     places = 0
     for name in (*_AMOUNT_FIELDS, "starting_stacks"):
@@ -280,7 +290,7 @@ def loads(text: str) -> HandHistory:
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
-        raise HandHistoryError(f"not valid TOML: {exc}") from None
+        raise _not_toml(exc) from None
     return _from_mapping(data)
 
 
@@ -290,7 +300,7 @@ def loads_all(text: str) -> Iterator[tuple[str, HandHistory]]:
     try:
         data = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
-        raise HandHistoryError(f"not valid TOML: {exc}") from None
+        raise _not_toml(exc) from None
     if "variant" in data:
         yield "", _from_mapping(data)
         return
@@ -299,10 +309,14 @@ def loads_all(text: str) -> Iterator[tuple[str, HandHistory]]:
             yield str(label), _from_mapping(table)
 
 
+def _not_toml(exc: tomllib.TOMLDecodeError) -> HandHistoryError:
+    return HandHistoryError(Text("refusal.hand_history.not_toml", {"error": str(exc)}))
+
+
 def parse_cards(text: str) -> list[int]:
     """PHH card string (``AsKs``, ``????``) to card ints (``UNKNOWN`` for ``??``)."""
     if len(text) % 2:
-        raise HandHistoryError(f"bad card string {text!r}")
+        raise HandHistoryError(Text("refusal.hand_history.bad_card_string"))
     out = []
     for i in range(0, len(text), 2):
         code = text[i : i + 2]
@@ -312,16 +326,17 @@ def parse_cards(text: str) -> list[int]:
             try:
                 out.append(card_index(code))
             except ValueError:
-                raise HandHistoryError(f"bad card {code!r} in {text!r}") from None
+                raise HandHistoryError(Text("refusal.hand_history.bad_card")) from None
     return out
 
 
 def _seat(word: str, n: int) -> int:
     if len(word) < 2 or word[0] != "p" or not word[1:].isdigit():
-        raise HandHistoryError(f"bad player {word!r}")
+        raise HandHistoryError(Text("refusal.hand_history.bad_player", {"word": repr(word)}))
     seat = int(word[1:]) - 1
     if not 0 <= seat < n:
-        raise HandHistoryError(f"no player {word!r} in a hand of {n}")
+        absent: dict[str, Param] = {"word": repr(word), "players": n}
+        raise HandHistoryError(Text("refusal.hand_history.no_player", absent))
     return seat
 
 
@@ -341,7 +356,7 @@ def apply_action(hand: Hand, action: str, scale: int = 1) -> None:
             for c in parse_cards(words[2]):
                 hand.deal_board(c)
             return
-        raise HandHistoryError(f"bad dealer action {action!r}")
+        raise HandHistoryError(Text("refusal.hand_history.bad_dealer_action"))
     seat = _seat(words[0], n)
     verb = words[1] if len(words) > 1 else ""
     if verb == "f" and len(words) == 2:
@@ -359,7 +374,7 @@ def apply_action(hand: Hand, action: str, scale: int = 1) -> None:
     elif verb == "sm" and len(words) == 3:
         hand.show(seat, None if words[2] == "-" else parse_cards(words[2]))
     else:
-        raise HandHistoryError(f"bad action {action!r}")
+        raise HandHistoryError(Text("refusal.hand_history.bad_action"))
 
 
 def replay_history(hh: HandHistory, options: Options | None = None) -> Hand:
@@ -369,10 +384,9 @@ def replay_history(hh: HandHistory, options: Options | None = None) -> Hand:
     for index, action in enumerate(hh.actions):
         try:
             apply_action(hand, action, hh.scale)
-        except HandHistoryError as exc:
-            raise HandHistoryError(f"action {index + 1} {action!r}: {_strip(exc)}") from None
-        except RulesError as exc:
-            raise type(exc)(exc.rule, f"action {index + 1} {action!r}: {_strip(exc)}") from None
+        except RulesError as exc:  # a HandHistoryError too: the same class, the same rule
+            at: dict[str, Param] = {"index": index + 1, "reason": exc.text}
+            raise exc.reworded(Text("refusal.hand_history.action_failed", at)) from None
     while hand.phase is Phase.SHOWDOWN:
         seat = hand.shower
         assert seat is not None
@@ -381,16 +395,12 @@ def replay_history(hh: HandHistory, options: Options | None = None) -> Hand:
         elif hand.can_muck(seat):
             hand.muck(seat)
         else:
-            raise HandHistoryError(f"{who(seat)}'s cards are unknown but needed at showdown")
+            unknown = {"seat": Player(seat)}
+            raise HandHistoryError(Text("refusal.hand_history.cards_unknown_at_showdown", unknown))
     if hand.phase is not Phase.COMPLETE:
-        raise HandHistoryError(f"the actions end before the hand does ({hand.phase.value})")
+        early = {"phase": phase(hand.phase.value)}
+        raise HandHistoryError(Text("refusal.hand_history.actions_end_early", early))
     return hand
-
-
-def _strip(exc: RulesError) -> str:
-    text = exc.template
-    prefix = f"{exc.rule}: "
-    return text[len(prefix) :] if text.startswith(prefix) else text
 
 
 # ------------------------------------------------------------------- writing

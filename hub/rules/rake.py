@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from feltwire.text import Text
 from hub.rules.errors import ConfigurationError
 
 __all__ = ["Rake", "take_rake"]
@@ -40,9 +41,13 @@ class Rake:
 
     def __post_init__(self) -> None:
         if not 0 <= self.rate < 1:
-            raise ConfigurationError("R-BUY-6", f"a rake rate must be from 0 to 1, not {self.rate}")
+            raise ConfigurationError(
+                "R-BUY-6", Text("refusal.configuration.rake_rate", {"rate": str(self.rate)})
+            )
         if self.cap is not None and self.cap < 0:
-            raise ConfigurationError("R-BUY-6", f"a rake cap cannot be negative ({self.cap})")
+            raise ConfigurationError(
+                "R-BUY-6", Text("refusal.configuration.rake_cap_negative", {"cap": self.cap})
+            )
 
     @property
     def enabled(self) -> bool:

@@ -76,9 +76,13 @@ class HandSetup:
         """The table seat of the hand's player ``h``."""
         return self.seats[h]
 
+    def seat_of(self, h: HandSeat | int) -> TableSeat | None:
+        """The table seat of the hand's player ``h``, None for an index the hand has no
+        player for: what :meth:`~hub.rules.errors.RulesError.text_for` takes at a table."""
+        return self.seats[h] if 0 <= h < len(self.seats) else None
+
     def name(self, h: HandSeat) -> str:
-        """The hand's player ``h`` as the table says it (``seat 5``): the namer for
-        :meth:`~hub.rules.errors.RulesError.render` at a table."""
+        """The hand's player ``h`` as the table says it (``seat 5``)."""
         if 0 <= h < len(self.seats):
             return seat_name(self.seats[h])
         return f"player {h + 1} of the hand"  # an index no input can name; never a bare index

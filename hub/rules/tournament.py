@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from feltwire.text import Text
 from hub.rules.errors import ConfigurationError, PhaseError
 
 __all__ = [
@@ -89,25 +90,23 @@ class Tournament:
 
     def __init__(self, levels: Sequence[Level], starting_stack: int, chip_unit: int = 1) -> None:
         if not levels:
-            raise ConfigurationError("R-BLIND-1", "a tournament needs at least one blind level")
+            raise ConfigurationError("R-BLIND-1", Text("refusal.configuration.no_levels"))
         for i, lv in enumerate(levels, 1):
             if not 0 < lv.small_blind <= lv.big_blind:
+                sizes = {"level": i, "small": lv.small_blind, "big": lv.big_blind}
                 raise ConfigurationError(
-                    "R-BLIND-1",
-                    f"level {i}: the small blind ({lv.small_blind}) must be more than 0 and "
-                    f"at most the big blind ({lv.big_blind})",
+                    "R-BLIND-1", Text("refusal.configuration.level_blinds", sizes)
                 )
             if lv.ante < 0 or lv.minutes <= 0:
                 raise ConfigurationError(
-                    "R-BLIND-9", f"level {i}: the ante cannot be negative and a level must last"
+                    "R-BLIND-9", Text("refusal.configuration.level_ante_duration", {"level": i})
                 )
             if any(a % chip_unit for a in (lv.small_blind, lv.big_blind, lv.ante)):
-                raise ConfigurationError(
-                    "R-BUY-6", f"level {i}: blinds and ante must be multiples of {chip_unit}"
-                )
+                unit = {"level": i, "unit": chip_unit}
+                raise ConfigurationError("R-BUY-6", Text("refusal.configuration.level_unit", unit))
         if starting_stack <= 0 or starting_stack % chip_unit:
             raise ConfigurationError(
-                "R-BUY-6", f"the starting stack must be a positive multiple of {chip_unit}"
+                "R-BUY-6", Text("refusal.configuration.starting_stack_unit", {"unit": chip_unit})
             )
         self.levels: tuple[Level, ...] = tuple(levels)
         self.starting_stack = starting_stack
@@ -138,13 +137,15 @@ class Tournament:
         if now < self._last_now:
             raise PhaseError(
                 "R-BLIND-1",
-                f"time went backwards ({now} after {self._last_now}); the clock only runs forward",
+                Text(
+                    "refusal.phase.clock_backwards", {"now": str(now), "last": str(self._last_now)}
+                ),
             )
 
     def verify_start(self, now: float) -> None:
         """Raise unless the clock can start now."""
         if self.started_at is not None:
-            raise PhaseError("R-BLIND-1", "the tournament clock has already started")
+            raise PhaseError("R-BLIND-1", Text("refusal.phase.clock_started"))
 
     def can_start(self, now: float) -> bool:
         """True when :meth:`start` would be accepted."""
@@ -160,7 +161,7 @@ class Tournament:
     def verify_pause(self, now: float) -> None:
         """Raise unless the clock is running."""
         if not self.running:
-            raise PhaseError("R-BLIND-1", "the tournament clock is not running")
+            raise PhaseError("R-BLIND-1", Text("refusal.phase.clock_not_running"))
         self._check_time(now)
 
     def can_pause(self, now: float) -> bool:
@@ -178,7 +179,7 @@ class Tournament:
     def verify_resume(self, now: float) -> None:
         """Raise unless the clock is paused."""
         if self._paused_at is None:
-            raise PhaseError("R-BLIND-1", "the tournament clock is not paused")
+            raise PhaseError("R-BLIND-1", Text("refusal.phase.clock_not_paused"))
         self._check_time(now)
 
     def can_resume(self, now: float) -> bool:

@@ -38,6 +38,7 @@ from hub.web.auth import WebAuth
 from hub.web.errors import AccessRefused
 from hub.web.guard import BodyLimit
 from hub.web.pages import STATIC
+from hub.web.refusal import Refusal, refused
 from hub.web.tables import TableDesk, desk_of
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -86,6 +87,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_exception_handler(LogUnavailable, console.log_unavailable)
     app.add_exception_handler(AccessRefused, session.refused)
+    app.add_exception_handler(Refusal, refused)
     for router in ROUTERS:
         # the routers' routes themselves go into the app's route table, as routes of the
         # app (FastAPI >= 0.137's include_router would nest each router as one opaque

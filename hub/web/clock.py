@@ -8,19 +8,23 @@ the clock as it was. The clock itself is public: ``clock`` in the public snapsho
 * 200 — the clock's state after the input;
 * 404 — the hub enforces no rules, or the table runs no tournament clock;
 * 409 — the clock refuses (pausing a paused clock, resuming a running one), with why.
+
+A refusal answers ``{"detail": <English>, "text": <catalog text>}`` (:mod:`hub.web.refusal`).
 """
 
 from __future__ import annotations
 
 import logging
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter
 
+from feltwire.text import Text
 from hub.app.tournament_clock import ClockAction
 from hub.rules.errors import RulesError
 from hub.views.frames import Event
 from hub.web.auth import Principal
 from hub.web.dependencies import DealerDep, TableDep
+from hub.web.refusal import Refusal
 from hub.web.tables import TableDesk
 
 log = logging.getLogger(__name__)
@@ -29,18 +33,18 @@ router = APIRouter()
 
 
 def _command(service: TableDesk, action: ClockAction, who: Principal) -> Event:
-    """Apply a dealer's clock input to the table ``service`` (an HTTPException if not)."""
+    """Apply a dealer's clock input to the table ``service`` (a :class:`Refusal` if not)."""
     rules = service.rules
     if rules is None:
-        raise HTTPException(status_code=404, detail="this hub enforces no rules")
+        raise Refusal(404, Text("refusal.http.no_rules"))
     try:
         state = rules.clock_command(action)
-    except LookupError as err:
-        raise HTTPException(status_code=404, detail=str(err)) from None
+    except LookupError:  # the table runs no tournament clock
+        raise Refusal(404, Text("refusal.http.no_clock")) from None
     except RulesError as err:
         service.count_refusal(f"refused.clock_{action}")
         log.warning("table %s: clock %s by %s refused: %s", service.table, action, who.name, err)
-        raise HTTPException(status_code=409, detail=str(err)) from None
+        raise Refusal(409, err.ruled) from None
     log.info("table %s: %s: clock %s", service.table, who.name, action)
     return state
 

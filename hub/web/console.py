@@ -17,8 +17,10 @@ Every route needs the dealer role (admin passes too):
 
 Bodies are strict (unknown fields are 422). A refusal by the rules is 409 with the
 engine's message, which names the rule id; 404 when the hub runs no rules; 503 with the
-reason when the event log cannot take the input (a full disk: nothing was taken). Nothing here
-carries a hole card before showdown.
+reason when the event log cannot take the input (a full disk: nothing was taken). A
+refusal answers ``{"detail": <English>, "text": <catalog text>}`` (:mod:`hub.web.refusal`);
+a refused action's 200 answer has ``refused`` (English) and ``refused_text`` (the text).
+Nothing here carries a hole card before showdown.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from typing import Annotated, Any
 from fastapi import (
     APIRouter,
     Body,
-    HTTPException,
     Request,
     WebSocket,
     WebSocketException,
@@ -39,8 +40,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from feltwire.cards import card_index, normalize_card
+from feltwire.text import Text
 from hub.app.errors import LogUnavailable
 from hub.app.records import AckAlert, ConsoleInput, SeatCommand, SeatOp
+from hub.messages import render
 from hub.rules.errors import RulesError, TableSeat
 from hub.rules.procedure import (
     MANUAL_CARD_IN_PLAY,
@@ -57,6 +60,7 @@ from hub.views.frames import Event
 from hub.views.table import public_event
 from hub.web.dependencies import DealerDep, TableDep, audit, stream
 from hub.web.pages import page
+from hub.web.refusal import Refusal
 from hub.web.tables import TableDesk, TableRules
 
 log = logging.getLogger(__name__)
@@ -162,15 +166,20 @@ class SeatCommandBody(_Strict):
 def rules_of(service: TableDesk) -> TableRules:
     """The table's rules (404 when this hub enforces none)."""
     if service.rules is None:
-        raise HTTPException(status_code=404, detail="this hub enforces no rules")
+        raise Refusal(404, NO_RULES)
     return service.rules
 
 
-def _refuse(service: TableDesk, detail: str, code: int = status.HTTP_409_CONFLICT) -> Exception:
-    """Count and log a console input refused; the HTTPException that says why."""
+NO_RULES = Text("refusal.http.no_rules")
+"""Why a rules route answers 404 on a hub that enforces no rules."""
+
+
+def _refuse(service: TableDesk, text: Text, code: int = status.HTTP_409_CONFLICT) -> Refusal:
+    """Count and log a console input refused; the :class:`Refusal` that says why."""
     service.count_refusal(REFUSED)
-    log.info("console input refused on table %s: %s", service.table, detail)
-    return HTTPException(status_code=code, detail=detail)
+    refusal = Refusal(code, text)
+    log.info("console input refused on table %s: %s", service.table, refusal.detail)
+    return refusal
 
 
 def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, Step]:
@@ -178,7 +187,7 @@ def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, Step]:
     rules = rules_of(service)
     step = rules.console(inp)
     if step is None:
-        raise _refuse(service, "no hand is running")
+        raise _refuse(service, Text("refusal.http.no_hand"))
     return rules, step
 
 
@@ -188,7 +197,8 @@ def _answer(rules: TableRules, step: Step) -> dict[str, Any]:
     return {
         "hand": rules.hand_number,
         "accepted": step.refused is None,
-        "refused": step.refused,
+        "refused": None if step.refused is None else render(step.refused, "en"),
+        "refused_text": None if step.refused is None else step.refused.as_json(),
         "alerts": [a.as_dict() for a in step.alerts],
         "events": [public_event(e) for e in step.public_events],
         "in_hand": rules.in_hand,
@@ -231,7 +241,7 @@ async def ws_console(ws: WebSocket, service: TableDep, _: DealerDep) -> None:
     """The console state, then the public feed with a fresh state after each change."""
     if service.rules is None:
         raise WebSocketException(
-            code=status.WS_1008_POLICY_VIOLATION, reason="this hub enforces no rules"
+            code=status.WS_1008_POLICY_VIOLATION, reason=render(NO_RULES, "en")
         )
     rules = service.rules
     await stream(ws, service.public, rules.console_state, after_burst=rules.console_state)
@@ -277,13 +287,13 @@ async def console_card(
     if body.antenna not in service.readers:
         raise _refuse(
             service,
-            f"table {service.table} has no antenna {body.antenna!r}",
+            Text("refusal.http.no_antenna", {"table": service.table, "antenna": body.antenna}),
             status.HTTP_422_UNPROCESSABLE_CONTENT,
         )
     card = None if body.card is None else card_index(body.card)
     rules, step = _enter(service, ManualCard(body.antenna, card, 0.0))
     if step.refused == MANUAL_CARD_IN_PLAY:
-        detail = "a card entered by hand is already in play"
+        detail = render(Text("audit.manual_card_in_play"), "en")
         audit(request, service, who, outcome="refused", feed="console", detail=detail)
     if step.refused is not None:
         raise _refuse(service, step.refused)
@@ -311,8 +321,8 @@ async def console_seat(body: SeatCommandBody, service: TableDep, _: DealerDep) -
     rules = rules_of(service)
     try:
         rules.table_command(body.command())
-    except RulesError as err:
-        raise _refuse(service, str(err)) from None
+    except RulesError as err:  # a table's refusal: no hand's players in it
+        raise _refuse(service, err.ruled) from None
     return {"accepted": True, "state": rules.console_state()}
 
 
@@ -327,8 +337,9 @@ async def console_ack(
     rules = rules_of(service)
     try:
         rules.table_command(AckAlert(alert_id))
-    except LookupError as err:
-        raise _refuse(service, str(err), status.HTTP_404_NOT_FOUND) from None
+    except LookupError:
+        no_alert = Text("refusal.http.no_alert", {"alert": str(alert_id)})
+        raise _refuse(service, no_alert, status.HTTP_404_NOT_FOUND) from None
     return {"accepted": True, "state": rules.console_state()}
 
 

@@ -17,7 +17,6 @@ from typing import Annotated
 
 from fastapi import (
     Depends,
-    HTTPException,
     Query,
     WebSocket,
     WebSocketDisconnect,
@@ -26,9 +25,12 @@ from fastapi import (
 )
 from starlette.requests import HTTPConnection
 
+from feltwire.text import Text
+from hub.messages import render
 from hub.security.audit import Outcome
 from hub.views.frames import Event
 from hub.web.auth import EVERYONE, Principal, Role, WebAuth, allow
+from hub.web.refusal import Refusal
 from hub.web.tables import Feed, TableDesk, TableReader
 
 PublicDep = Annotated[Principal, Depends(allow(*EVERYONE))]
@@ -61,10 +63,12 @@ def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> TableDes
         return next(iter(tables.values()))
     service = tables.get(table)
     if service is None:
-        reason = f"no table {table!r} here; tables: {', '.join(tables)}"
+        reason = Text("refusal.http.no_table", {"table": table, "tables": ", ".join(tables)})
         if conn.scope["type"] == "websocket":
-            raise WebSocketException(code=status.WS_1008_POLICY_VIOLATION, reason=reason)
-        raise HTTPException(status_code=404, detail=reason)
+            raise WebSocketException(
+                code=status.WS_1008_POLICY_VIOLATION, reason=render(reason, "en")
+            )
+        raise Refusal(404, reason)
     return service
 
 

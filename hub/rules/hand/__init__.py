@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from feltwire.text import Text
 from hub.rules.betting import Action
 from hub.rules.dealing import Deal, Discard, ShowOrMuck
 from hub.rules.errors import DealingError
@@ -98,7 +99,7 @@ def replay(
         if isinstance(r, Deal):
             if r.kind is HOLE:
                 if r.seat is None:
-                    raise DealingError("R-DEAL-6", "a hole card was recorded for no seat")
+                    raise DealingError("R-DEAL-6", Text("refusal.dealing.hole_for_no_seat"))
                 hand.deal_hole(r.seat, r.card)
             elif r.kind is BOARD:
                 hand.deal_board(r.card)

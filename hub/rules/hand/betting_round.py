@@ -23,6 +23,8 @@ console.
 
 from __future__ import annotations
 
+from feltwire.text import Player, Text
+from hub.messages.vocabulary import phase, street
 from hub.rules.betting import Action, LegalActions
 from hub.rules.dealing import UNKNOWN
 from hub.rules.errors import (
@@ -31,7 +33,6 @@ from hub.rules.errors import (
     OutOfTurnError,
     PhaseError,
     RulesError,
-    who,
 )
 from hub.rules.showdown import bring_in_seat, stud_opener
 
@@ -55,6 +56,13 @@ from .records import (
 from .state import HandState, asks
 
 __all__ = ["BettingRound"]
+
+
+def _must_bring_in(s: int) -> IllegalActionError:
+    """R-STUD-1: the bring-in's first act of the round is a bring-in or a completion."""
+    return IllegalActionError(
+        "R-STUD-1", Text("refusal.illegal_action.must_bring_in", {"seat": Player(s)})
+    )
 
 
 class BettingRound(HandState):
@@ -219,11 +227,19 @@ class BettingRound(HandState):
             return actor
         if self.phase is not BETTING or self.actor is None:
             raise PhaseError(
-                "R-BET-7", f"no betting round is open (the hand is in {self.phase.value})"
+                "R-BET-7",
+                Text("refusal.phase.no_betting_round", {"phase": phase(self.phase.value)}),
             )
         if seat is not None and seat != self.actor:
+            if not 0 <= seat < self.n:
+                raise OutOfTurnError(
+                    "R-BET-10", Text("refusal.out_of_turn.no_such_player", {"number": seat + 1})
+                )
             raise OutOfTurnError(
-                "R-BET-10", f"{who(seat)} acted out of turn; {who(self.actor)} is to act"
+                "R-BET-10",
+                Text(
+                    "refusal.out_of_turn.acted", {"seat": Player(seat), "actor": Player(self.actor)}
+                ),
             )
         return self.actor
 
@@ -235,32 +251,35 @@ class BettingRound(HandState):
         fixed = self.game.structure is FIXED_LIMIT
         if stack_to <= current:
             raise IllegalActionError(
-                "R-BET-1", f"{who(s)} has {stacks[s]} left, not enough to raise; call or fold"
+                "R-BET-1",
+                Text(
+                    "refusal.illegal_action.short_to_raise", {"seat": Player(s), "stack": stacks[s]}
+                ),
             )
         folded = self.folded
         for o in self._clockwise[s]:  # _reach(s) > current: someone can cover more
             if o != s and not folded[o] and bets[o] + stacks[o] > current:
                 break
         else:
-            raise IllegalActionError(
-                "R-BET-7",
-                "every other player is all in or cannot cover the bet; only a call or fold"
-                " is possible",
-            )
+            raise IllegalActionError("R-BET-7", Text("refusal.illegal_action.no_one_to_raise"))
         faced = self._faced[s]
         if faced >= 0 and self._acted_seq[s] == self._full_seq:  # no full raise since
             if fixed:
                 if (current - faced) * 2 < self._inc:
                     raise IllegalActionError(
                         "R-BET-5",
-                        f"the all-in of less than half a bet does not reopen the betting for"
-                        f" {who(s)}, who has acted; call {current - bets[s]} or fold",
+                        Text(
+                            "refusal.illegal_action.half_bet_not_reopened",
+                            {"seat": Player(s), "call": current - bets[s]},
+                        ),
                     )
             elif current - faced < self._last_inc:
                 raise IllegalActionError(
                     "R-BET-6",
-                    f"the all-in of less than a full raise does not reopen the betting for"
-                    f" {who(s)}, who has acted; call {current - bets[s]} or fold",
+                    Text(
+                        "refusal.illegal_action.short_raise_not_reopened",
+                        {"seat": Player(s), "call": current - bets[s]},
+                    ),
                 )
         if fixed:
             if self._raise_count >= 1 + self.options.max_raises and (
@@ -268,8 +287,7 @@ class BettingRound(HandState):
             ):
                 raise IllegalActionError(
                     "R-BET-4",
-                    f"the betting is capped (a bet and {self.options.max_raises} raises);"
-                    " call or fold",
+                    Text("refusal.illegal_action.capped", {"raises": self.options.max_raises}),
                 )
             lo = self._full_level + self._inc
             hi = self._full_level + self._alt_inc if self._alt_inc else lo
@@ -331,7 +349,7 @@ class BettingRound(HandState):
         """Raise unless the seat to act (or ``seat``) may fold now; return the seat."""
         s = self._verify_actor(seat)
         if self._bring_in_pending(s):
-            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
+            raise _must_bring_in(s)
         return s
 
     can_fold = asks(verify_fold)
@@ -358,11 +376,14 @@ class BettingRound(HandState):
         """Raise unless the seat may check (nothing to call, R-BET-1)."""
         s = self._verify_actor(seat)
         if self._bring_in_pending(s):
-            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
+            raise _must_bring_in(s)
         if self.bets[s] < self._current:
             raise IllegalActionError(
                 "R-BET-1",
-                f"{who(s)} cannot check facing a bet of {self._current}; call, raise or fold",
+                Text(
+                    "refusal.illegal_action.check_facing_bet",
+                    {"seat": Player(s), "bet": self._current},
+                ),
             )
         return s
 
@@ -386,9 +407,11 @@ class BettingRound(HandState):
         """Raise unless the seat faces a bet it may call."""
         s = self._verify_actor(seat)
         if self._bring_in_pending(s):
-            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
+            raise _must_bring_in(s)
         if self.bets[s] >= self._current:
-            raise IllegalActionError("R-BET-1", f"{who(s)} has nothing to call; check or bet")
+            raise IllegalActionError(
+                "R-BET-1", Text("refusal.illegal_action.nothing_to_call", {"seat": Player(s)})
+            )
         return s
 
     can_call = asks(verify_call)
@@ -421,7 +444,7 @@ class BettingRound(HandState):
         """Raise unless the seat to act (or ``seat``) may check or call, whichever fits."""
         s = self._verify_actor(seat)
         if self._bring_in_pending(s):
-            raise IllegalActionError("R-STUD-1", f"{who(s)} must bring in or complete")
+            raise _must_bring_in(s)
         return s
 
     can_check_or_call = asks(verify_check_or_call)
@@ -439,7 +462,9 @@ class BettingRound(HandState):
         """Raise unless the seat to act is the stud bring-in and has not posted it."""
         s = self._verify_actor(seat)
         if not self._bring_in_pending(s):
-            raise IllegalActionError("R-STUD-1", f"{who(s)} is not the bring-in")
+            raise IllegalActionError(
+                "R-STUD-1", Text("refusal.illegal_action.not_bring_in", {"seat": Player(s)})
+            )
         return s
 
     can_bring_in = asks(verify_bring_in)
@@ -473,7 +498,10 @@ class BettingRound(HandState):
         stack_to = self.bets[s] + self.stacks[s]
         if to > stack_to:
             raise BetSizeError(
-                "R-BUY-5", f"{who(s)} has only {stack_to} in play; it cannot bet to {to}"
+                "R-BUY-5",
+                Text(
+                    "refusal.bet_size.over_stack", {"seat": Player(s), "stack": stack_to, "to": to}
+                ),
             )
         lo, hi = self._raise_bounds(s)
         if to == stack_to and to < lo:
@@ -482,26 +510,39 @@ class BettingRound(HandState):
         if structure is FIXED_LIMIT:
             reach = self._reach(s)
             if to != lo and to != hi and not (self._current < to == reach < lo):
-                sizes = f"{lo}" if lo == hi else f"{lo} or {hi}"
+                on = street(self.street.name)
                 raise BetSizeError(
                     "R-BET-9",
-                    f"fixed limit: the bet or raise must be to {sizes}; {to} is not"
-                    f" ({self.street.name}, R-BET-3)",
+                    Text("refusal.bet_size.fixed_limit_one", {"size": lo, "to": to, "street": on})
+                    if lo == hi
+                    else Text(
+                        "refusal.bet_size.fixed_limit_two",
+                        {"low": lo, "high": hi, "to": to, "street": on},
+                    ),
                 )
             return s
         if to < lo:
             if self._current:
                 raise BetSizeError(
                     "R-BET-2",
-                    f"a raise must be at least {self._last_inc} (the last raise), to {lo};"
-                    f" {to - self._current} is too small",
+                    Text(
+                        "refusal.bet_size.below_min_raise",
+                        {
+                            "last_raise": self._last_inc,
+                            "minimum": lo,
+                            "raise_by": to - self._current,
+                        },
+                    ),
                 )
             raise BetSizeError(
-                "R-BET-2", f"a bet must be at least {lo} (one big blind); {to} is too small"
+                "R-BET-2", Text("refusal.bet_size.below_min_bet", {"minimum": lo, "to": to})
             )
         if to > hi:
             raise BetSizeError(
-                "R-BET-3", f"pot limit: the most {who(s)} may make it is {hi}; {to} is too much"
+                "R-BET-3",
+                Text(
+                    "refusal.bet_size.over_pot_limit", {"seat": Player(s), "maximum": hi, "to": to}
+                ),
             )
         return s
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from feltwire.text import Player, Text
+from hub.messages.vocabulary import phase, street
 from hub.rules.dealing import UNKNOWN, Deal, Discard
 from hub.rules.errors import (
     DealingError,
@@ -35,12 +37,11 @@ from hub.rules.errors import (
     MisdealError,
     OutOfTurnError,
     PhaseError,
-    who,
 )
 
 from .records import BETTING, BOARD, BURN, DEALING, DRAWING, HOLE, STUD, new_record
 from .state import HandState, asks
-from .stub import codes
+from .stub import deck_empty
 
 __all__ = ["Dealing"]
 
@@ -140,11 +141,11 @@ class Dealing(HandState):
         stub = self._stub
         serves = stub.can_serve(seat, self._street_index, 2 if pending else 1)
         if not serves and not stub.reshuffles:
-            raise DealingError("R-DEAL-4", "the deck is empty; no card can be dealt")
+            raise deck_empty()
         if pending and self.options.burn_required:
-            raise DealingError(self._burn_rule_id, "burn a card before dealing this street")
+            raise DealingError(self._burn_rule_id, Text("refusal.dealing.burn_first"))
         if not serves:
-            raise DealingError("R-DEAL-4", "the deck is empty; no card can be dealt")
+            raise deck_empty()
 
     def _served_next(self) -> int:
         """The seat whose replacement cards come next in a draw (the first owed one in
@@ -174,14 +175,14 @@ class Dealing(HandState):
         rule = self._burn_rule_id
         if not self._burn_due():
             if self.phase not in (DEALING, DRAWING) or self._street_index == 0:
-                raise PhaseError(rule, "no burn is due now")
+                raise PhaseError(rule, Text("refusal.phase.no_burn_due"))
             if self._burned:
-                raise DealingError(rule, "this street's card is already burnt")
-            raise DealingError(rule, "the burn comes before the street's first card")
+                raise DealingError(rule, Text("refusal.dealing.already_burnt"))
+            raise DealingError(rule, Text("refusal.dealing.burn_before_first_card"))
         served = self._served_next()
         self._check_card(card, served, burn=True)
         if not self._stub.can_serve(served, self._street_index):
-            raise DealingError("R-DEAL-4", "the deck is empty; no card can be dealt")
+            raise deck_empty()
 
     can_burn = asks(verify_burn)
 
@@ -204,32 +205,50 @@ class Dealing(HandState):
         """Raise unless ``card`` may go to ``seat`` now; return whether it is face up."""
         self._check_card(card, seat)
         if not 0 <= seat < self.n:
-            raise MisdealError("R-DEAL-6", f"there is no {who(seat)}")
+            raise MisdealError(
+                "R-DEAL-6", Text("refusal.misdeal.no_such_player", {"number": seat + 1})
+            )
         if self.phase is DRAWING:
             if self._owed[seat] <= 0:
-                raise MisdealError("R-DEAL-5", f"{who(seat)} is owed no replacement card")
+                raise MisdealError(
+                    "R-DEAL-5", Text("refusal.misdeal.no_replacement_owed", {"seat": Player(seat)})
+                )
             expect_up = False
         elif self.phase is DEALING and self._hole_up:
             if not self._hole_due(seat):
                 if self.folded[seat]:
-                    raise MisdealError("R-DEAL-6", f"{who(seat)} is not in the hand")
+                    raise MisdealError(
+                        "R-DEAL-6", Text("refusal.misdeal.not_in_hand", {"seat": Player(seat)})
+                    )
                 raise MisdealError(
-                    "R-DEAL-6", f"{who(seat)} already has its cards for the {self.street.name}"
+                    "R-DEAL-6",
+                    Text(
+                        "refusal.misdeal.street_complete",
+                        {"seat": Player(seat), "street": street(self.street.name)},
+                    ),
                 )
             if self.options.strict_deal_order:
                 nxt = next(e.seat for e in self.expected() if e.kind is HOLE)
                 if nxt != seat:
+                    assert nxt is not None  # a hole card is always due to a player
                     raise MisdealError(
-                        "R-DEAL-6", f"the card went to {who(seat)}; {who(nxt)} was next"
+                        "R-DEAL-6",
+                        Text(
+                            "refusal.misdeal.wrong_seat",
+                            {"seat": Player(seat), "other": Player(nxt)},
+                        ),
                     )
             expect_up = self._hole_up[self._dealt[seat]]
         elif self.phase is BETTING:
-            raise PhaseError("R-DEAL-7", "a card was dealt before the betting round ended")
+            raise PhaseError("R-DEAL-7", Text("refusal.phase.card_before_round_end"))
         else:
-            raise PhaseError("R-DEAL-6", f"no hole card is due (the hand is in {self.phase.value})")
+            raise PhaseError(
+                "R-DEAL-6",
+                Text("refusal.phase.no_hole_card_due", {"phase": phase(self.phase.value)}),
+            )
         if up is not None and up != expect_up:
-            face = "up" if expect_up else "down"
-            raise DealingError("R-DEAL-3", f"this card to {who(seat)} must be dealt face {face}")
+            face = "refusal.dealing.face_up" if expect_up else "refusal.dealing.face_down"
+            raise DealingError("R-DEAL-3", Text(face, {"seat": Player(seat)}))
         self._verify_supply(seat)
         return expect_up
 
@@ -273,14 +292,16 @@ class Dealing(HandState):
         """Raise unless ``card`` may be recorded as one of ``seat``'s hole cards that were
         dealt ``UNKNOWN``; return the slot in :attr:`hole` it fills (the first unknown)."""
         if not 0 <= seat < self.n:
-            raise DealingError("R-DEAL-6", f"there is no {who(seat)}")
+            raise DealingError(
+                "R-DEAL-6", Text("refusal.dealing.no_such_player", {"number": seat + 1})
+            )
         if card == UNKNOWN:
-            raise DealingError("R-CARD-1", "name the card that was read")
+            raise DealingError("R-CARD-1", Text("refusal.dealing.name_card"))
         self._check_card(card)  # R-CARD-1: in this deck, and not already in play
         hole = self.hole[seat]
         if UNKNOWN not in hole:
             raise DealingError(
-                "R-CARD-1", f"{who(seat)} holds no card dealt unread; {codes([card])} is not its"
+                "R-CARD-1", Text("refusal.dealing.no_unread_card", {"seat": Player(seat)})
             )
         return hole.index(UNKNOWN)
 
@@ -305,12 +326,10 @@ class Dealing(HandState):
         self._check_card(card)
         if not self._board_due():
             if self.phase is BETTING:
-                raise PhaseError(
-                    "R-DEAL-7", "a board card was dealt before the betting round ended"
-                )
+                raise PhaseError("R-DEAL-7", Text("refusal.phase.board_before_round_end"))
             if self.phase is not DEALING or self._board_dealt >= self._board_n:
-                raise PhaseError("R-DEAL-7", "no board card is due now (premature card)")
-            raise DealingError("R-DEAL-1", "the hole cards come first")
+                raise PhaseError("R-DEAL-7", Text("refusal.phase.board_not_due"))
+            raise DealingError("R-DEAL-1", Text("refusal.dealing.hole_cards_first"))
         self._verify_supply(-1)
 
     can_deal_board = asks(verify_deal_board)
@@ -341,16 +360,31 @@ class Dealing(HandState):
         """Raise unless ``seat`` may discard ``cards`` now (its turn to draw, R-DEAL-5,
         holding those cards)."""
         if self.phase is not DRAWING:
-            raise PhaseError("R-DEAL-5", f"no draw is open (the hand is in {self.phase.value})")
+            raise PhaseError(
+                "R-DEAL-5", Text("refusal.phase.no_draw_open", {"phase": phase(self.phase.value)})
+            )
         drawer = self.drawer
         if seat != drawer:
+            if not 0 <= seat < self.n:
+                raise OutOfTurnError(
+                    "R-DEAL-5", Text("refusal.out_of_turn.no_such_player", {"number": seat + 1})
+                )
             raise OutOfTurnError(
-                "R-DEAL-5", f"{who(seat)} drew out of turn; {who(drawer)} draws next"
+                "R-DEAL-5",
+                Text("refusal.out_of_turn.drew", {"seat": Player(seat), "other": Player(drawer)})
+                if drawer is not None
+                else Text("refusal.out_of_turn.drew_none_due", {"seat": Player(seat)}),
             )
         if len(cards) > len(self.hole[seat]):
-            raise IllegalActionError("R-DEAL-5", f"{who(seat)} cannot discard {len(cards)} cards")
+            raise IllegalActionError(
+                "R-DEAL-5",
+                Text(
+                    "refusal.illegal_action.discard_count",
+                    {"seat": Player(seat), "count": len(cards)},
+                ),
+            )
         if len(set(c for c in cards if c >= 0)) != len([c for c in cards if c >= 0]):
-            raise DuplicateCardError("R-CARD-1", "the same card was discarded twice")
+            raise DuplicateCardError("R-CARD-1", Text("refusal.duplicate_card.discarded_twice"))
         self._slots_of(seat, cards, "R-DEAL-5")
 
     can_discard = asks(verify_discard)

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from hub.rules.errors import ConfigurationError, who
+from feltwire.text import Text
+from hub.rules.errors import ConfigurationError
 from hub.rules.games import Family, Game, Options, Stakes
 
 from .records import ANTE, BLIND, DEAD_BLIND, DRAW, FIXED_LIMIT, STUD, Post, new_record
@@ -50,21 +51,33 @@ def check_setup(g: Game, st: Stakes, n: int) -> None:
     """Raise ConfigurationError unless ``n`` seats can play ``g`` at stakes ``st``."""
     if n < 2 or n > g.max_players:
         rule = {STUD: "R-DEAL-4", DRAW: "R-DEAL-5"}.get(g.family, "R-DEAL-5")
-        raise ConfigurationError(rule, f"{g.name} is for 2 to {g.max_players} players, not {n}")
+        raise ConfigurationError(
+            rule,
+            Text(
+                "refusal.configuration.player_count",
+                {"game": g.name, "most": g.max_players, "count": n},
+            ),
+        )
     for name in ("antes", "blinds"):
         if len(getattr(st, name)) != n:
-            raise ConfigurationError("R-BLIND-1", f"{name} must list {n} seats")
+            key = f"refusal.configuration.{name}_per_seat"
+            raise ConfigurationError("R-BLIND-1", Text(key, {"count": n}))
     if st.dead_blinds and len(st.dead_blinds) != n:
-        raise ConfigurationError("R-BLIND-4", f"dead_blinds must list {n} seats")
+        raise ConfigurationError(
+            "R-BLIND-4", Text("refusal.configuration.dead_blinds_per_seat", {"count": n})
+        )
     if g.structure is FIXED_LIMIT and (st.small_bet <= 0 or st.big_bet <= 0):
-        raise ConfigurationError("R-BET-9", "fixed limit needs a small bet and a big bet")
+        raise ConfigurationError("R-BET-9", Text("refusal.configuration.fixed_limit_bets"))
     if g.family is STUD and any(st.blinds):
-        raise ConfigurationError("R-POS-5", "stud has no blinds")
+        raise ConfigurationError("R-POS-5", Text("refusal.configuration.stud_no_blinds"))
     if st.big_blind_seat is not None:
         if g.family is STUD:
-            raise ConfigurationError("R-POS-5", "stud has no big blind")
+            raise ConfigurationError("R-POS-5", Text("refusal.configuration.stud_no_big_blind"))
         if not 0 <= st.big_blind_seat < n:
-            raise ConfigurationError("R-POS-2", f"there is no {who(st.big_blind_seat)}")
+            number = st.big_blind_seat + 1
+            raise ConfigurationError(
+                "R-POS-2", Text("refusal.configuration.no_such_player", {"number": number})
+            )
 
 
 def big_blind_seat(blinds: Sequence[int]) -> int:

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from feltwire.text import Player, Text
 from hub.rules.dealing import UNKNOWN, ShowOrMuck
-from hub.rules.errors import OutOfTurnError, PhaseError, ShowdownError, who
+from hub.rules.errors import OutOfTurnError, PhaseError, ShowdownError
 from hub.rules.showdown import stud_opener
 
 from .records import BETTING, COMPLETE, SHOWDOWN, STUD, new_record
@@ -83,28 +84,33 @@ class Showdown(HandState):
 
     def _verify_show_or_muck(self, seat: int, showing: bool) -> None:
         rule = "R-SHOW-2"
-        if not 0 <= seat < self.n or self.folded[seat]:
-            raise ShowdownError(rule, f"{who(seat)} is not in the showdown")
+        if not 0 <= seat < self.n:
+            raise ShowdownError(rule, Text("refusal.showdown.no_such_player", {"number": seat + 1}))
+        if self.folded[seat]:
+            raise ShowdownError(
+                rule, Text("refusal.showdown.not_in_showdown", {"seat": Player(seat)})
+            )
         if self.phase is COMPLETE:
             if not self._shown[seat] and not self._mucked[seat]:
                 return  # R-SHOW-3: the uncalled winner (or the last hand, unshown) may show
             if showing and self._shown[seat]:
                 return  # showing again, e.g. with the last card after an all-in
-            raise ShowdownError("R-SHOW-3", "the hand is over")
+            raise ShowdownError("R-SHOW-3", Text("refusal.showdown.hand_over"))
         if self._mucked[seat]:
-            raise ShowdownError(rule, f"{who(seat)} has mucked")
+            raise ShowdownError(rule, Text("refusal.showdown.mucked", {"seat": Player(seat)}))
         if self._shown[seat]:
             if showing:
                 return  # showing again (e.g. with the last card after an all-in) is fine
-            raise ShowdownError(rule, f"{who(seat)} has shown; a shown hand stays shown")
+            raise ShowdownError(rule, Text("refusal.showdown.shown", {"seat": Player(seat)}))
         if self.phase is SHOWDOWN:
             # R-SHOW-4: a hand may be tabled at any moment; the order says who is asked
             # first and who may throw a hand away unseen
             if not showing and self.options.showdown_order and not self._tabled:
                 nxt = self.shower
                 if nxt != seat:
+                    assert nxt is not None  # a showdown in progress has someone to show next
                     raise OutOfTurnError(
-                        "R-SHOW-1", f"{who(nxt)} shows or mucks first, then the others clockwise"
+                        "R-SHOW-1", Text("refusal.out_of_turn.show_order", {"other": Player(nxt)})
                     )
             if not showing:
                 for pot in self.pots():
@@ -112,11 +118,11 @@ class Showdown(HandState):
                         o != seat and not self._mucked[o] for o in pot.eligible
                     ):
                         raise ShowdownError(
-                            rule, f"{who(seat)} is the last claimant of a pot and cannot muck"
+                            rule, Text("refusal.showdown.last_claimant", {"seat": Player(seat)})
                         )
             return
         if not self._betting_closed():
-            raise PhaseError("R-SHOW-1", "hands are shown after the last betting round")
+            raise PhaseError("R-SHOW-1", Text("refusal.phase.show_after_betting"))
 
     def verify_show(self, seat: int, cards: Sequence[int] | None = None) -> None:
         """Raise unless ``seat`` may show now (with ``cards`` if named)."""
@@ -124,15 +130,23 @@ class Showdown(HandState):
         hole = self.hole[seat]
         if cards is None:
             if UNKNOWN in hole:
-                raise ShowdownError("R-SHOW-2", f"{who(seat)}'s cards are not known; name them")
+                raise ShowdownError(
+                    "R-SHOW-2", Text("refusal.showdown.cards_unknown", {"seat": Player(seat)})
+                )
         elif self.phase is COMPLETE and len(cards) <= len(hole):
             if all(c == UNKNOWN for c in cards):  # R-SHOW-3: after the hand, part may show
-                raise ShowdownError("R-SHOW-3", "name the cards shown, or muck the hand")
+                raise ShowdownError("R-SHOW-3", Text("refusal.showdown.name_shown_cards"))
         elif UNKNOWN in cards:
-            raise ShowdownError("R-SHOW-2", f"{who(seat)} must show every card face up")
+            raise ShowdownError(
+                "R-SHOW-2", Text("refusal.showdown.all_face_up", {"seat": Player(seat)})
+            )
         elif len(cards) != len(hole):
             raise ShowdownError(
-                "R-SHOW-2", f"{who(seat)} holds {len(hole)} cards, not {len(cards)}"
+                "R-SHOW-2",
+                Text(
+                    "refusal.showdown.card_count",
+                    {"seat": Player(seat), "held": len(hole), "count": len(cards)},
+                ),
             )
         if cards is not None:
             self._slots_of(seat, [c for c in cards if c != UNKNOWN], "R-SHOW-2")

@@ -23,8 +23,9 @@ from collections.abc import Callable, Sequence
 from operator import sub
 from typing import Concatenate, ParamSpec, TypeVar
 
+from feltwire.text import Player, Text
 from hub.rules.dealing import UNKNOWN, Expected
-from hub.rules.errors import RulesError, ShowdownError, who
+from hub.rules.errors import RulesError, ShowdownError
 from hub.rules.games import Game, Options, Stakes, Street
 from hub.rules.pots import Pot, PotAward
 
@@ -44,7 +45,7 @@ from .records import (
     Post,
     Record,
 )
-from .stub import Stub, codes, duplicate_card
+from .stub import Stub, duplicate_card
 
 __all__ = ["HandState", "asks"]
 
@@ -408,7 +409,9 @@ class HandState:
                         idx = i
                         break
                 if idx < 0:
-                    raise ShowdownError(rule, f"{who(seat)} does not hold {codes([c])}")
+                    raise ShowdownError(
+                        rule, Text("refusal.showdown.not_held", {"seat": Player(seat)})
+                    )
                 if c >= 0:
                     if c in learnt:
                         raise duplicate_card(c)

@@ -17,9 +17,7 @@ are the single statement of their rules, used by the hand's checks and its fast 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from feltwire.cards import card_code
+from feltwire.text import Text
 from hub.rules.dealing import Reshuffle
 from hub.rules.errors import DealingError, DuplicateCardError
 from hub.rules.games import Game
@@ -92,7 +90,9 @@ class Stub:
         if self.fresh(card) or recyclable:
             return
         if not self.in_deck(card):
-            raise DealingError("R-CARD-1", f"card {card} is not in the {self.game_name} deck")
+            raise DealingError(
+                "R-CARD-1", Text("refusal.dealing.not_in_deck", {"game": self.game_name})
+            )
         raise duplicate_card(card)
 
     def recyclable(self, card: int, seat: int, street: int, pending_burn: int) -> bool:
@@ -115,7 +115,7 @@ class Stub:
             if self.reshuffles:
                 self._reshuffle(seat, street)
             if self.cards_out >= self.deck_size:
-                raise DealingError("R-DEAL-4", "the deck is empty; no card can be dealt")
+                raise deck_empty()
         self.cards_out += 1
 
     def burn(self, card: int, seat: int, street: int) -> None:
@@ -137,12 +137,10 @@ class Stub:
 
 
 def duplicate_card(card: int) -> DuplicateCardError:
-    """The error for ``card`` coming into play a second time (R-CARD-1)."""
-    return DuplicateCardError(
-        "R-CARD-1", f"{codes([card])} is already in play; every card exists once"
-    )
+    """The error for ``card`` coming into play a second time (R-CARD-1); it names no card."""
+    return DuplicateCardError("R-CARD-1", Text("refusal.duplicate_card.in_play"))
 
 
-def codes(cards: Iterable[int]) -> str:
-    """Card codes run together for a message (``??`` for an unknown card)."""
-    return "".join("??" if c < 0 else card_code(c) for c in cards)
+def deck_empty() -> DealingError:
+    """The error for a card the stub cannot serve: it is empty (R-DEAL-4)."""
+    return DealingError("R-DEAL-4", Text("refusal.dealing.deck_empty"))

@@ -30,7 +30,7 @@ arriving at and leaving the antennas (:mod:`~.presence`), the dealer's correctio
 >>> [a.code.name for a in step.alerts], step.events
 (['MISDEAL_DECLARED'], (HandVoided(stacks=((2, 500), (5, 400), (7, 300))),))
 >>> m.apply(UndoAction(now=2.0)).refused
-'the hand is void (misdeal)'
+Text(key='refusal.console.hand_void', params={})
 """
 
 # The package's names: each module's public names (its ``__all__``), so a name is listed

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from feltwire.text import Text
+from hub.messages.vocabulary import antenna
 from hub.rules.alerts import AlertCode, Severity
 from hub.rules.antennas import PlaceKind, place_of
 from hub.rules.betting import Action, ActionKind
@@ -26,9 +27,7 @@ from hub.rules.procedure.state import Role, SlotStatus
 
 __all__ = ["MANUAL_CARD_IN_PLAY", "Corrections"]
 
-MANUAL_CARD_IN_PLAY = (
-    "that card is already in play (R-CARD-1): check the card in your hand and enter it again"
-)
+MANUAL_CARD_IN_PLAY = Text("refusal.console.card_in_play")
 """The one answer to a card entered by hand whose code is already in play — the same
 wherever the card lies (a seat, the burn, the muck, the board), so the console cannot be
 asked where a hidden card is."""
@@ -51,7 +50,9 @@ class Corrections(Presence):
         elif place.kind is PlaceKind.BURN:
             self._fresh_burn(UNKNOWN)
         else:
-            self._s.refused = f"name the card on {inp.reader}: it lies face up"
+            self._s.refused = Text(
+                "refusal.console.name_face_up_card", {"reader": antenna(inp.reader)}
+            )
 
     def _in_play(self, card: int) -> bool:
         """True when ``card`` is part of the hand or lies on an antenna, wherever."""
@@ -77,18 +78,18 @@ class Corrections(Presence):
         log = hand.log
         idx = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], Action)), None)
         if idx is None:
-            self._s.refused = "there is no action to undo"
+            self._s.refused = Text("refusal.console.nothing_to_undo")
             return
         last = log[idx]
         assert isinstance(last, Action)
         if last.kind is ActionKind.FOLD and (last.seat, last.street) in self._muck_folds:
-            self._s.refused = "the last action was a fold at the muck; it cannot be undone"
+            self._s.refused = Text("refusal.console.muck_fold_final")
             return
         if (
             any(s.status == SlotStatus.FILLED for s in self._plan)
             and self._plan_street > last.street
         ):
-            self._s.refused = "cards were dealt after that action; it cannot be undone"
+            self._s.refused = Text("refusal.console.dealt_since")
             return
         try:
             rebuilt = replay(
@@ -99,7 +100,7 @@ class Corrections(Presence):
                 hand.options,
             )
         except RulesError:
-            self._s.refused = "cards were dealt after that action; it cannot be undone"
+            self._s.refused = Text("refusal.console.dealt_since")
             return
         self.hand = rebuilt
         if last.kind is ActionKind.FOLD:

@@ -21,15 +21,15 @@ after each input (pending folds and mucks taking effect, the pots awarded).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from feltwire.text import Seat, Text
+from hub.messages.vocabulary import phase
 from hub.rules.alerts import Alert, AlertCode
 from hub.rules.betting import Action
 from hub.rules.dealing import UNKNOWN
-from hub.rules.errors import HandSeat, RulesError, TableSeat, seat_name
+from hub.rules.errors import HandSeat, RulesError, TableSeat
 from hub.rules.hand import Phase
 from hub.rules.procedure.corrections import Corrections
 from hub.rules.procedure.events import Event, HandShown, pot_awarded
@@ -69,17 +69,14 @@ class Step:
     events: tuple[Event, ...]
     alerts: tuple[Alert, ...]
     hints: SeatHints
-    refused: str | None = None
-    """Why a console input was not applied (None when it was, or for presence)."""
+    refused: Text | None = None
+    """Why a console input was not applied (None when it was, or for presence): a catalog
+    text naming seats as the table numbers them, never a card."""
 
     @property
     def public_events(self) -> tuple[Event, ...]:
         """The events that may go to the public view and the dealer console."""
         return tuple(e for e in self.events if e.public)
-
-
-_CARD_RE = re.compile(r"\b[2-9TJQKA][cdhs]\b")
-"""Card codes, scrubbed from engine messages passed on as :attr:`Step.refused`."""
 
 
 class DealingMonitor(Corrections):
@@ -121,12 +118,11 @@ class DealingMonitor(Corrections):
         try:
             self._dispatch(inp)
         except RulesError as err:  # a state the checks above did not foresee: never crash
-            self._s.refused = err.render(self.setup.name)
+            self._s.refused = err.text_for(self.setup.seat_of)
         if not self.void:
             self._sync()
         s = self._s
-        refused = _CARD_RE.sub("a card", s.refused) if s.refused is not None else None
-        return Step(tuple(s.events), tuple(s.alerts), self._hints(s.alerts), refused)
+        return Step(tuple(s.events), tuple(s.alerts), self._hints(s.alerts), s.refused)
 
     def _dispatch(self, inp: Input) -> None:
         if isinstance(inp, Inventory):
@@ -142,14 +138,14 @@ class DealingMonitor(Corrections):
         else:
             self._moves(self._tracker.expire(inp.now))
             if self.void:
-                self._s.refused = "the hand is void (misdeal)"
+                self._s.refused = Text("refusal.console.hand_void")
             elif self.hand.phase is Phase.COMPLETE and not (
                 isinstance(inp, ShowHand | MuckHand)
                 or (isinstance(inp, ManualCard) and inp.card is not None)
             ):
                 # after an uncontested pot (R-SHOW-3); a named card still gets the one
                 # answer a card in play gets, wherever it lies
-                self._s.refused = "the pot is awarded: the winner may only show or muck"
+                self._s.refused = Text("refusal.console.pot_awarded")
             elif isinstance(inp, ConsoleAction):
                 self._console_action(inp)
             elif isinstance(inp, ShowHand):
@@ -183,7 +179,7 @@ class DealingMonitor(Corrections):
     def _console_seat(self, tseat: TableSeat) -> HandSeat | None:
         h = self.setup.hand_seat(tseat)
         if h is None:
-            self._s.refused = f"{seat_name(tseat)} is not in this hand"
+            self._s.refused = Text("refusal.console.seat_not_in_hand", {"seat": Seat(tseat)})
         return h
 
     def _console_action(self, inp: ConsoleAction) -> None:
@@ -192,11 +188,11 @@ class DealingMonitor(Corrections):
         if h is None:
             return
         if hand.folded[h] or h in self._pending_fold:
-            self._s.refused = f"{seat_name(inp.seat)} has folded"
+            self._s.refused = Text("refusal.console.seat_folded", {"seat": Seat(inp.seat)})
             return
         self._settle()
         if not self._finish_draw():
-            self._s.refused = "the draw is not complete"
+            self._s.refused = Text("refusal.console.draw_incomplete")
             return
         self._sync()
         if hand.phase is not Phase.BETTING or hand.actor is None:
@@ -211,7 +207,9 @@ class DealingMonitor(Corrections):
                     ),
                     Text("alert.action_out_of_turn.while_dealing.remedy"),
                 )
-            self._s.refused = f"no betting round is open (the hand is in {hand.phase.value})"
+            self._s.refused = Text(
+                "refusal.phase.no_betting_round", {"phase": phase(hand.phase.value)}
+            )
             return
         if hand.actor != h:
             actor = self._t(hand.actor)
@@ -225,12 +223,12 @@ class DealingMonitor(Corrections):
                 ),
                 Text("alert.action_out_of_turn.acted.remedy", {"actor": Seat(actor)}),
             )
-            self._s.refused = f"{seat_name(actor)} is to act"
+            self._s.refused = Text("refusal.console.actor_to_act", {"actor": Seat(actor)})
             return
         try:
             action = self._do(h, inp.act, inp.to)
         except RulesError as err:
-            self._s.refused = err.render(self.setup.name)
+            self._s.refused = err.text_for(self.setup.seat_of)
             return
         if inp.act is Act.FOLD:
             for c in self._cards_of(h):
@@ -264,15 +262,12 @@ class DealingMonitor(Corrections):
         elif UNKNOWN in hand.hole[h]:
             cards = self._known_hole(h)
             if cards is None:
-                self._s.refused = (
-                    f"{seat_name(tseat)}'s cards were not all read:"
-                    " lay them on the antenna or enter them"
-                )
+                self._s.refused = Text("refusal.console.cards_not_read", {"seat": Seat(tseat)})
                 return
         try:
             record = hand.show(h, cards)
         except RulesError as err:
-            self._s.refused = err.render(self.setup.name)
+            self._s.refused = err.text_for(self.setup.seat_of)
             return
         self._held.discard(h)
         self._pending_muck.discard(h)
@@ -286,7 +281,7 @@ class DealingMonitor(Corrections):
         try:
             self.hand.muck(h)
         except RulesError as err:
-            self._s.refused = err.render(self.setup.name)
+            self._s.refused = err.text_for(self.setup.seat_of)
             return
         self._held.discard(h)
         self._pending_muck.discard(h)

@@ -77,7 +77,7 @@ class Scratch:
 
     events: list[Event] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
-    refused: str | None = None
+    refused: Text | None = None
     batch: dict[int, int] = field(default_factory=dict)
     """Cards this input brought to each of the hand's players (two at once: out of order)."""
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from feltwire.text import Seat, Text
 from hub.rules.games import Stakes
 from hub.rules.table.config import ButtonRule, TableConfig
 from hub.rules.table.errors import TableError
@@ -130,8 +131,7 @@ class BlindPlanner:
         if redeal is not None:
             if button is not None and button != redeal:
                 raise TableError(
-                    "R-DEAL-6",
-                    f"a misdeal does not move the button: the redeal keeps it on seat {redeal}",
+                    "R-DEAL-6", Text("refusal.table.redeal_keeps_button", {"seat": Seat(redeal)})
                 )
             # the drawn button stays; if its player has gone, the next ready seat takes it
             button = redeal if redeal in players else next_seat(self.seats, redeal, players)
@@ -140,7 +140,9 @@ class BlindPlanner:
             button = players[0] if last is None else next_seat(self.seats, last, players)
             assert button is not None
         elif button not in players:
-            raise TableError("R-POS-1", f"seat {button} cannot take the button: not ready")
+            raise TableError(
+                "R-POS-1", Text("refusal.table.button_not_ready", {"seat": Seat(button)})
+            )
         if len(players) == 2:
             other = next_seat(self.seats, button, players)
             assert other is not None

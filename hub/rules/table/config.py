@@ -12,12 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from feltwire.text import Text
 from hub.rules.errors import ConfigurationError
 from hub.rules.games import Game, Options, Structure
 from hub.rules.rake import Rake
 from hub.rules.table.errors import BuyInError
 
-__all__ = ["ButtonRule", "BuyInLimits", "TableConfig", "TableRules"]
+__all__ = ["ADDING", "BUY_IN", "ButtonRule", "BuyInLimits", "TableConfig", "TableRules"]
+
+BUY_IN = Text("chips.buy_in")
+"""What :meth:`BuyInLimits.verify` checks when a player sits down: a buy-in."""
+ADDING = Text("chips.adding")
+"""What :meth:`BuyInLimits.verify` checks when a seated player tops up: adding chips."""
 
 
 class ButtonRule(Enum):
@@ -91,36 +97,46 @@ class TableConfig:
     def __post_init__(self) -> None:
         g, unit = self.game, self.chip_unit
         if unit <= 0:
-            raise ConfigurationError("R-BUY-6", f"the chip unit must be positive, not {unit}")
+            raise ConfigurationError(
+                "R-BUY-6", Text("refusal.configuration.chip_unit", {"unit": unit})
+            )
         amounts = {
-            "small blind": self.small_blind,
-            "big blind": self.big_blind,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
             "ante": self.ante,
-            "small bet": self.small_bet,
-            "big bet": self.big_bet,
-            "bring-in": self.bring_in,
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "bring_in": self.bring_in,
         }
         for name, amount in amounts.items():
             if amount < 0 or amount % unit:
                 raise ConfigurationError(
-                    "R-BUY-6", f"the {name} ({amount}) must be a whole number of {unit}-chips"
+                    "R-BUY-6",
+                    Text(
+                        "refusal.configuration.amount_unit",
+                        {"name": Text(f"amount.{name}"), "amount": amount, "unit": unit},
+                    ),
                 )
         if g.uses_blinds:
             if not 0 < self.small_blind <= self.big_blind:
                 raise ConfigurationError(
                     "R-BLIND-1",
-                    f"a blind game needs a small blind and a big blind with 0 < SB <= BB "
-                    f"(got {self.small_blind}/{self.big_blind})",
+                    Text(
+                        "refusal.configuration.blind_sizes",
+                        {"small": self.small_blind, "big": self.big_blind},
+                    ),
                 )
         else:
             if self.small_blind or self.big_blind:
-                raise ConfigurationError("R-POS-5", "stud has no blinds")
+                raise ConfigurationError("R-POS-5", Text("refusal.configuration.stud_no_blinds"))
             if self.ante <= 0:
-                raise ConfigurationError("R-BLIND-9", "stud always has an ante")
+                raise ConfigurationError("R-BLIND-9", Text("refusal.configuration.stud_ante"))
             if self.small_bet <= 0:
-                raise ConfigurationError("R-BET-9", "stud needs a small bet")
+                raise ConfigurationError("R-BET-9", Text("refusal.configuration.stud_small_bet"))
         if self.rake.cap is not None and self.rake.cap % unit:
-            raise ConfigurationError("R-BUY-6", f"the rake cap must be a multiple of {unit}")
+            raise ConfigurationError(
+                "R-BUY-6", Text("refusal.configuration.rake_cap_unit", {"unit": unit})
+            )
 
     @property
     def fixed_limit(self) -> bool:
@@ -166,19 +182,29 @@ class BuyInLimits:
     maximum: int | None
     rule: str
 
-    def verify(self, amount: int, what: str) -> None:
+    def verify(self, amount: int, what: Text) -> None:
         """Raise a :class:`~hub.rules.table.errors.BuyInError` unless ``amount`` is within
-        the limits; ``what`` names it in the message (``"a buy-in"``).
+        the limits; ``what`` names it in the message (:data:`BUY_IN`, :data:`ADDING`).
 
-        >>> BuyInLimits(400, 1000, "R-BUY-2").verify(300, what="a buy-in")
+        >>> BuyInLimits(400, 1000, "R-BUY-2").verify(300, what=BUY_IN)
         Traceback (most recent call last):
         ...
         hub.rules.table.errors.BuyInError: R-BUY-2: a buy-in must be at least 400, not 300
         """
         if amount < self.minimum:
-            extra = " (what they left with)" if self.rule == "R-BUY-3" else ""
+            low = "below_return_minimum" if self.rule == "R-BUY-3" else "below_minimum"
             raise BuyInError(
-                self.rule, f"{what} must be at least {self.minimum}{extra}, not {amount}"
+                self.rule,
+                Text(
+                    f"refusal.buy_in.{low}",
+                    {"what": what, "minimum": self.minimum, "amount": amount},
+                ),
             )
         if self.maximum is not None and amount > self.maximum:
-            raise BuyInError(self.rule, f"{what} may be at most {self.maximum}, not {amount}")
+            raise BuyInError(
+                self.rule,
+                Text(
+                    "refusal.buy_in.above_maximum",
+                    {"what": what, "maximum": self.maximum, "amount": amount},
+                ),
+            )

@@ -1,8 +1,9 @@
 """Errors of the table layer: :class:`TableError` and its kinds, each a
 :class:`~hub.rules.errors.RulesError` (and so a :class:`ValueError`) whose message starts
-with the rule it names.
+with the rule it names (the reason a catalog text, as every RulesError's).
 
->>> err = SeatError("R-POS-1", "seat 4 is empty")
+>>> from feltwire.text import Seat, Text
+>>> err = SeatError("R-POS-1", Text("refusal.seat.empty", {"seat": Seat(4)}))
 >>> str(err), isinstance(err, RulesError), isinstance(err, ValueError)
 ('R-POS-1: seat 4 is empty', True, True)
 """

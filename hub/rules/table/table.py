@@ -13,13 +13,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import ParamSpec, TypeVar
 
+from feltwire.text import Param, Seat, Text
+from hub.messages.vocabulary import phase
 from hub.rules.errors import RulesError, TableSeat
 from hub.rules.games import Family
 from hub.rules.hand import Hand, HandResult, Phase
 from hub.rules.rake import take_rake
 from hub.rules.setup import HandSetup, TableProfile
 from hub.rules.table.blinds import BlindPlan, BlindPlanner, hand_stakes
-from hub.rules.table.config import BuyInLimits, TableConfig
+from hub.rules.table.config import ADDING, BUY_IN, BuyInLimits, TableConfig
 from hub.rules.table.errors import (
     BuyInError,
     HandInProgressError,
@@ -144,12 +146,13 @@ class Table:
         try:
             return self._players[seat]
         except KeyError:
-            raise SeatError("R-POS-1", f"seat {seat} is empty") from None
+            raise SeatError("R-POS-1", Text("refusal.seat.empty", {"seat": Seat(seat)})) from None
 
     def _check_seat(self, seat: int) -> None:
         if not 1 <= seat <= self.profile.seats:
             raise SeatError(
-                "R-POS-1", f"there is no seat {seat}; this table has seats 1-{self.profile.seats}"
+                "R-POS-1",
+                Text("refusal.seat.no_such_seat", {"number": seat, "seats": self.profile.seats}),
             )
 
     def _in_hand(self, seat: int) -> bool:
@@ -179,7 +182,9 @@ class Table:
     def _check_amount(self, amount: int) -> None:
         unit = self.config.chip_unit
         if amount <= 0 or amount % unit:
-            raise BuyInError("R-BUY-6", f"{amount} is not a positive whole number of {unit}-chips")
+            raise BuyInError(
+                "R-BUY-6", Text("refusal.buy_in.chip_unit", {"amount": amount, "unit": unit})
+            )
 
     def verify_join(
         self, seat: int, player: str, buy_in: int, now: float, override: Override | None = None
@@ -188,20 +193,23 @@ class Table:
         limits that applied."""
         self._check_seat(seat)
         if seat in self._players:
-            raise SeatError("R-POS-1", f"seat {seat} is taken by {self._players[seat].name}")
+            taken: dict[str, Param] = {"seat": Seat(seat), "player": self._players[seat].name}
+            raise SeatError("R-POS-1", Text("refusal.seat.taken", taken))
         where = self.seat_of(player)
         if where is not None:
-            raise SeatError("R-POS-1", f"{player} already sits in seat {where}")
+            seated: dict[str, Param] = {"player": player, "seat": Seat(where)}
+            raise SeatError("R-POS-1", Text("refusal.seat.already_seated", seated))
         if len(self._players) >= self.config.game.max_players:
             g = self.config.game
             rule = "R-DEAL-4" if g.family is Family.STUD else "R-DEAL-5"
-            raise SeatError(rule, f"{g.name} is for at most {g.max_players} players")
+            full: dict[str, Param] = {"game": g.name, "most": g.max_players}
+            raise SeatError(rule, Text("refusal.seat.table_full", full))
         self._check_amount(buy_in)
         limits = self.buy_in_limits(player, now)
         if override is None:
-            limits.verify(buy_in, what="a buy-in")
+            limits.verify(buy_in, what=BUY_IN)
         elif self.tournament is not None:
-            raise BuyInError("R-BUY-4", "a tournament seat comes with the starting stack")
+            raise BuyInError("R-BUY-4", Text("refusal.buy_in.tournament_stack"))
         return limits
 
     def can_join(
@@ -236,7 +244,11 @@ class Table:
         self._player(seat)
         if self._in_hand(seat):
             raise HandInProgressError(
-                "R-BUY-5", f"seat {seat} is in hand {self.hand_number}; leave after it ends"
+                "R-BUY-5",
+                Text(
+                    "refusal.hand_in_progress.leave",
+                    {"seat": Seat(seat), "hand": str(self.hand_number)},
+                ),
             )
 
     def can_leave(self, seat: int) -> bool:
@@ -257,7 +269,9 @@ class Table:
     def verify_sit_out(self, seat: int) -> None:
         """Raise unless the player in ``seat`` can sit out."""
         if self._player(seat).sitting_out:
-            raise SeatError("R-BLIND-4", f"seat {seat} is already sitting out")
+            raise SeatError(
+                "R-BLIND-4", Text("refusal.seat.already_sitting_out", {"seat": Seat(seat)})
+            )
 
     def can_sit_out(self, seat: int) -> bool:
         """True when :meth:`sit_out` would be accepted."""
@@ -275,7 +289,7 @@ class Table:
     def verify_come_back(self, seat: int) -> None:
         """Raise unless the player in ``seat`` is sitting out."""
         if not self._player(seat).sitting_out:
-            raise SeatError("R-BLIND-4", f"seat {seat} is not sitting out")
+            raise SeatError("R-BLIND-4", Text("refusal.seat.not_sitting_out", {"seat": Seat(seat)}))
 
     def can_come_back(self, seat: int) -> bool:
         """True when :meth:`come_back` would be accepted."""
@@ -311,7 +325,7 @@ class Table:
         """Raise unless ``seat`` may add ``amount`` chips."""
         if self.tournament is not None:
             self._player(seat)
-            raise BuyInError("R-BUY-4", "no chips can be bought in this tournament (freezeout)")
+            raise BuyInError("R-BUY-4", Text("refusal.buy_in.freezeout"))
         limits = self.limits_for_top_up(seat, now)
         self._check_amount(amount)
         if override is None:
@@ -319,14 +333,15 @@ class Table:
             room, have = limits.maximum, p.stack + p.pending
             if room is not None and amount > room and have:
                 # R-BUY-4: say what can be bought, and why
-                during = f" ({p.pending} of them bought during this hand)" if p.pending else ""
-                can = f"may be at most {room}, not {amount}" if room else "is not possible"
-                raise BuyInError(
-                    "R-BUY-4",
-                    f"adding chips {can}: seat {seat} has {have}{during} and the maximum is "
-                    f"{room + have}",
-                )
-            limits.verify(amount, what="adding chips")
+                why: dict[str, Param] = {"seat": Seat(seat), "have": have, "maximum": room + have}
+                key = "refusal.buy_in.top_up_over_max" if room else "refusal.buy_in.top_up_at_max"
+                if room:
+                    why |= {"room": room, "amount": amount}
+                if p.pending:
+                    key += "_pending"
+                    why["pending"] = p.pending
+                raise BuyInError("R-BUY-4", Text(key, why))
+            limits.verify(amount, what=ADDING)
         return limits
 
     def can_add_chips(
@@ -424,21 +439,22 @@ class Table:
     def _plan(self, now: float, button: int | None) -> BlindPlan:
         if self.current is not None:
             raise HandInProgressError(
-                "R-BUY-5", f"hand {self.hand_number} is still running; finish it first"
+                "R-BUY-5",
+                Text("refusal.hand_in_progress.still_running", {"hand": str(self.hand_number)}),
             )
         if button is not None:
             if self._bb is not None:
-                raise TableError(
-                    "R-POS-1", "the button is placed only for the first hand; then it moves"
-                )
+                raise TableError("R-POS-1", Text("refusal.table.button_first_hand_only"))
             self._player(button)
         if self.tournament is not None and self.tournament.started_at is None:
-            raise HandInProgressError("R-BLIND-1", "start the tournament clock first")
+            raise HandInProgressError(
+                "R-BLIND-1", Text("refusal.hand_in_progress.clock_not_started")
+            )
         small_blind, big_blind, _ante = self._amounts(now)
         ready = self._ready()
         if len(ready) < 2:
             raise NotEnoughPlayersError(
-                "R-POS-2", f"{len(ready)} player(s) ready; a hand needs at least two"
+                "R-POS-2", Text("refusal.not_enough_players.ready", {"count": len(ready)})
             )
         planner = BlindPlanner(
             self.config,
@@ -458,31 +474,39 @@ class Table:
     def verify_finish_hand(self, outcome: Hand | HandResult | Sequence[int]) -> tuple[int, ...]:
         """Raise unless ``outcome`` can end the current hand; returns the finishing stacks."""
         if self.current is None:
-            raise HandInProgressError("R-BUY-5", "no hand is running")
+            raise HandInProgressError("R-BUY-5", Text("refusal.hand_in_progress.no_hand"))
         if isinstance(outcome, Hand):
             if outcome.phase is not Phase.COMPLETE or outcome.result is None:
                 raise HandInProgressError(
-                    "R-BUY-5", f"hand {self.hand_number} is not complete ({outcome.phase.value})"
+                    "R-BUY-5",
+                    Text(
+                        "refusal.hand_in_progress.not_complete",
+                        {"hand": str(self.hand_number), "phase": phase(outcome.phase.value)},
+                    ),
                 )
             stacks = outcome.result.finishing_stacks
         elif isinstance(outcome, HandResult):
             stacks = outcome.finishing_stacks
         else:
             if self.config.rake.enabled:
-                raise TableError(
-                    "R-POT-1", "a raked table needs the hand or its result (the pot awards)"
-                )
+                raise TableError("R-POT-1", Text("refusal.table.raked_needs_result"))
             stacks = tuple(outcome)
         setup = self.current.setup
         if len(stacks) != len(setup.seats):
             raise HandInProgressError(
-                "R-BUY-5", f"{len(stacks)} stacks for {len(setup.seats)} seats in the hand"
+                "R-BUY-5",
+                Text(
+                    "refusal.hand_in_progress.stack_count",
+                    {"count": len(stacks), "seats": len(setup.seats)},
+                ),
             )
         if sum(stacks) != sum(setup.starting_stacks) or min(stacks) < 0:
             raise HandInProgressError(
                 "R-BUY-5",
-                f"the finishing stacks hold {sum(stacks)} chips; the hand started with "
-                f"{sum(setup.starting_stacks)}",
+                Text(
+                    "refusal.hand_in_progress.chip_total",
+                    {"total": sum(stacks), "started": sum(setup.starting_stacks)},
+                ),
             )
         return tuple(stacks)
 
@@ -583,7 +607,7 @@ class Table:
     def verify_misdeal(self) -> None:
         """Raise unless a hand is running."""
         if self.current is None:
-            raise HandInProgressError("R-DEAL-6", "no hand is running to void")
+            raise HandInProgressError("R-DEAL-6", Text("refusal.hand_in_progress.nothing_to_void"))
 
     def can_misdeal(self) -> bool:
         """True when :meth:`misdeal` would be accepted."""

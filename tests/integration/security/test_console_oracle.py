@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 
 from hub.config import WebSettings
+from hub.messages import render
 from hub.rules.procedure import MANUAL_CARD_IN_PLAY
 from hub.web.auth import Role
 from tests.support.room import HOLE, Room, room
@@ -60,7 +61,10 @@ async def test_a_hole_cards_code_gets_one_answer_wherever_it_lies() -> None:
         # one answer, whichever seat holds the card and wherever the dealer says it lies
         assert len(answers) == 1, answers
         ((code, text),) = answers
-        assert code == 409 and json.loads(text) == {"detail": MANUAL_CARD_IN_PLAY}
+        assert code == 409 and json.loads(text) == {
+            "detail": render(MANUAL_CARD_IN_PLAY, "en"),
+            "text": MANUAL_CARD_IN_PLAY.as_json(),
+        }
         # nothing reached the public feed (which the console's WebSocket carries too)
         assert frames == []
         async with httpx.AsyncClient(base_url=r.hub.web_url, timeout=10) as http:
@@ -87,6 +91,6 @@ async def test_a_card_not_in_play_is_still_taken_by_hand() -> None:
             response = await post_card(r, "board", card)
             assert response.status_code == 200, response.text
         assert r.hub.rules is not None
-        assert r.hub.rules.board_view() == ["9h", "9d", "2c"]
+        assert r.hub.rules.public_state()["board"] == ["9h", "9d", "2c"]
         again = await post_card(r, "board", "9h")  # the same card twice: refused alike
         assert again.status_code == 409 and again.json()["detail"] == MANUAL_CARD_IN_PLAY

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from feltwire.cards import FULL_DECK, card_index
 from feltwire.deck import simulated_deck
+from feltwire.text import Text
 from hub.adapters.eventlog.store import EventLog
 from hub.app.codec import decode_table
 from hub.app.feeds import Subscription
@@ -255,9 +256,7 @@ def test_uncalled_winner_is_asked_to_show_and_the_hand_survives_a_restart() -> N
     assert {p["seat"]: p["stack"] for p in state["players"]} == {sb: 995, bb: 990, button: 1015}
     for refused in (UndoAction(0.0), DeclareMisdeal(0.0), ConsoleAction(sb, Act.CHECK, 0.0)):
         step = rules.console(refused)
-        assert step is not None and step.refused == (
-            "the pot is awarded: the winner may only show or muck"
-        )
+        assert step is not None and step.refused == Text("refusal.console.pot_awarded")
     again, rules2, _ = make(log=log, clock=clock)
     again.replay()
     assert rules2.console_state()["showdown"] == state["showdown"]
@@ -309,7 +308,7 @@ def test_undo_takes_back_the_last_action() -> None:
     for key in ("acting", "legal", "pot", "players"):
         assert after[key] == before[key], key
     step = rules.console(UndoAction(0.0))
-    assert step is not None and step.refused == "there is no action to undo"
+    assert step is not None and step.refused == Text("refusal.console.nothing_to_undo")
 
 
 def test_a_misdeal_restores_the_stacks_of_before_the_hand() -> None:

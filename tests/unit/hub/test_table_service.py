@@ -16,7 +16,7 @@ from feltwire.cards import card_index
 from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
-from feltwire.text import Text
+from feltwire.text import Seat, Text
 from hub.app.feeds import Subscription
 from hub.app.hub_service import HubService
 from hub.app.records import SeatCommand, SeatOp
@@ -131,7 +131,9 @@ def test_out_of_turn_action_alerts_the_feed_the_topic_and_the_seat_light() -> No
         assert hub.lights.current()[1] is LightPattern.OFF  # not in the hand
         sent(hub)
         step = rules.console(ConsoleAction(sb, Act.CALL, 0.0))
-        assert step is not None and step.refused == f"seat {button} is to act"
+        assert step is not None and step.refused == Text(
+            "refusal.console.actor_to_act", {"actor": Seat(button)}
+        )
         frames = drain(pub)
     alerts = [f for f in frames if f["type"] == "alert"]
     assert [(a["code"], a["seat"], a["rule"], a["hand"]) for a in alerts] == [

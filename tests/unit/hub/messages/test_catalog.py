@@ -433,7 +433,8 @@ def test_english_says_what_the_rules_refusals_say_today() -> None:
     reason = Text("refusal.phase.no_betting_round", {"phase": phase("dealing")})
     text = Text("refusal.ruled", {"rule": caught.value.rule, "reason": reason})
     check(text)
-    assert render(text, "en") == caught.value.render(setup.name)
+    assert caught.value.text_for(setup.seat_of) == text
+    assert render(text, "en") == caught.value.render_en(setup.seat_of) == str(caught.value)
 
     table = Table(TableConfig(game("NT"), small_blind=1, big_blind=2))
     buy_in = table.buy_in_limits("Ann", now=0.0).minimum
@@ -463,7 +464,10 @@ def test_english_says_what_a_top_up_and_a_manual_card_say_today() -> None:
     from hub.rules.procedure import MANUAL_CARD_IN_PLAY
     from hub.rules.table import ChipsDelivered
 
-    assert render(Text("refusal.console.card_in_play"), "en") == MANUAL_CARD_IN_PLAY
+    assert Text("refusal.console.card_in_play") == MANUAL_CARD_IN_PLAY
+    assert render(MANUAL_CARD_IN_PLAY, "en") == (
+        "that card is already in play (R-CARD-1): check the card in your hand and enter it again"
+    )
     partly = ChipsDelivered(
         4, "Eva", 9, bought=300, delivered=100, refused=200, stack=400, maximum=400
     )
@@ -513,7 +517,7 @@ def test_docstring_examples(name: str) -> None:
 def _said_keys() -> dict[str, list[str]]:
     """Every alert.*/award.* key spelled as a string in the hub's code (outside the
     catalog's own package), and the modules that spell it."""
-    root = Path(__file__).resolve().parents[2] / "hub"
+    root = Path(__file__).resolve().parents[4] / "hub"
     out: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*.py")):
         if "messages" in path.relative_to(root).parts:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from feltwire.text import Seat, Text
 from hub.messages import render
 from hub.messages.keys import check
 from hub.rules.alerts import Alert, AlertCode, Severity
@@ -347,7 +348,8 @@ def test_r_bet_10_action_entered_out_of_turn_in_holdem() -> None:
     round_robin(tb, NT_SEATS, NT_HANDS)
     step = tb.console(ConsoleAction(5, Act.CHECK, 0.0))
     assert_only(tb, A.ACTION_OUT_OF_TURN)
-    assert step.refused == "seat 7 is to act" and step.hints.alerted == (5,)
+    assert step.refused == Text("refusal.console.actor_to_act", {"actor": Seat(7)})
+    assert step.hints.alerted == (5,)
 
 
 def test_r_etq_1_folded_omaha_card_comes_back() -> None:
@@ -438,7 +440,7 @@ def test_r_deal_5_short_draw_found_when_the_betting_starts() -> None:
     tb.move([c("2h"), c("3d")], "muck")
     deal(tb, "burn 7s", "seat8 Kd")
     step = tb.console(ConsoleAction(3, Act.CHECK, 0.0))
-    assert step.refused == "the draw is not complete"
+    assert step.refused == Text("refusal.console.draw_incomplete")
     assert_only(tb, A.DRAW_MISMATCH)
     deal(tb, "seat8 Kc")
     act(tb, 3, Act.CHECK)
@@ -540,7 +542,7 @@ def test_a_player_who_keeps_the_cards_off_the_antenna_until_showdown() -> None:
     act(tb, 5, Act.CHECK)
     tb.console(ShowHand(2, 0.0))
     refused = tb.console(ShowHand(5, 0.0)).refused
-    assert refused is not None and "not all read" in refused
+    assert refused is not None and "not all read" in render(refused, "en")
     tb.put("seat5", c("Ks"), c("Kh"))  # laid down face up for the showdown
     tb.console(ShowHand(5, 0.0))
     assert tb.codes == []
@@ -571,7 +573,7 @@ def test_declared_misdeal_voids_the_hand_and_gives_the_chips_back() -> None:
     assert step.alerts[0].severity is Severity.MISDEAL
     voided = [e for e in step.events if isinstance(e, HandVoided)]
     assert voided[0].stacks == ((2, 500), (5, 600), (7, 700))
-    assert tb.console(ConsoleAction(2, Act.CALL, 0.0)).refused == "the hand is void (misdeal)"
+    assert tb.console(ConsoleAction(2, Act.CALL, 0.0)).refused == Text("refusal.console.hand_void")
 
 
 def test_undo_the_last_console_action() -> None:

@@ -79,10 +79,13 @@ def assert_no_hole_card(monitor: DealingMonitor, steps: Sequence[Step]) -> None:
         for e in step.events:
             if isinstance(e, HandShown):
                 revealed.update(e.cards)
-        texts = [json.dumps(a.as_dict()) for a in step.alerts] + [step.refused or ""]
+        texts = [json.dumps(a.as_dict()) for a in step.alerts]
         texts += [
             render(t, lang) for a in step.alerts for t in (a.text, a.remedy) for lang in LANGS
         ]
+        if step.refused is not None:  # the refusal as data, and as each language says it
+            texts.append(json.dumps(step.refused.as_json()))
+            texts += [render(step.refused, lang) for lang in LANGS]
         for text in texts:
             assert not CODE.search(text), text
             assert not any(name in text.lower() for name in NAMES), text

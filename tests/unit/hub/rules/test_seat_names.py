@@ -16,8 +16,9 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from feltwire.text import Player, Text
 from hub.messages import render
-from hub.rules.errors import HandSeat, OutOfTurnError, TableSeat, phh_name, seat_name, who
+from hub.rules.errors import OutOfTurnError, TableSeat
 from hub.rules.games import Options
 from hub.rules.procedure import (
     Act,
@@ -46,15 +47,20 @@ def sentences(steps: Iterable[Step]) -> list[str]:
     out: list[str] = []
     for step in steps:
         if step.refused is not None:
-            out.append(step.refused)
+            out.append(render(step.refused, "en"))
         for alert in step.alerts:
             out += [render(alert.text), render(alert.remedy)]
         out += [render(e.text) for e in step.events if isinstance(e, PotAwarded)]
     return out
 
 
-def seats_named(texts: Iterable[str]) -> set[int]:
-    return {int(m[1]) for t in texts for m in SEAT_RE.finditer(t)}
+def en(text: Text | None) -> str | None:
+    """A step's refusal as the English console shows it (None when nothing was refused)."""
+    return None if text is None else render(text, "en")
+
+
+def seats_named(texts: Iterable[str | None]) -> set[int]:
+    return {int(m[1]) for t in texts for m in SEAT_RE.finditer(t or "")}
 
 
 def act(tb: Table, seat: int, what: Act, to: int = 0) -> Step:
@@ -74,19 +80,18 @@ def test_holdem_refusals_alerts_and_awards_name_table_seats() -> None:
     tb = table("NT")
     deal_holdem(tb)
     out_of_turn = act(tb, 5, Act.CHECK)  # the button (seat 7) is to act first
-    assert out_of_turn.refused == "seat 7 is to act"
+    assert en(out_of_turn.refused) == "seat 7 is to act"
     assert [render(a.text) for a in out_of_turn.alerts] == [
         "seat 5 acted out of turn; seat 7 is to act"
     ]
     act(tb, 7, Act.RAISE, 100)
     act(tb, 2, Act.FOLD)
     too_much = act(tb, 5, Act.RAISE, 600)
-    assert too_much.refused == "R-BUY-5: seat 5 has only 500 in play; it cannot bet to 600"
+    assert en(too_much.refused) == "R-BUY-5: seat 5 has only 500 in play; it cannot bet to 600"
     check = act(tb, 5, Act.CHECK)
-    assert check.refused is not None
-    assert check.refused.startswith("R-BET-1: seat 5 cannot check facing a bet of 100")
+    assert (en(check.refused) or "").startswith("R-BET-1: seat 5 cannot check facing a bet of 100")
     nobody = tb.console(ShowHand(TableSeat(3), 0.0))
-    assert nobody.refused == "seat 3 is not in this hand"
+    assert en(nobody.refused) == "seat 3 is not in this hand"
     act(tb, 5, Act.ALL_IN)
     act(tb, 7, Act.CALL)
     tb.put("burn", c("3s"))
@@ -101,7 +106,7 @@ def test_holdem_refusals_alerts_and_awards_name_table_seats() -> None:
     # way any seat named is a table seat
     early_muck = tb.console(MuckHand(TableSeat(7), 0.0))
     if early_muck.refused is not None:
-        assert seats_named([early_muck.refused]) <= {5, 7}, early_muck.refused
+        assert seats_named([en(early_muck.refused)]) <= {5, 7}, early_muck.refused
     tb.console(ShowHand(TableSeat(5), 0.0))
     if tb.monitor.hand.phase.value != "complete":
         tb.console(MuckHand(TableSeat(7), 0.0))
@@ -128,7 +133,7 @@ def test_showdown_order_names_the_table_seat_asked_first() -> None:
         if burn:
             tb.put("burn", c(burn))
             tb.put("board", c(card))
-    refused = tb.console(MuckHand(TableSeat(7), 0.0)).refused
+    refused = en(tb.console(MuckHand(TableSeat(7), 0.0)).refused)
     assert refused is not None and "seat 5" in refused, refused
     assert seats_named([refused]) == {5}, refused
 
@@ -164,24 +169,29 @@ def test_stud_bring_in_names_the_table_seat() -> None:
     assert bring_in == 5  # the 2c
     step = act(tb, 5, Act.CHECK)
     assert step.refused is not None
-    assert seats_named([step.refused]) == {5}, step.refused
+    assert seats_named([en(step.refused)]) == {5}, step.refused
 
 
 def test_phh_numbering_and_table_numbering_render_the_same_error() -> None:
     """One error, two readers: a PHH replay says p2/p3, the table says seat 5/7."""
-    err = OutOfTurnError("R-BET-10", f"{who(HandSeat(1))} acted out of turn")
-    assert str(err) == "R-BET-10: p2 acted out of turn"
-    assert err.render(phh_name) == str(err)
-    assert err.render(lambda h: seat_name(TableSeat(SEATS[h]))) == (
-        "R-BET-10: seat 5 acted out of turn"
+    reason = Text("refusal.out_of_turn.acted", {"seat": Player(1), "actor": Player(2)})
+    err = OutOfTurnError("R-BET-10", reason)
+    assert str(err) == "R-BET-10: p2 acted out of turn; p3 is to act"
+    assert render(err.ruled) == str(err)
+    assert err.render_en(lambda h: TableSeat(SEATS[h])) == (
+        "R-BET-10: seat 5 acted out of turn; seat 7 is to act"
+    )
+    assert render(err.text_for(lambda h: TableSeat(SEATS[h])), "cs") == (
+        "R-BET-10: místo 5 jedná mimo pořadí; na řadě je místo 7"
     )
 
 
 MIXED = ("hand", "betting", "dealing", "showdown", "pots", "games", "setup", "phh", "procedure")
 """The modules that hold a hand's 0-based players (a name stands for a module or for every
 module of a package of that name, such as ``hand/``): their messages name a seat only
-through :func:`~hub.rules.errors.who` (a hand's player) or :func:`~hub.rules.errors.seat_name`
-(a table seat), never by formatting a number after the word "seat"."""
+as a :class:`~feltwire.text.Player` (a hand's player) or a :class:`~feltwire.text.Seat` or
+:func:`~hub.rules.errors.seat_name` (a table seat), never by formatting a number after the
+word "seat"."""
 
 
 def mixed_modules(root: Path) -> list[Path]:
@@ -196,7 +206,7 @@ def mixed_modules(root: Path) -> list[Path]:
 
 def test_no_engine_message_formats_a_seat_number_itself() -> None:
     """The guard that keeps the mistake from coming back: ``f"seat {s}"`` in a module that
-    holds hand indices is refused; ``f"{who(s)}"`` or ``f"{seat_name(t)}"`` is the way."""
+    holds hand indices is refused; ``Player(h)``, ``Seat(t)`` or ``seat_name(t)`` is the way."""
     root = Path(__file__).resolve().parents[4] / "hub" / "rules"
     found = []
     for path in mixed_modules(root):
