@@ -93,4 +93,4 @@ async def test_a_card_not_in_play_is_still_taken_by_hand() -> None:
         assert r.hub.rules is not None
         assert r.hub.rules.public_state()["board"] == ["9h", "9d", "2c"]
         again = await post_card(r, "board", "9h")  # the same card twice: refused alike
-        assert again.status_code == 409 and again.json()["detail"] == MANUAL_CARD_IN_PLAY
+        assert again.status_code == 409 and again.json()["text"] == MANUAL_CARD_IN_PLAY.as_json()
