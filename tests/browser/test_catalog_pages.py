@@ -1,5 +1,5 @@
 """Issue 14, acceptance 4, in headless Chromium: the console, the public view and the
-overlay render the hub's alerts and pot awards from the message catalog
+overlay render the hub's alerts, pot awards and refusals from the message catalog
 (``static/messages/<lang>.json``), and switching the language turns them Czech — the
 catalog's Czech, not a translation matched against the English. The pages' renderer
 says exactly what ``hub.messages.render`` says, for every alert and award entry."""
@@ -115,6 +115,15 @@ async def test_the_language_switch_turns_an_alert_and_an_award_czech_on_the_thre
         for _ in range(2):
             for seat in (sb, bb, button):
                 await r.put(f"seat{seat}", next(cards))
+        # a card entered by hand that is already in play: the console's refusal, in English
+        await console.select_option("#manual-reader", "board")
+        await console.fill("#manual-card", HOLE[0])
+        await console.click("#manual-enter")
+        await console.wait_for_selector("#message[data-kind='refused']", timeout=WAIT)
+        in_play = Text("refusal.console.card_in_play")
+        refusal_en = "Refused: " + render(in_play, "en")
+        refusal_cs = "Odmítnuto: " + render(in_play, "cs")
+        assert await console.text_content("#message") == refusal_en
         # the small blind's call out of turn: refused, and the dealer is told why
         said = await post(url, "/api/console/action", dealer, {"seat": sb, "act": "call"})
         assert not said["accepted"]
@@ -141,6 +150,7 @@ async def test_the_language_switch_turns_an_alert_and_an_award_czech_on_the_thre
         await to_czech(console)
         await to_czech(public)
         await to_czech(overlay, switch=False)
+        assert await console.text_content("#message") == refusal_cs  # said again, in Czech
         for page in (console, public):
             assert await page.text_content(alert) == alert_cs
             assert re.fullmatch(award_cs, await page.text_content(award) or "")

@@ -6,11 +6,13 @@ import { show } from "./store.js";
 
 const params = new URLSearchParams(location.search);
 
-/** An answer of the hub other than 2xx: its status and the reason it gave. */
+/** An answer of the hub other than 2xx: its status, the reason it gave (English) and,
+ * for a refusal, that reason as a catalog text ({key, params}) to say in any language. */
 class ApiError extends Error {
-  constructor(status, reason) {
+  constructor(status, reason, text) {
     super(reason);
     this.status = status;
+    this.text = text || null;
   }
 }
 
@@ -40,18 +42,23 @@ async function api(path, body) {
   }
   const response = await fetch(withTable(path), init);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(response.status, reasonOf(data.detail));
+  if (!response.ok) throw new ApiError(response.status, reasonOf(data.detail), data.text);
   return data;
 }
 
 let said = null; // the last message, said again in the new language on a switch
 
 /** Put a message (a string key and its parameters) in the message line; `kind` is "ok"
- * or "refused" (its class and data-kind). */
+ * or "refused" (its class and data-kind). A parameter that is a hub text ({key, params})
+ * is said in the current language, so a switch says the refusal again in the new one. */
 export function say(key, values, kind) {
   said = { key, values, kind };
   const box = document.getElementById("message");
-  box.textContent = i18n.t(key, values);
+  const shown = {};
+  for (const [name, value] of Object.entries(values || {})) {
+    shown[name] = value && typeof value === "object" && value.key ? i18n.text(value) : value;
+  }
+  box.textContent = i18n.t(key, shown);
   box.className = "message" + (kind ? " " + kind : "");
   box.dataset.kind = kind || "";
 }
@@ -66,12 +73,14 @@ export function sayAgain() {
 export async function send(path, body) {
   try {
     const data = await api(path, body === undefined ? {} : body);
-    if (data.accepted === false) say("console.refused", { reason: data.refused }, "refused");
+    if (data.accepted === false) {
+      say("console.refused", { reason: data.refused_text || data.refused }, "refused");
+    }
     else say("console.done", {}, "ok");
     if (data.state) show(data.state);
     return data;
   } catch (err) {
-    const reason = err.message || String(err);
+    const reason = err.text || err.message || String(err);
     if (err.status === 409) say("console.refused", { reason }, "refused");
     else say("console.error", { status: err.status || "?", reason }, "refused");
     return null;
