@@ -12,7 +12,7 @@ a :class:`FrameModel` with a ``type`` literal; the feeds' unions are in
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -74,6 +74,19 @@ class FrameModel(BaseModel):
     model_config = ConfigDict(
         extra="forbid", frozen=True, json_schema_extra=_discriminators_required
     )
+
+    _discriminators: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls._discriminators = tuple(n for n in DISCRIMINATORS if n in cls.model_fields)
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Count the discriminators among the fields set, so a dump of only the fields a
+        builder set (``model_dump(exclude_unset=True)``, what :func:`hub.views.frames.frame`
+        sends) still says what the frame is."""
+        self.__pydantic_fields_set__.update(self._discriminators)
 
 
 class VersionedFrame(FrameModel):

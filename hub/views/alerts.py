@@ -18,22 +18,24 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
-from feltwire.protocol import reader_kind, seat_of
+from feltwire.protocol import AlertFrame, PotAwardRecord, reader_kind, seat_of
+from feltwire.protocol.texts import AwardLine
 from feltwire.text import Text
 from hub.messages import antenna, joined, render
 from hub.rules.alerts import Alert
 from hub.rules.procedure import PotAwarded
 from hub.views.antennas import PUBLIC_KINDS
-from hub.views.frames import Event
+from hub.views.frames import Event, frame
 
 __all__ = [
     "DOUBLED_UID_ALERT",
     "UNKNOWN_TAG_ALERT",
     "alert_frame",
+    "alert_frame_model",
     "award_line",
+    "award_line_model",
     "award_record",
+    "award_record_model",
     "doubled_tag_alert",
     "rules_alert_frame",
     "unknown_tag_alert",
@@ -46,6 +48,41 @@ DOUBLED_UID_ALERT = "uid_on_two_antennas"
 """The security alert's code: one registered tag read on two antennas at the same time."""
 
 
+def alert_frame_model(
+    code: str,
+    rule: str,
+    text: Text,
+    remedy: Text,
+    now: float,
+    *,
+    seat: int | None = None,
+    severity: str = "warning",
+    alert_id: int | None = None,
+    hand: int | None = None,
+    node: str | None = None,
+    readers: list[str] | None = None,
+) -> AlertFrame:
+    """An alert frame: the texts and their English; ``alert_id`` the rules' number (None:
+    the hub's own), and ``hand``, ``node``, ``readers`` where it concerns them (left out
+    of the frame when not given)."""
+    concerns = {"hand": hand, "node": node, "readers": readers}
+    return AlertFrame.model_validate(
+        {
+            "t": now,
+            "code": code,
+            "severity": severity,
+            "seat": seat,
+            "rule": rule,
+            "text": text.as_json(),
+            "remedy_text": remedy.as_json(),
+            "message": render(text),
+            "remedy": render(remedy),
+            "id": alert_id,
+            **{k: v for k, v in concerns.items() if v is not None},
+        }
+    )
+
+
 def alert_frame(
     code: str,
     rule: str,
@@ -55,29 +92,22 @@ def alert_frame(
     *,
     seat: int | None = None,
     severity: str = "warning",
-    **more: Any,
+    node: str | None = None,
+    readers: list[str] | None = None,
 ) -> Event:
-    """An alert frame (``{"type": "alert", …}``): the texts and their English, and
-    ``more`` fields (``id``, ``hand``, ``node``, ``readers`` …)."""
-    return {
-        "type": "alert",
-        "t": now,
-        "code": code,
-        "severity": severity,
-        "seat": seat,
-        "rule": rule,
-        "text": text.as_json(),
-        "remedy_text": remedy.as_json(),
-        "message": render(text),
-        "remedy": render(remedy),
-        **more,
-    }
+    """A hub's own alert frame (``{"type": "alert", "id": None, …}``) as a JSON object:
+    :func:`alert_frame_model`."""
+    return frame(
+        alert_frame_model(
+            code, rule, text, remedy, now, seat=seat, severity=severity, node=node, readers=readers
+        )
+    )
 
 
 def rules_alert_frame(alert: Alert, alert_id: int, hand: int, now: float) -> Event:
     """The frame of an alert the rules raised: ``alert_id`` (what the dealer acknowledges)
     in hand ``hand``."""
-    return alert_frame(
+    model = alert_frame_model(
         alert.code.value,
         alert.rule,
         alert.text,
@@ -85,19 +115,31 @@ def rules_alert_frame(alert: Alert, alert_id: int, hand: int, now: float) -> Eve
         now,
         seat=alert.seat,
         severity=alert.severity.value,
-        id=alert_id,
+        alert_id=alert_id,
         hand=hand,
     )
+    return frame(model)
 
 
-def award_line(text: Text) -> dict[str, Any]:
-    """A pot's award read-out: ``{"text", "message"}`` (the text, its English)."""
-    return {"text": text.as_json(), "message": render(text)}
+def award_line_model(text: Text) -> AwardLine:
+    """A pot's award read-out: the text and its English."""
+    return AwardLine.model_validate({"text": text.as_json(), "message": render(text)})
 
 
-def award_record(event: PotAwarded) -> dict[str, Any]:
-    """A ``PotAwarded`` event as JSON data: its fields, the read-out's English beside it."""
-    return event.as_dict() | {"message": render(event.text)}
+def award_line(text: Text) -> Event:
+    """:func:`award_line_model` as a JSON object (``{"text", "message"}``)."""
+    return frame(award_line_model(text))
+
+
+def award_record_model(event: PotAwarded) -> PotAwardRecord:
+    """A ``PotAwarded`` event as the console's record of it: its fields, the read-out's
+    English beside the text."""
+    return PotAwardRecord.model_validate(event.as_dict() | {"message": render(event.text)})
+
+
+def award_record(event: PotAwarded) -> Event:
+    """:func:`award_record_model` as a JSON object."""
+    return frame(award_record_model(event))
 
 
 def unknown_tag_alert(reader: str, count: int, now: float) -> Event:

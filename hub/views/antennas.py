@@ -6,32 +6,53 @@ every card.
 {'reader': 'seat1', 'kind': 'seat', 'count': 2}
 >>> public_antenna("board", ("As",))["cards"]
 ['As']
+>>> type(public_antenna_view("burn", ("2c",))).__name__
+'FaceDownAntenna'
 """
 
 from __future__ import annotations
 
-from typing import Any
+from feltwire.protocol import (
+    FaceDownAntenna,
+    FaceUpAntenna,
+    OverlayAntenna,
+    ReaderKind,
+    reader_kind,
+)
+from hub.views.frames import Event, frame
 
-from feltwire.protocol import ReaderKind, reader_kind
+__all__ = [
+    "PUBLIC_KINDS",
+    "overlay_antenna",
+    "overlay_antenna_view",
+    "public_antenna",
+    "public_antenna_view",
+]
 
 PUBLIC_KINDS = frozenset({ReaderKind.BOARD, ReaderKind.UP})
 """Antennas whose cards lie face up: the only ones the public feed names."""
 
 
-def public_antenna(reader: str, cards: tuple[str, ...]) -> dict[str, Any]:
+def public_antenna_view(reader: str, cards: tuple[str, ...]) -> FaceUpAntenna | FaceDownAntenna:
     """How the public sees an antenna: cards if face up, otherwise only how many."""
     kind = reader_kind(reader)
-    view: dict[str, Any] = {"reader": reader, "kind": kind.value, "count": len(cards)}
     if kind in PUBLIC_KINDS:
-        view["cards"] = list(cards)
-    return view
+        return FaceUpAntenna(reader=reader, kind=kind.value, count=len(cards), cards=list(cards))
+    return FaceDownAntenna(reader=reader, kind=kind.value, count=len(cards))
 
 
-def overlay_antenna(reader: str, cards: tuple[str, ...]) -> dict[str, Any]:
+def public_antenna(reader: str, cards: tuple[str, ...]) -> Event:
+    """:func:`public_antenna_view` as a JSON object."""
+    return frame(public_antenna_view(reader, cards))
+
+
+def overlay_antenna_view(reader: str, cards: tuple[str, ...]) -> OverlayAntenna:
     """How the producer's overlay sees an antenna: every card."""
-    return {
-        "reader": reader,
-        "kind": reader_kind(reader).value,
-        "count": len(cards),
-        "cards": list(cards),
-    }
+    return OverlayAntenna(
+        reader=reader, kind=reader_kind(reader), count=len(cards), cards=list(cards)
+    )
+
+
+def overlay_antenna(reader: str, cards: tuple[str, ...]) -> Event:
+    """:func:`overlay_antenna_view` as a JSON object."""
+    return frame(overlay_antenna_view(reader, cards))

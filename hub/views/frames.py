@@ -1,12 +1,35 @@
-"""The frames the hub sends to its pages and feeds.
+"""The frames the hub sends to its pages and feeds, and the one edge where a protocol
+model becomes the JSON object a feed carries.
 
-A frame is a JSON object with a ``type`` (``snapshot``, ``antenna``, ``event``, ``alert``,
-``state`` …). Today it is a plain dict; the typed protocol models replace this alias.
+Every builder in :mod:`hub.views` constructs its model of :mod:`feltwire.protocol` (so
+pydantic checks the frame's shape when it is built: a builder cannot make a frame the
+published schema refuses) and returns it, or — for callers that still work on JSON
+objects — :func:`frame` of it: the fields the builder set, the discriminators (``type``,
+``event``) always among them.
+
+>>> from feltwire.protocol import AlertAckFrame
+>>> frame(AlertAckFrame(id=3, t=1.5))
+{'type': 'alert_ack', 'id': 3, 't': 1.5}
 """
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Any
 
+from feltwire.protocol.values import FrameModel
+
+__all__ = ["Event", "frame"]
+
 Event = dict[str, Any]
-"""One frame of a feed (a JSON object)."""
+"""One frame of a feed, as a JSON object (what :func:`frame` makes of a protocol model).
+
+The app and the web layer still pass frames on as these objects (they add a frame's
+``hand``, ``t`` or ``n`` and merge), so the alias stays a plain dict; the views' typed
+builders return the protocol models themselves."""
+
+
+def frame(model: FrameModel, *, exclude: Set[str] = frozenset()) -> Event:
+    """``model`` as the JSON object a feed carries: the fields its builder set (a field
+    left to its default stays out, as in a frame written by hand), less ``exclude``."""
+    return model.model_dump(mode="json", exclude_unset=True, exclude=set(exclude) or None)

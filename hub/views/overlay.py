@@ -1,5 +1,9 @@
 """The broadcast overlay's picture of the table, folded from the overlay feed's frames.
 
+To be replaced: :func:`hub.views.overlay_scene.overlay_picture` is the same picture as a
+pure projection of the live table (a test shows the two agree over the demo's hands);
+once the app pushes that picture into the overlay's delay, this fold goes away.
+
 Pure: :class:`OverlayState` is fed the frames the hub *released* to the producer's
 overlay feed (see :mod:`hub.app.hub_service`: antenna frames with every card, the rules' hand
 frames with every card named, equity frames) one at a time, and answers with
@@ -48,18 +52,12 @@ from typing import Any
 
 from feltwire.errors import ProtocolError
 from feltwire.protocol import ReaderKind, reader_kind, seat_of
+from hub.views.overlay_scene import BOARD_READERS, SEAT_EQUITY
 
 Frame = Mapping[str, Any]
 
-BOARD_READERS = ("board", "flop1", "flop2", "flop3", "turn", "river")
-"""The board antennas, in the order their cards are dealt."""
-
 _ROUND_ENDERS = frozenset({"HoleCardDealt", "BurnDealt", "BoardDealt", "Discarded"})
 """Hand events that end a betting round when they come after an action in it."""
-
-
-_SEAT_EQUITY = ("equity", "win", "tie", "hand_name", "high", "low", "outs", "split_outs")
-"""The fields of a seat's equity the picture passes on."""
 
 
 class OverlayFrameError(ValueError):
@@ -376,7 +374,7 @@ class OverlayState:
                 "equity": None,
             }
             if eq is not None:
-                shown = {k: eq[k] for k in _SEAT_EQUITY if k in eq}
+                shown = {k: eq[k] for k in SEAT_EQUITY if k in eq}
                 player["equity"] = shown | {"exact": bool(equity.get("exact", False))}
             players.append(player)
         summary = None

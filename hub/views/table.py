@@ -6,9 +6,25 @@ shown hands. Pure: no clock, no I/O; the caller passes the state and ``now``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import TypeAdapter
 
 from feltwire.cards import card_code
+from feltwire.protocol import (
+    ConsolePlayer,
+    LegalActions,
+    LegalAllIn,
+    LegalBet,
+    Limits,
+    OverlayHandEvent,
+    PublicHandEvent,
+    PublicPlayer,
+    PublicShownHand,
+    ShowdownChoices,
+    ShownHand,
+    TopUp,
+)
 from hub.rules.dealing import UNKNOWN, ShowOrMuck
 from hub.rules.games import Family, Structure
 from hub.rules.hand import Hand, Phase
@@ -17,70 +33,93 @@ from hub.rules.procedure import Event as HandEvent
 from hub.rules.setup import HandSetup
 from hub.rules.table import BuyInLimits, ChipsDelivered, Entry, Table
 from hub.views.alerts import award_record
+from hub.views.frames import Event, frame
+
+_PUBLIC_EVENT: TypeAdapter[PublicHandEvent] = TypeAdapter(PublicHandEvent)
+_OVERLAY_EVENT: TypeAdapter[OverlayHandEvent] = TypeAdapter(OverlayHandEvent)
+BetAct = Literal["bet", "raise", "complete"]
+"""What a bet of the seat to act is called (:class:`feltwire.protocol.LegalBet`)."""
+
+_PLACED = frozenset({"hand", "t"})
+"""The fields of an event frame that say where it happened: what a caller of
+:func:`public_event` and :func:`overlay_event` adds itself."""
 
 
-def _cards_named(data: dict[str, Any]) -> dict[str, Any]:
-    """Card indexes as card codes (an unread card as None)."""
-    out = dict(data)
-    if "card" in out and isinstance(out["card"], int):
-        out["card"] = card_code(out["card"]) if out["card"] >= 0 else None
-    return out
+def _code(card: int) -> str | None:
+    """A card index as its code (an unread card as None)."""
+    return card_code(card) if card >= 0 else None
 
 
-def _event_data(event: HandEvent) -> dict[str, Any]:
-    """The event as JSON data; a pot award with its read-out's English beside the text."""
-    return award_record(event) if isinstance(event, PotAwarded) else event.as_dict()
-
-
-def overlay_event(event: HandEvent) -> dict[str, Any]:
-    """An event of the hand as an overlay frame: every card named (hole cards too).
-
-    Only the producer's overlay feed carries these, held back by its delay."""
-    data = _event_data(event)
-    name = data.pop("type")
-    out = {"type": "event", "event": name} | _cards_named(data)
+def _event_fields(event: HandEvent, hand: int, t: float) -> dict[str, Any]:
+    """The event as frame fields, every card named (a pot award with its read-out's
+    English beside the text)."""
+    data = award_record(event) if isinstance(event, PotAwarded) else event.as_dict()
+    out = {"type": "event", "event": data.pop("type"), "hand": hand, "t": t} | data
+    if isinstance(out.get("card"), int):
+        out["card"] = _code(out["card"])
     if "cards" in out:
-        out["cards"] = [card_code(c) if c >= 0 else None for c in out["cards"]]
+        out["cards"] = [_code(c) for c in out["cards"]]
     return out
 
 
-def public_event(event: HandEvent) -> dict[str, Any]:
-    """A public event of the hand as a feed frame; a shown hand goes without its cards
-    (the public feed never carries a hole card)."""
-    data = _event_data(event)
-    name = data.pop("type")
+def overlay_event_model(event: HandEvent, hand: int, t: float) -> OverlayHandEvent:
+    """An event of hand ``hand`` at ``t`` as an overlay frame: every card named (hole
+    cards too). Only the producer's overlay feed carries these, held back by its delay."""
+    return _OVERLAY_EVENT.validate_python(_event_fields(event, hand, t))
+
+
+def public_event_model(event: HandEvent, hand: int, t: float) -> PublicHandEvent:
+    """A public event of hand ``hand`` at ``t`` as a feed frame; a shown hand goes without
+    its cards. The model refuses a hidden card (a face-down hole card, a burn): the
+    public feed never carries one."""
+    fields = _event_fields(event, hand, t)
     if isinstance(event, HandShown):
-        data.pop("cards", None)
-    return {"type": "event", "event": name} | _cards_named(data)
+        del fields["cards"]
+    return _PUBLIC_EVENT.validate_python(fields)
 
 
-def players_view(table: Table, hand: Hand | None, setup: HandSetup | None) -> list[dict[str, Any]]:
+def overlay_event(event: HandEvent) -> Event:
+    """:func:`overlay_event_model` as a JSON object without ``hand`` and ``t`` (the
+    caller adds them)."""
+    return frame(overlay_event_model(event, 0, 0.0), exclude=_PLACED)
+
+
+def public_event(event: HandEvent) -> Event:
+    """:func:`public_event_model` as a JSON object without ``hand`` and ``t`` (the caller
+    adds them)."""
+    return frame(public_event_model(event, 0, 0.0), exclude=_PLACED)
+
+
+def players_view_model(
+    table: Table, hand: Hand | None, setup: HandSetup | None
+) -> list[PublicPlayer]:
     """Every seated player as anyone may see them: seat, name, stack (behind, while a
     hand runs), chips bet this round, in the hand / folded / all in / sitting out; ``hand``
     is the running hand (None between hands)."""
     out = []
     for seat, player in sorted(table.players.items()):
-        view: dict[str, Any] = {
-            "seat": seat,
-            "name": player.name,
-            "stack": player.stack,
-            "bet": 0,
-            "in_hand": False,
-            "folded": False,
-            "all_in": False,
-            "sitting_out": player.sitting_out,
-        }
         h = setup.hand_seat(seat) if hand is not None and setup is not None else None
+        stack, bet, folded = player.stack, 0, False
         if hand is not None and h is not None:
-            view |= {
-                "stack": hand.stacks[h],
-                "bet": hand.bets[h],
-                "in_hand": True,
-                "folded": hand.folded[h],
-                "all_in": hand.stacks[h] == 0 and not hand.folded[h],
-            }
-        out.append(view)
+            stack, bet, folded = hand.stacks[h], hand.bets[h], hand.folded[h]
+        out.append(
+            PublicPlayer(
+                seat=seat,
+                name=player.name,
+                stack=stack,
+                bet=bet,
+                in_hand=h is not None,
+                folded=folded,
+                all_in=h is not None and stack == 0 and not folded,
+                sitting_out=player.sitting_out,
+            )
+        )
     return out
+
+
+def players_view(table: Table, hand: Hand | None, setup: HandSetup | None) -> list[Event]:
+    """:func:`players_view_model` as JSON objects."""
+    return [frame(p) for p in players_view_model(table, hand, setup)]
 
 
 def board_view(hand: Hand | None) -> list[str]:
@@ -90,67 +129,88 @@ def board_view(hand: Hand | None) -> list[str]:
     return [card_code(c) for c in hand.board if c >= 0]
 
 
-def console_player(
+def console_player_model(
     table: Table,
-    view: dict[str, Any],
+    view: PublicPlayer,
     now: float,
     hand: Hand | None,
     setup: HandSetup | None,
-) -> dict[str, Any]:
+) -> ConsolePlayer:
     """A player as the console shows them: the public view, what they owe, and which
     seat commands the table's rules allow now (``hand``: the last or running hand;
     ``setup``: the running hand's, None between hands)."""
-    seat = view["seat"]
+    seat = view.seat
     player = table.players[seat]
     top_up = table.limits_for_top_up(seat, now)
-    out = view | {
-        "pending": player.pending,
-        "owes": player.owes.value,
-        "waiting": player.entry is Entry.WAIT_FOR_BIG_BLIND,
-        "can_leave": table.can_leave(seat),
-        "can_sit_out": table.can_sit_out(seat),
-        "can_come_back": table.can_come_back(seat),
-        "can_top_up": table.can_add_chips(seat, top_up.minimum, now),
-        "top_up": limits_view(top_up),
-        "up": [],
-    }
     h = setup.hand_seat(seat) if setup is not None else None
+    up: list[str] = []
     if hand is not None and h is not None and hand.game.family is Family.STUD:
-        out["up"] = [card_code(c) for c in hand.up_cards.get(h, []) if c >= 0]
-    return out
+        up = [card_code(c) for c in hand.up_cards.get(h, []) if c >= 0]
+    return ConsolePlayer(
+        **view.model_dump(),
+        pending=player.pending,
+        owes=player.owes.value,
+        waiting=player.entry is Entry.WAIT_FOR_BIG_BLIND,
+        can_leave=table.can_leave(seat),
+        can_sit_out=table.can_sit_out(seat),
+        can_come_back=table.can_come_back(seat),
+        can_top_up=table.can_add_chips(seat, top_up.minimum, now),
+        top_up=limits_view_model(top_up),
+        up=up,
+    )
 
 
-def legal_view(hand: Hand, setup: HandSetup | None) -> dict[str, Any] | None:
+def console_player(
+    table: Table,
+    view: Event,
+    now: float,
+    hand: Hand | None,
+    setup: HandSetup | None,
+) -> Event:
+    """:func:`console_player_model` as a JSON object, from a player of
+    :func:`players_view`."""
+    player = PublicPlayer.model_validate(view)
+    return frame(console_player_model(table, player, now, hand, setup))
+
+
+def legal_view_model(hand: Hand, setup: HandSetup | None) -> LegalActions | None:
     """What the seat to act may do, from the engine (None outside a betting round)."""
     if hand.phase is not Phase.BETTING or hand.actor is None or setup is None:
         return None
     la = hand.legal_actions()
     h = la.seat
-    bet: dict[str, Any] | None = None
+    bet: LegalBet | None = None
     if la.can_bet_or_raise:
         fixed = hand.game.structure is Structure.FIXED_LIMIT
-        act = "complete" if la.is_completion else "raise" if la.bet_is_raise else "bet"
-        bet = {"act": act, "min_to": la.min_to, "max_to": la.max_to, "fixed": fixed}
+        act: BetAct = "complete" if la.is_completion else "raise" if la.bet_is_raise else "bet"
         if fixed:  # fixed limit: the one size (or the two of an open pair, R-BET-9)
-            bet["amounts"] = sorted({la.min_to, la.max_to})
-    return {
-        "seat": setup.seats[h],
-        "fold": hand.can_fold(h),
-        "check": hand.can_check(h),
-        "call": la.call_amount if hand.can_call(h) else None,
-        "bring_in": la.bring_in_amount if hand.can_bring_in(h) else None,
-        "bet": bet,
-        "all_in": (
-            {"to": hand.bets[h] + hand.stacks[h], "amount": hand.stacks[h]}
-            if hand.can_all_in(h)
-            else None
-        ),
-        "bet_now": hand.bets[h],
-        "stack": hand.stacks[h],
-    }
+            amounts = sorted({la.min_to, la.max_to})
+            bet = LegalBet(act=act, min_to=la.min_to, max_to=la.max_to, fixed=True, amounts=amounts)
+        else:
+            bet = LegalBet(act=act, min_to=la.min_to, max_to=la.max_to, fixed=False)
+    all_in = None
+    if hand.can_all_in(h):
+        all_in = LegalAllIn(to=hand.bets[h] + hand.stacks[h], amount=hand.stacks[h])
+    return LegalActions(
+        seat=setup.seats[h],
+        fold=hand.can_fold(h),
+        check=hand.can_check(h),
+        call=la.call_amount if hand.can_call(h) else None,
+        bring_in=la.bring_in_amount if hand.can_bring_in(h) else None,
+        bet=bet,
+        all_in=all_in,
+        bet_now=hand.bets[h],
+        stack=hand.stacks[h],
+    )
 
 
-def showdown_view(hand: Hand, setup: HandSetup | None) -> dict[str, Any] | None:
+def legal_view(hand: Hand, setup: HandSetup | None) -> Event | None:
+    """:func:`legal_view_model` as a JSON object."""
+    legal = legal_view_model(hand, setup)
+    return None if legal is None else frame(legal)
+
+
+def showdown_view_model(hand: Hand, setup: HandSetup | None) -> ShowdownChoices | None:
     """Who is asked to show or muck next and which seats may do which: at showdown any
     hand may be shown at once, a muck waits its turn (R-SHOW-4); after a pot won
     uncontested, the winner may show all, some cards (``part``) or muck (R-SHOW-3)."""
@@ -160,68 +220,95 @@ def showdown_view(hand: Hand, setup: HandSetup | None) -> dict[str, Any] | None:
     winner = hand.uncalled_winner
     if winner is not None:
         t = seats[winner]
-        return {"next": t, "show": [t], "muck": [t], "part": True, "uncalled": True}
+        return ShowdownChoices(next=t, show=[t], muck=[t], part=True, uncalled=True)
     if hand.phase is not Phase.SHOWDOWN:
         return None
     done = set(hand.shown) | set(hand.mucked)
     open_ = [h for h in hand.in_hand if h not in done]
-    return {
-        "next": seats[hand.shower] if hand.shower is not None else None,
-        "show": [seats[h] for h in open_ if may_show(hand, h)],
-        "muck": [seats[h] for h in open_ if hand.can_muck(h)],
-        "part": False,
-        "uncalled": False,
-    }
+    return ShowdownChoices(
+        next=seats[hand.shower] if hand.shower is not None else None,
+        show=[seats[h] for h in open_ if may_show(hand, h)],
+        muck=[seats[h] for h in open_ if hand.can_muck(h)],
+        part=False,
+        uncalled=False,
+    )
 
 
-def shown_view(hand: Hand, setup: HandSetup | None) -> list[dict[str, Any]]:
+def showdown_view(hand: Hand, setup: HandSetup | None) -> Event | None:
+    """:func:`showdown_view_model` as a JSON object."""
+    choices = showdown_view_model(hand, setup)
+    return None if choices is None else frame(choices)
+
+
+def shown_view_model(hand: Hand, setup: HandSetup | None) -> list[ShownHand]:
     """Hands shown at the showdown or by the uncalled winner (their cards are public
     then; ``whole`` False: only these cards, R-SHOW-3); nothing before."""
     if hand.phase not in (Phase.SHOWDOWN, Phase.COMPLETE) or setup is None:
         return []
     seats = setup.seats
     return [
-        {
-            "seat": seats[r.seat],
-            "cards": [card_code(c) for c in r.cards if c >= 0],
-            "whole": len(r.cards) == len(hand.hole[r.seat]),
-        }
+        ShownHand(
+            seat=seats[r.seat],
+            cards=[card_code(c) for c in r.cards if c >= 0],
+            whole=len(r.cards) == len(hand.hole[r.seat]),
+        )
         for r in hand.log
         if isinstance(r, ShowOrMuck) and r.shown
     ]
 
 
-def shown_public(monitor: DealingMonitor | None, setup: HandSetup | None) -> list[dict[str, Any]]:
+def shown_view(hand: Hand, setup: HandSetup | None) -> list[Event]:
+    """:func:`shown_view_model` as JSON objects."""
+    return [frame(s) for s in shown_view_model(hand, setup)]
+
+
+def shown_public_model(
+    monitor: DealingMonitor | None, setup: HandSetup | None
+) -> list[PublicShownHand]:
     """The shown hands as the public view has them: the seat, how many cards it
     showed and whether that was the whole hand — never a card (the public feed carries
     no hole card; the overlay names them, behind its delay) — those of the last hand
     until the next starts."""
     if monitor is None or monitor.void:
         return []
-    hand = monitor.hand
     return [
-        {"seat": s["seat"], "count": len(s["cards"]), "whole": s["whole"]}
-        for s in shown_view(hand, setup)
+        PublicShownHand(seat=s.seat, count=len(s.cards), whole=s.whole)
+        for s in shown_view_model(monitor.hand, setup)
     ]
 
 
-def top_up_view(delivery: ChipsDelivered) -> dict[str, Any]:
+def shown_public(monitor: DealingMonitor | None, setup: HandSetup | None) -> list[Event]:
+    """:func:`shown_public_model` as JSON objects."""
+    return [frame(s) for s in shown_public_model(monitor, setup)]
+
+
+def top_up_view_model(delivery: ChipsDelivered) -> TopUp:
     """Chips bought during a hand, as delivered when it ended (R-BUY-4): a console line."""
-    return {
-        "seat": delivery.seat,
-        "bought": delivery.bought,
-        "delivered": delivery.delivered,
-        "refused": delivery.refused,
-        "stack": delivery.stack,
-        "maximum": delivery.maximum,
-        "rule": delivery.rule,
-        "message": delivery.message,
-    }
+    return TopUp(
+        seat=delivery.seat,
+        bought=delivery.bought,
+        delivered=delivery.delivered,
+        refused=delivery.refused,
+        stack=delivery.stack,
+        maximum=delivery.maximum,
+        rule=delivery.rule,
+        message=delivery.message,
+    )
 
 
-def limits_view(limits: BuyInLimits) -> dict[str, Any]:
+def top_up_view(delivery: ChipsDelivered) -> Event:
+    """:func:`top_up_view_model` as a JSON object."""
+    return frame(top_up_view_model(delivery))
+
+
+def limits_view_model(limits: BuyInLimits) -> Limits:
     """Buy-in or top-up limits as the console shows them."""
-    return {"min": limits.minimum, "max": limits.maximum, "rule": limits.rule}
+    return Limits(min=limits.minimum, max=limits.maximum, rule=limits.rule)
+
+
+def limits_view(limits: BuyInLimits) -> Event:
+    """:func:`limits_view_model` as a JSON object."""
+    return frame(limits_view_model(limits))
 
 
 def may_show(hand: Hand, h: int) -> bool:

@@ -1,0 +1,269 @@
+"""The broadcast overlay's picture as a pure projection of the live table.
+
+:func:`overlay_picture` answers what the overlay shows from what the hub knows *now* —
+the rules' hand and table, the cards on every antenna, the last equity figures — the way
+:func:`hub.views.table.players_view` answers for the public. Nothing is re-derived: the
+stacks, bets, pot, the uncalled bet's return, who folded or is all in are the rules'
+own. The app pushes the picture into the overlay's delay as a snapshot (a ``state``
+frame) after every change, so what a page sees is the table as of the delay; the fold of
+released frames (:mod:`hub.views.overlay`) is then no longer needed.
+
+The same two sources as the fold, the richer one winning: with the rules running (a hand
+started), players, chips, the board and the hole cards come from the hand, a hole card
+the rules have not learnt yet from the seat's antenna; without rules, every seat whose
+antenna holds a card is a player and the board is what lies on the board antennas.
+
+>>> scene = OverlayScene(antennas={"seat2": ("As", "Kd"), "board": ("2c",)})
+>>> picture = overlay_picture(scene)
+>>> picture.rules, [(p.seat, p.cards) for p in picture.players], picture.board
+(False, [(2, ['As', 'Kd'])], ['2c'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from feltwire.cards import card_code
+from feltwire.protocol import (
+    AwardPayout,
+    EquityFrame,
+    EquitySummary,
+    LastAction,
+    OverlayAward,
+    OverlayAwardText,
+    OverlayPicture,
+    OverlayPlayer,
+    PlayerEquity,
+    PotAwardRecord,
+    seat_of,
+)
+from feltwire.protocol.texts import AwardLine
+from hub.rules.betting import Action
+from hub.rules.dealing import ShowOrMuck
+from hub.rules.procedure import DealingMonitor
+from hub.rules.setup import HandSetup
+from hub.rules.table import Table
+
+__all__ = [
+    "BOARD_READERS",
+    "SEAT_EQUITY",
+    "OverlayScene",
+    "equity_summary",
+    "overlay_picture",
+    "seat_cards",
+]
+
+BOARD_READERS = ("board", "flop1", "flop2", "flop3", "turn", "river")
+"""The board antennas, in the order their cards are dealt."""
+
+SEAT_EQUITY = ("equity", "win", "tie", "hand_name", "high", "low", "outs", "split_outs")
+"""The fields of a seat's equity the picture passes on."""
+
+
+@dataclass(frozen=True)
+class OverlayScene:
+    """What the overlay's picture is a projection of: the live table as the hub has it.
+
+    ``antennas``: every card on every antenna (the hub's presence snapshot); ``table``,
+    ``monitor``, ``setup``: the rules' table and the current (or last) hand's monitor and
+    setup (None: the hub runs no rules, or no hand started yet); ``in_hand``: a hand runs;
+    ``blinds``: the seats of the hand's small and big blind; ``pots``: the hand's pot
+    awards so far (:func:`hub.views.alerts.award_record_model` of its ``PotAwarded``
+    events, kept until the next hand starts); ``awards``: the read-outs
+    of the last hand's end (what ``hand_end`` carried); ``equity``: the last equity frame.
+    """
+
+    antennas: Mapping[str, Sequence[str]]
+    table: Table | None = None
+    monitor: DealingMonitor | None = None
+    setup: HandSetup | None = None
+    in_hand: bool = False
+    blinds: tuple[int | None, int | None] = (None, None)
+    pots: Sequence[PotAwardRecord] = ()
+    awards: Sequence[AwardLine] = ()
+    equity: EquityFrame | None = field(default=None)
+
+
+def seat_cards(antennas: Mapping[str, Sequence[str]], seat: int) -> list[str]:
+    """The cards on a seat's antennas (its hole antenna and, in stud, its up cards)."""
+    return [*antennas.get(f"seat{seat}", ()), *antennas.get(f"up{seat}", ())]
+
+
+def equity_summary(equity: EquityFrame | None, board: list[str]) -> EquitySummary | None:
+    """The equity figures' state for the board shown (None: no figures for any seat)."""
+    if equity is None or not equity.players:
+        return None
+    return EquitySummary(
+        exact=equity.exact,
+        error=equity.error,
+        low=equity.low,
+        stale=list(equity.board) != board,
+        outs=equity.outs,
+    )
+
+
+def _player_equity(equity: EquityFrame | None, seat: int) -> PlayerEquity | None:
+    if equity is None:
+        return None
+    for p in equity.players:
+        if p.seat == seat:
+            shown = {k: v for k, v in p.model_dump().items() if k in SEAT_EQUITY}
+            return PlayerEquity(**shown, exact=equity.exact)
+    return None
+
+
+def _award(record: PotAwardRecord) -> OverlayAward:
+    payouts = [AwardPayout(seat=p.seat, amount=p.amount, half=p.half) for p in record.payouts]
+    return OverlayAward(
+        text=record.text,
+        message=record.message,
+        pot=record.pot,
+        amount=record.amount,
+        payouts=payouts,
+    )
+
+
+def _code(card: int) -> str | None:
+    return card_code(card) if card >= 0 else None
+
+
+def overlay_picture(scene: OverlayScene) -> OverlayPicture:
+    """What the overlay shows of ``scene`` (see the module docstring)."""
+    if scene.table is None or scene.monitor is None or scene.setup is None:
+        return _without_rules(scene)
+    return _with_rules(scene, scene.table, scene.monitor, scene.setup)
+
+
+def _without_rules(scene: OverlayScene) -> OverlayPicture:
+    board = [c for r in BOARD_READERS for c in scene.antennas.get(r, ())]
+    seats = {s for r, cards in scene.antennas.items() if cards and (s := seat_of(r))}
+    if scene.equity is not None:
+        seats.update(p.seat for p in scene.equity.players)
+    players = [
+        OverlayPlayer(
+            seat=seat,
+            name=None,
+            in_hand=True,
+            stack=None,
+            bet=0,
+            cards=list(seat_cards(scene.antennas, seat)),
+            folded=False,
+            all_in=False,
+            acting=False,
+            button=False,
+            shown=False,
+            shown_cards=[],
+            mucked=False,
+            won=0,
+            equity=_player_equity(scene.equity, seat),
+        )
+        for seat in sorted(seats)
+    ]
+    return OverlayPicture(
+        rules=False,
+        hand=None,
+        in_hand=False,
+        voided=False,
+        button=None,
+        small_blind=None,
+        big_blind=None,
+        acting=None,
+        pot=0,
+        board=board,
+        last_action=None,
+        players=players,
+        equity=equity_summary(scene.equity, board),
+        awards=[],
+    )
+
+
+def _with_rules(
+    scene: OverlayScene, table: Table, monitor: DealingMonitor, setup: HandSetup
+) -> OverlayPicture:
+    hand, seats, live = monitor.hand, setup.seats, scene.in_hand
+    hints = monitor.hints()
+    equity = scene.equity
+    if equity is not None and equity.hand is not None and equity.hand != setup.number:
+        equity = None  # figures of another hand than the one shown
+    board = [card_code(c) for c in hand.board if c >= 0]
+    shown: dict[int, list[str]] = {}
+    mucked: set[int] = set()
+    last: Action | None = None
+    for record in hand.log:
+        if isinstance(record, ShowOrMuck):
+            if record.shown:
+                shown[seats[record.seat]] = [card_code(c) for c in record.cards if c >= 0]
+            else:
+                mucked.add(seats[record.seat])
+        elif isinstance(record, Action):
+            last = record
+    won: dict[int, int] = {}
+    for pot in scene.pots:
+        for p in pot.payouts:
+            won[p.seat] = won.get(p.seat, 0) + p.amount
+    everyone: set[int] = set(seats)
+    everyone.update(s for r, cards in scene.antennas.items() if cards and (s := seat_of(r)))
+    if equity is not None:
+        everyone.update(p.seat for p in equity.players)
+    players = []
+    for seat in sorted(everyone):
+        h = setup.hand_seat(seat)
+        folded = seat in hints.folded
+        player = table.players.get(seat)
+        stack = hand.stacks[h] if h is not None and live else None
+        if stack is None and player is not None and (not live or h is not None):
+            stack = player.stack
+        known = [_code(c) for c in hand.hole[h]] if h is not None else []
+        spare = [c for c in seat_cards(scene.antennas, seat) if c not in known]
+        cards = [c if c is not None or not spare else spare.pop(0) for c in known]
+        if seat not in shown:
+            cards += spare
+        players.append(
+            OverlayPlayer(
+                seat=seat,
+                name=player.name if player is not None else None,
+                in_hand=h is not None,
+                stack=stack,
+                bet=hand.bets[h] if h is not None and live else 0,
+                cards=cards,
+                folded=folded,
+                all_in=seat in hints.all_in and not folded,
+                acting=seat == hints.acting and live,
+                button=seat == setup.button,
+                shown=seat in shown,
+                shown_cards=shown.get(seat, []),
+                mucked=seat in mucked,
+                won=won.get(seat, 0),
+                equity=None if folded else _player_equity(equity, seat),
+            )
+        )
+    awards: list[OverlayAward | OverlayAwardText] = [_award(p) for p in scene.pots]
+    if not awards and not live:
+        awards = [OverlayAwardText(text=a.text, message=a.message) for a in scene.awards]
+    return OverlayPicture(
+        rules=True,
+        hand=setup.number,
+        in_hand=live,
+        voided=monitor.void,
+        button=setup.button,
+        small_blind=scene.blinds[0],
+        big_blind=scene.blinds[1],
+        acting=hints.acting if live else None,
+        pot=hand.pot_total if live and not monitor.void else 0,
+        board=board,
+        last_action=(
+            LastAction(
+                seat=seats[last.seat],
+                kind=last.kind.value,
+                amount=last.amount,
+                to=last.to,
+                all_in=last.all_in,
+            )
+            if last is not None
+            else None
+        ),
+        players=players,
+        equity=equity_summary(equity, board),
+        awards=awards,
+    )
