@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from feltwire.errors import FeltwireError
+
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"
 RANK_NAMES: Final = {
@@ -43,7 +45,7 @@ _CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]")
 _INDEX: Final[dict[str, int]] = {code: i for i, code in enumerate(FULL_DECK)}
 
 
-class CardError(ValueError):
+class CardError(FeltwireError, ValueError):
     """A string that is not a card code (``As``, ``Td``, ``2c`` …)."""
 
 

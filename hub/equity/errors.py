@@ -7,8 +7,10 @@
 
 from __future__ import annotations
 
+from feltwire.errors import FeltwireError
 
-class EquityError(ValueError):
+
+class EquityError(FeltwireError, ValueError):
     """Root of every error :mod:`hub.equity` raises."""
 
 

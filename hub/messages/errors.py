@@ -6,8 +6,10 @@ True
 
 from __future__ import annotations
 
+from feltwire.errors import FeltwireError
 
-class MessagesError(Exception):
+
+class MessagesError(FeltwireError):
     """Root of every error :mod:`hub.messages` raises on purpose."""
 
 

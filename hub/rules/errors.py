@@ -36,6 +36,7 @@ import copy
 from collections.abc import Callable
 from typing import Final, NewType, Self
 
+from feltwire.errors import FeltwireError
 from feltwire.text import Player, Seat, Text
 from hub.messages import render
 
@@ -87,7 +88,7 @@ def seat_name(t: TableSeat) -> str:
     return f"seat {t}"
 
 
-class RulesError(ValueError):
+class RulesError(FeltwireError, ValueError):
     """An input the rules do not allow: ``rule`` names the rule id it breaks, ``text``
     says why (a catalog text whose players are :class:`~feltwire.text.Player` s)."""
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from fastapi import HTTPException
 
+from feltwire.errors import FeltwireError
 
-class WebError(Exception):
+
+class WebError(FeltwireError):
     """The root of every error the hub's web side raises."""
 
 
