@@ -289,7 +289,7 @@ async def test_each_table_keeps_its_own_event_log_and_an_old_state_dir_still_wor
     )
     try:
         one.service.handle_message(*_read("t1", "seat1", "As", seq=1))
-        assert one.service.presence.cards_on("seat1") == ("As",)
+        assert one.service.intake.presence.cards_on("seat1") == ("As",)
     finally:
         await one.stop()
     assert (state / EVENT_LOG_FILE).exists()

@@ -185,7 +185,7 @@ async def test_an_admin_resets_a_node_pushed_far_ahead_and_the_reset_is_kept(
         await hub.stop()
     again = await start_hub(open_hub_config(tmp_path / "state"))
     try:  # the reset is replayed: the board as it was, the forged count forgotten
-        assert again.service.presence.cards_on("board") == ("As",)
-        assert again.service.ingest.nodes.stats()["n"]["last_seq"] < ahead
+        assert again.service.intake.presence.cards_on("board") == ("As",)
+        assert again.service.node_stats()["n"]["last_seq"] < ahead
     finally:
         await again.stop()
