@@ -34,7 +34,8 @@ from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.mqtt import run_mqtt
 from hub.app.errors import EventLogError
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.app.table_time import TableTime
 from hub.config import HubConfig, ResolvedTable
 from hub.web.app import create_app

@@ -15,7 +15,8 @@ from typing import Protocol
 from feltwire.cards import card_code
 from feltwire.deck import Deck, simulated_deck
 from hub.app.records import ConsoleInput
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.rules.hand import Hand
 from hub.rules.procedure import (
     Input,

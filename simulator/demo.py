@@ -59,7 +59,7 @@ from feltwire.config import MqttClientSettings
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.app.records import ConsoleInput
-from hub.app.table_app import TableConsole
+from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules.procedure import (

@@ -7,6 +7,8 @@ fakes fill in.
 * :class:`Outbox` — messages for the broker (light commands, alerts, the public topic);
 * :class:`FeedSink` — a live feed of frames to the pages (the public and overlay feeds);
 * :class:`Clock` — the hub's time (seconds), never the wall clock for delays;
+* :class:`Recorder` — the table's entrance of inputs (log, then apply), as the
+  staff's console (:class:`~hub.app.table_console.TableConsole`) uses it;
 * :class:`Presence` — the table's presence picture as the rules side reads it;
 * :class:`TableOutput` — where the rules side's frames, lights and alerts go (the
   table's publisher); the rules side points at nothing else of the application.
@@ -52,6 +54,13 @@ class EventStore(Protocol):
 
     def records(self, after: int = 0) -> Iterator[LogRecord]:
         """The inputs after sequence number ``after``, in order."""
+
+
+class Recorder(Protocol):
+    """The entrance of a table's inputs: log one, then apply it (what applying returned)."""
+
+    def __call__(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
+        """Append ``payload`` to the event store, then apply it."""
 
 
 class Outbox(Protocol):

@@ -19,7 +19,7 @@ rebuilds the state after a restart by applying the logged inputs through the sam
 with their recorded times as the clock and without sending anything to the broker.
 
 The app is what the web reads (:class:`hub.web.tables.TableDesk`); the dealer console's
-inputs enter through :attr:`TableApp.rules`, a :class:`TableConsole`.
+inputs enter through :attr:`TableApp.rules`, a :class:`~hub.app.table_console.TableConsole`.
 
 >>> from feltwire.deck import simulated_deck
 >>> from hub.config import PlayerSettings, RulesSettings, default_readers
@@ -48,7 +48,7 @@ from typing import Any
 from feltwire.deck import Deck
 from feltwire.protocol import ButtonPress, ReaderKind, reader_kind, seat_of
 from feltwire.text import Text
-from hub.app.codec import console_kind, decode_read, encode_console, encode_read, encode_table
+from hub.app.codec import decode_read, encode_read
 from hub.app.equity_watch import EquityWatch
 from hub.app.errors import EventLogError, LogUnavailable
 from hub.app.feeds import Broadcaster
@@ -59,12 +59,12 @@ from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
 from hub.app.ports import Clock, EventStore
 from hub.app.presence import AntennaChange
 from hub.app.publisher import TablePublisher
-from hub.app.records import ConsoleInput, InputKind, LogRecord, TableCommand
+from hub.app.records import InputKind, LogRecord
 from hub.app.rules_desk import RulesDesk
+from hub.app.table_console import TableConsole
 from hub.app.table_time import wait_event
 from hub.app.throttle import ThrottledLog
 from hub.config import RulesSettings, TournamentSettings
-from hub.rules.procedure import Step
 from hub.rules.setup import TableProfile
 from hub.views.alerts import alert_frame, doubled_tag_alert, unknown_tag_alert
 from hub.views.antennas import overlay_antenna, public_antenna
@@ -72,7 +72,7 @@ from hub.views.frames import Event
 
 log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
 
-__all__ = ["MAX_BATCH", "TableApp", "TableConsole"]
+__all__ = ["MAX_BATCH", "TableApp"]
 
 RESET_NODE_COMMAND = "reset_node"
 """The ``command`` of the table input that resets a node's sequence (the operator's)."""
@@ -224,7 +224,9 @@ class TableApp:
     @property
     def rules(self) -> TableConsole | None:
         """The dealer console's entrance to the table's rules (None: it runs none)."""
-        return None if self.desk is None else TableConsole(self, self.desk)
+        if self.desk is None:
+            return None
+        return TableConsole(self.desk, self.record, self.clock, self.feeds.hub_alerts)
 
     def light_messages(self) -> list[tuple[str, bytes, bool]]:
         """Every seat's current light command (re-sent after a reconnect)."""
@@ -627,70 +629,3 @@ class TableApp:
                 pass  # counted, logged and told to the dealer; the next tick tries
             except Exception:
                 self.task_failed("rules-tick")
-
-
-class TableConsole:
-    """The staff's entrance to one table's rules (what the web's
-    :class:`hub.web.tables.TableRules` asks): each input stamped with the hub's time,
-    checked by the :attr:`desk`, recorded and applied by the :class:`TableApp`."""
-
-    def __init__(self, app: TableApp, desk: RulesDesk) -> None:
-        self._app = app
-        self.desk = desk
-        """The table's rules side (its hands, seats and alerts)."""
-
-    @property
-    def in_hand(self) -> bool:
-        """Whether a hand is running."""
-        return self.desk.in_hand
-
-    @property
-    def hand_number(self) -> int:
-        """The number of the current (or last) hand; 0 before the first."""
-        return self.desk.hand_number
-
-    def console(self, inp: ConsoleInput) -> Step | None:
-        """Enter an input at the dealer console (stamped with the hub's clock now);
-        its step, or None when no hand is running."""
-        if not self.desk.in_hand:
-            return None
-        app = self._app
-        step = app.record(console_kind(inp), encode_console(inp), app.clock())
-        assert step is None or isinstance(step, Step)
-        return step
-
-    def table_command(self, cmd: TableCommand) -> None:
-        """Enter a seat command or an alert acknowledgement at the console (stamped with
-        the hub's clock now). The table's rules check a seat command before it is logged:
-        a refusal raises :class:`~hub.rules.errors.RulesError` naming the rule; an alert
-        id never raised is a LookupError; acknowledging an alert twice changes nothing."""
-        now = self._app.clock()
-        if self.desk.verify_table_command(cmd, now):
-            self._app.record(InputKind.TABLE, encode_table(cmd), now)
-
-    def tick(self) -> Step | None:
-        """Time passes without a read (pending departures may become certain; the
-        tournament clock may reach a new level)."""
-        app = self._app
-        self.desk.poll_clock(app.clock())
-        if not self.desk.in_hand:
-            return None
-        step = app.record(InputKind.TICK, {}, app.clock())
-        assert step is None or isinstance(step, Step)
-        return step
-
-    def clock_command(self, action: str) -> Event:
-        """Pause or resume the tournament clock at the console (stamped with the hub's
-        clock now, checked, then logged); the clock's state after it. LookupError when the
-        table runs no clock, RulesError when the clock refuses (not running, not paused)."""
-        now = self._app.clock()
-        self._app.record(InputKind.TABLE, self.desk.clock_input(action, now), now)
-        return self.desk.clock_state(now)
-
-    def console_state(self) -> Event:
-        """The dealer console's view of the table (:meth:`RulesDesk.console_state`)."""
-        return self.desk.console_state(self._app.feeds.hub_alerts)
-
-    def public_state(self) -> Event:
-        """The hand as the public may see it (:meth:`RulesDesk.public_state`)."""
-        return self.desk.public_state(self._app.feeds.hub_alerts)

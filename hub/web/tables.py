@@ -41,7 +41,7 @@ class Feed(Protocol):
 
 class TableRules(Protocol):
     """What the console's and the clock's routes ask of a table's rules
-    (:class:`hub.app.table_app.TableConsole` provides it)."""
+    (:class:`hub.app.table_console.TableConsole` provides it)."""
 
     @property
     def hand_number(self) -> int:

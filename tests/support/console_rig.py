@@ -12,7 +12,7 @@ from typing import Any
 
 from feltwire.deck import simulated_deck
 from feltwire.publisher import InventoryPublisher
-from hub.app.table_app import TableConsole
+from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules.hand import Hand

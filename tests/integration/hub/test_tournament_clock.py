@@ -2,7 +2,7 @@
 blinds of the level running when it starts, the dealer pauses and resumes it over HTTP
 (dealer role only), and a restarted hub replays it from the event log.
 
-The unit tests drive a table's :class:`~hub.app.table_app.TableConsole` with a clock the
+The unit tests drive a table's :class:`~hub.app.table_console.TableConsole` with a clock the
 test moves; the route and restart tests run the real hub (``start_hub``: web server,
 embedded broker, SQLite event log) with that clock, over real HTTP."""
 
@@ -24,7 +24,8 @@ from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
 from hub.app.errors import EventLogError
 from hub.app.feeds import Subscription
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import (
     HubConfig,

@@ -20,7 +20,8 @@ from websockets.asyncio.client import connect
 
 from feltwire.deck import simulated_deck
 from hub.app.feeds import Event, Subscription
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.rules.procedure import Act, ConsoleAction
 from hub.web.auth import Role

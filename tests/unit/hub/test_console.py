@@ -19,7 +19,8 @@ from hub.adapters.eventlog.store import EventLog
 from hub.app.codec import decode_table
 from hub.app.feeds import Subscription
 from hub.app.records import AckAlert, InputKind, SeatCommand, SeatOp
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure

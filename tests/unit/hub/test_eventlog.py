@@ -22,7 +22,8 @@ from feltwire.deck import simulated_deck
 from hub.adapters.eventlog.store import EventLog
 from hub.app.errors import EventLogError
 from hub.app.records import InputKind
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, UndoAction
 from tests.support.clocks import FakeClock

@@ -27,7 +27,8 @@ from hub.app.live_equity import (
     presence_spot,
     quick_equity,
 )
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.equity import Spot
 from hub.rules.hand import Phase

@@ -19,7 +19,8 @@ from feltwire.protocol import LightPattern, alerts_topic
 from feltwire.text import Text
 from hub.app.feeds import Subscription
 from hub.app.records import SeatCommand, SeatOp
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import HubConfig, PlayerSettings, RulesSettings, table_config
 from hub.messages import render
 from hub.rules.errors import RulesError
@@ -118,6 +119,7 @@ def test_docstring_examples() -> None:
     for name in (
         "hub.app.rules_desk",
         "hub.app.table_app",
+        "hub.app.table_console",
         "hub.app.intake",
         "hub.app.publisher",
         "hub.app.equity_watch",

@@ -47,7 +47,8 @@ from feltwire.publisher import InventoryPublisher
 from feltwire.text import Text
 from hub.app.feeds import Subscription
 from hub.app.records import ConsoleInput
-from hub.app.table_app import TableApp, TableConsole
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.messages import LANGS, render
 from hub.rules.hand import Hand
