@@ -1,11 +1,11 @@
 """The hub's composition root: one validated config in, a running hub out.
 
-:func:`start_hub` builds, for every table of the config, the deck, the event log, the
-service and the table's rules; then the embedded broker (when no broker URL is
-configured), ONE MQTT connection that serves every table (:func:`hub.adapters.mqtt.run_mqtt`),
-each table's timed tasks and the web server (every table behind ``?table=``); it returns
-a :class:`HubRuntime` to stop them again. ``feltwire hub``, the demo and the integration
-tests all start the hub this way.
+:func:`start_hub` builds, for every table of the config, the deck, the event log and
+the table's application (:class:`~hub.app.table_app.TableApp`, with its rules); then the
+embedded broker (when no broker URL is configured), ONE MQTT connection that serves every
+table (:func:`hub.adapters.mqtt.run_mqtt`), each table's timed tasks and the web server
+(every table behind ``?table=``); it returns a :class:`HubRuntime` to stop them again.
+``feltwire hub``, the demo and the integration tests all start the hub this way.
 
 Event logs: a one-table hub keeps its log at ``state_dir/events.sqlite`` (as it always
 did); a hub with ``[[tables]]`` keeps each table's at ``state_dir/<table>/events.sqlite``
@@ -34,8 +34,8 @@ from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.mqtt import run_mqtt
 from hub.app.errors import EventLogError
-from hub.app.hub_service import HubService
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.app.table_time import TableTime
 from hub.config import HubConfig, ResolvedTable
 from hub.web.app import create_app
@@ -95,27 +95,25 @@ def event_log_path(state_dir: Path, table: str, *, several: bool) -> Path:
 
 @dataclass
 class HubRuntime:
-    """A running hub: its tables' services, where it listens, and how to stop it.
+    """A running hub: its tables' applications, where it listens, and how to stop it.
 
     ``service``, ``rules`` and ``log`` are the first table's (what a one-table hub has);
-    ``services`` holds every table's service by table id, in the config's order.
+    ``services`` holds every table's application by table id, in the config's order.
     """
 
     config: HubConfig
-    service: HubService
+    service: TableApp
     broker: MqttUrl
     web_url: str
     producer_token: str
     auth: WebAuth
     embedded: EmbeddedBroker | None
     _server: _Server
-    rules: TableService | None = None
-    """The table's rules (when the config has a ``[rules]`` section)."""
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     log: EventLog | None = None
     """The first table's event log (when the config has a ``state_dir``)."""
-    services: dict[str, HubService] = field(default_factory=dict)
-    """Every table's service, by table id (the first is :attr:`service`)."""
+    services: dict[str, TableApp] = field(default_factory=dict)
+    """Every table's application, by table id (the first is :attr:`service`)."""
     logs: dict[str, EventLog] = field(default_factory=dict)
     """Every table's event log, by table id (when the config has a ``state_dir``)."""
 
@@ -124,6 +122,11 @@ class HubRuntime:
             self.services = {self.service.table: self.service}
         if not self.logs and self.log is not None:
             self.logs = {self.service.table: self.log}
+
+    @property
+    def rules(self) -> TableConsole | None:
+        """The first table's rules (when the config has a ``[rules]`` section)."""
+        return self.service.rules
 
     @property
     def overlay_url(self) -> str:
@@ -190,9 +193,8 @@ async def start_hub(
         else {}
     )
     decks: dict[Path | None, Deck] = {}
-    services: dict[str, HubService] = {}
+    services: dict[str, TableApp] = {}
     logs: dict[str, EventLog] = {}
-    all_rules: dict[str, TableService] = {}
     now = TableTime(wall=clock, monotonic=monotonic)
     try:
         for table in tables:
@@ -209,19 +211,15 @@ async def start_hub(
                 )
             else:
                 table_deck = decks[table.deck]
-            service = _table_service(config, table, table_deck, now, logs.get(table.table))
+            service = _table_app(config, table, table_deck, now, logs.get(table.table))
             services[table.table] = service
-            if table.rules is not None:
-                all_rules[table.table] = TableService(
-                    service, table.rules, game_code=table.game, tournament=config.tournament
-                )
+            service.open()
             service.replay()
     except BaseException:
         for opened in logs.values():
             opened.close()
         raise
     service = next(iter(services.values()))
-    rules = all_rules.get(service.table)
     event_log = logs.get(service.table)
     embedded: EmbeddedBroker | None = None
     if config.mqtt.url is None:
@@ -258,18 +256,17 @@ async def start_hub(
         ),
     ]
     for table in tables:
-        table_service = services[table.table]
+        table_app = services[table.table]
         name = table.table
         tasks += [
-            asyncio.create_task(table_service.run_release(), name=f"overlay-release-{name}"),
-            asyncio.create_task(table_service.run_equity(), name=f"equity-{name}"),
-            asyncio.create_task(table_service.run_security(), name=f"security-{name}"),
+            asyncio.create_task(table_app.run_release(), name=f"overlay-release-{name}"),
+            asyncio.create_task(table_app.run_equity(), name=f"equity-{name}"),
+            asyncio.create_task(table_app.run_security(), name=f"security-{name}"),
         ]
-        table_rules = all_rules.get(name)
-        if table_rules is not None and table.rules is not None and table.rules.tick_seconds > 0:
+        if table.rules is not None and table.rules.tick_seconds > 0:
             tasks.append(
                 asyncio.create_task(
-                    table_rules.run_ticks(table.rules.tick_seconds), name=f"rules-tick-{name}"
+                    table_app.run_ticks(table.rules.tick_seconds), name=f"rules-tick-{name}"
                 )
             )
     while not server.started:
@@ -289,12 +286,11 @@ async def start_hub(
         embedded=embedded,
         _server=server,
         _tasks=tasks,
-        rules=rules,
         log=event_log,
         services=services,
         logs=logs,
     )
-    for name, table_service in services.items():
+    for name, table_app in services.items():
         table_log = logs.get(name)
         log.info(
             "hub for table %s: page %s/?table=%s, broker %s:%d, event log %s (%d inputs replayed)",
@@ -304,20 +300,21 @@ async def start_hub(
             broker.host,
             broker.port,
             table_log.path if table_log is not None else "none",
-            table_service.replayed,
+            table_app.replayed,
         )
     return runtime
 
 
-def _table_service(
+def _table_app(
     config: HubConfig,
     table: ResolvedTable,
     deck: Deck,
     now: TableTime,
     event_log: EventLog | None,
-) -> HubService:
-    """One table's service (not replayed yet), on the hub's time ``now``."""
-    return HubService(
+) -> TableApp:
+    """One table's application with its rules (not replayed yet), on the hub's time
+    ``now``, its event log ``event_log``."""
+    return TableApp(
         table=table.table,
         readers=list(table.readers),
         deck=deck,
@@ -331,4 +328,6 @@ def _table_service(
         doubled_after_s=table.rules.debounce_seconds if table.rules is not None else 0.5,
         node_rate=config.node_rate_limit,
         node_burst=config.node_burst,
+        rules=table.rules,
+        tournament=config.tournament,
     )

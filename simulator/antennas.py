@@ -14,8 +14,9 @@ from typing import Protocol
 
 from feltwire.cards import card_code
 from feltwire.deck import Deck, simulated_deck
-from hub.app.hub_service import HubService
-from hub.app.table_service import ConsoleInput, TableService
+from hub.app.records import ConsoleInput
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.rules.hand import Hand
 from hub.rules.procedure import (
     Input,
@@ -88,8 +89,8 @@ class AntennaSurface:
         antennas: SimulatedTable,
         node: Node,
         published: Callable[[], int],
-        hub: HubService,
-        rules: TableService,
+        hub: TableApp,
+        rules: TableConsole,
         clock: MotionClock,
         loop: asyncio.AbstractEventLoop,
         deck: Deck | None = None,
@@ -120,7 +121,7 @@ class AntennaSurface:
     @property
     def hand(self) -> Hand:
         """The hand the hub's monitor keeps."""
-        monitor = self.rules.monitor
+        monitor = self.rules.desk.monitor
         if monitor is None:
             raise RuntimeError("the hub has no hand running")
         return monitor.hand

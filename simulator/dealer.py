@@ -19,7 +19,7 @@ them to another antenna, enter a console input, let time pass. Two surfaces exis
   hub, waits until the hub has taken each motion, advances the hub's clock
   (:class:`MotionClock`) and enters console inputs through a :class:`ConsoleApi` — the
   demo's is the hub's HTTP console API, as a dealer's console page uses it — or, for an
-  input the API has no route for, at the hub's :class:`~hub.app.table_service.TableService`
+  input the API has no route for, at the hub's :class:`~hub.app.table_console.TableConsole`
   in-process.
 
 Everything random comes from the :class:`random.Random` it is given: a seed replays a run.

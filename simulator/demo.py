@@ -58,7 +58,8 @@ from feltwire.cards import card_code
 from feltwire.config import MqttClientSettings
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
-from hub.app.table_service import ConsoleInput, TableService
+from hub.app.records import ConsoleInput
+from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules.procedure import (
@@ -236,7 +237,7 @@ class DemoTable:
         mistakes: float,
     ) -> None:
         assert runtime.rules is not None
-        self.rules: TableService = runtime.rules
+        self.rules: TableConsole = runtime.rules
         self.antennas = SimulatedTable(default_readers())
         self.transport = PahoTransport(
             MqttClientSettings(url=f"mqtt://{runtime.broker.host}:{runtime.broker.port}"),
@@ -266,10 +267,10 @@ class DemoTable:
     def play(self, hands: int | None) -> None:
         """Deal ``hands`` hands (None: until the surface's pause raises Stopped)."""
         while hands is None or self.tally.hands < hands:
-            setup = self.rules.setup
+            setup = self.rules.desk.setup
             if setup is None or not self.rules.in_hand:
                 raise RuntimeError("the hub started no hand (are two players seated?)")
-            profile = self.rules.profile
+            profile = self.rules.desk.profile
             mistake = choose_mistake(self.rng, self.rate, setup.game, profile)
             dealer = SimulatedDealer(self.rng, setup, profile, self.surface, mistake)
             dealt = dealer.play()
@@ -279,7 +280,7 @@ class DemoTable:
                 log.error("hand %d did not end; declaring a misdeal", setup.number)
                 self.surface.console(DeclareMisdeal(0.0))
             dealer.collect()
-            codes = [a.code.value for a in self.rules.alerts_by_hand.get(setup.number, [])]
+            codes = [a.code.value for a in self.rules.desk.alerts_by_hand.get(setup.number, [])]
             self.tally.record(dealt.mistake, dealt.injected, codes)
 
     def close(self) -> None:
@@ -312,7 +313,7 @@ def _demo_config(args: argparse.Namespace, web_port: int, fast: bool) -> HubConf
 def _summary(
     runtime: HubRuntime, demo: DemoTable, seconds: float, drained: bool
 ) -> dict[str, object]:
-    c = runtime.service.ingest.counters
+    c = runtime.service.intake.ingest.counters
     t = demo.tally
     return {
         "hands": t.hands,

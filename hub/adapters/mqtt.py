@@ -3,7 +3,7 @@ hub's tables, reconnects when the broker goes away and sends what the services q
 (light commands, alerts, the public topic).
 
 :func:`run_mqtt` is the adapter the composition root starts; each table's
-:class:`~hub.app.hub_service.HubService` only sees the messages of its own table.
+:class:`~hub.app.table_app.TableApp` only sees the messages of its own table.
 """
 
 from __future__ import annotations
@@ -22,14 +22,14 @@ from feltwire.protocol import (
     reader_tags_filter,
 )
 from hub.app.errors import LogUnavailable
-from hub.app.hub_service import MAX_BATCH, HubService
+from hub.app.table_app import MAX_BATCH, TableApp
 from hub.config import TlsFiles
 
 log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
 
 
 async def run_mqtt(
-    services: HubService | Mapping[str, HubService],
+    services: TableApp | Mapping[str, TableApp],
     broker: MqttUrl,
     *,
     keepalive: int = 15,
@@ -41,11 +41,11 @@ async def run_mqtt(
     message to the table its topic names (a topic of no table served here goes to the
     first table, whose ingest refuses it as ``bad_topic``), and sends every table's
     outgoing messages. Each table takes its messages in order in a worker of its own
-    (:meth:`HubService.take_message`), the tables side by side. Over ``mqtts://`` the
+    (:meth:`TableApp.take_message`), the tables side by side. Over ``mqtts://`` the
     broker's certificate is checked against ``tls.ca_file`` (unset: the system CAs),
     and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS.
     """
-    tables = {services.table: services} if isinstance(services, HubService) else dict(services)
+    tables = {services.table: services} if isinstance(services, TableApp) else dict(services)
     if not tables:
         raise ValueError("run_mqtt needs at least one table")
     files = tls if tls is not None else TlsFiles()
@@ -79,7 +79,7 @@ async def run_mqtt(
         disk.shutdown(wait=False)
 
 
-async def _take_messages(service: HubService, disk: Executor) -> None:
+async def _take_messages(service: TableApp, disk: Executor) -> None:
     """One table's worker: its messages, one after another, as they come. A message
     whose handling fails (the event log cannot be written) is counted, logged and
     dropped; the table goes on with the next."""
@@ -92,7 +92,7 @@ async def _take_messages(service: HubService, disk: Executor) -> None:
         except LogUnavailable:
             pass  # counted (failed), logged and told to the dealer by the service
         except Exception:
-            service.ingest.counters["failed"] += len(batch)
+            service.count("failed", len(batch))
             service.throttle.error(
                 "table %s: %d messages could not be taken",
                 service.table,
@@ -103,7 +103,7 @@ async def _take_messages(service: HubService, disk: Executor) -> None:
 
 
 async def _serve_broker(
-    tables: dict[str, HubService],
+    tables: dict[str, TableApp],
     broker: MqttUrl,
     keepalive: int,
     tls_params: aiomqtt.TLSParameters | None,
@@ -180,7 +180,7 @@ def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:
             )
 
 
-async def _send_outgoing(service: HubService, client: aiomqtt.Client) -> None:
+async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
     """Publish the hub's messages: the current lights first, then alerts that waited for
     the connection, then each new message as it comes."""
     waiting: list[tuple[str, bytes, bool]] = []

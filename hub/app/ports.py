@@ -7,22 +7,20 @@ fakes fill in.
 * :class:`Outbox` — messages for the broker (light commands, alerts, the public topic);
 * :class:`FeedSink` — a live feed of frames to the pages (the public and overlay feeds);
 * :class:`Clock` — the hub's time (seconds), never the wall clock for delays;
-* :class:`TableHost` and :class:`TableRules` — the two halves of one table's app as they
-  see each other: the live side (reads, presence, feeds, log) offers :class:`TableHost`
-  to the rules side, which offers :class:`TableRules` back. Neither module imports the
-  other; the table's composition (:mod:`hub.bootstrap`, or a test) joins them.
+* :class:`Recorder` — the table's entrance of inputs (log, then apply), as the
+  staff's console (:class:`~hub.app.table_console.TableConsole`) uses it;
+* :class:`Presence` — the table's presence picture as the rules side reads it;
+* :class:`TableOutput` — where the rules side's frames, lights and alerts go (the
+  table's publisher); the rules side points at nothing else of the application.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from feltwire.protocol import LightPattern
 from hub.app.records import AcceptedLoss, InputKind, LogRecord
-from hub.rules.procedure import DealingMonitor, Step
-from hub.rules.setup import HandSetup
 from hub.views.frames import Event
 
 
@@ -58,6 +56,13 @@ class EventStore(Protocol):
         """The inputs after sequence number ``after``, in order."""
 
 
+class Recorder(Protocol):
+    """The entrance of a table's inputs: log one, then apply it (what applying returned)."""
+
+    def __call__(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
+        """Append ``payload`` to the event store, then apply it."""
+
+
 class Outbox(Protocol):
     """Messages for the broker."""
 
@@ -82,81 +87,21 @@ class Presence(Protocol):
         """Every antenna that has held a card, with its cards."""
 
 
-class TableRules(Protocol):
-    """The rules side of a table, as the live side drives it."""
+class TableOutput(Protocol):
+    """Where the rules side of a table sends what it has to say: the table's publisher
+    (:class:`~hub.app.publisher.TablePublisher`)."""
 
-    @property
-    def in_hand(self) -> bool:
-        """True while a hand runs."""
+    def publish(self, frame: Event) -> None:
+        """A frame to the public feed now (never a hole card)."""
 
-    @property
-    def hand_number(self) -> int:
-        """The number of the current (or last) hand."""
+    def both(self, frame: Event, now: float) -> None:
+        """A frame with no hole card to the public feed now and to the overlay (delayed)."""
 
-    @property
-    def monitor(self) -> DealingMonitor | None:
-        """The dealing monitor of the current hand (kept until the next starts)."""
-
-    @property
-    def setup(self) -> HandSetup | None:
-        """The current hand's seats and button."""
-
-    def ensure_open(self, now: float) -> None:
-        """Open the table (seat the configured players) unless it is open."""
-
-    def apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> Step | None:
-        """Apply one logged input of the rules (live or replayed)."""
-
-    def on_read(
-        self,
-        reader: str,
-        cards: frozenset[str],
-        unknown_uids: Iterable[str],
-        changed: bool,
-        now: float,
-    ) -> None:
-        """Watch one accepted read of an antenna."""
-
-    def public_state(self) -> Event:
-        """The hand as the public may see it."""
-
-
-class TableHost(Outbox, Protocol):
-    """The live side of a table, as the rules side uses it: the log, the feeds, the
-    lights, the presence picture and the clock."""
-
-    table: str
-    readers: list[str]
-    overlay_delay_s: float
-    hub_alerts: deque[Event]
-
-    @property
-    def presence(self) -> Presence:
-        """The cards on the antennas now."""
-
-    @property
-    def public(self) -> FeedSink:
-        """The public feed (no hole card ever)."""
-
-    @property
-    def clock(self) -> Clock:
-        """The hub's time."""
-
-    @property
-    def has_history(self) -> bool:
-        """True when the log holds inputs of an earlier run (its replay opens the table)."""
-
-    def attach_rules(self, rules: TableRules) -> None:
-        """Let ``rules`` watch every read."""
-
-    def record(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
-        """Append one input to the log, then apply it."""
+    def to_overlay(self, frame: Event, happened: float) -> None:
+        """A frame to the overlay only, now or after the overlay's delay."""
 
     def set_light(self, seat: int, pattern: LightPattern) -> None:
         """Command a seat light."""
 
-    def to_overlay(self, event: Event, happened: float) -> None:
-        """Send an overlay frame now or after the overlay's delay."""
-
-    def task_failed(self, task: str) -> None:
-        """A background task failed: count and log it."""
+    def send_alert(self, frame: Event) -> None:
+        """An alert frame to the table's alerts topic."""

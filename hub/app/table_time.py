@@ -36,10 +36,12 @@ what was held when it stopped is then shortened by the jump — never while it r
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 
-__all__ = ["TableTime"]
+__all__ = ["TableTime", "wait_event"]
 
 
 class TableTime:
@@ -73,3 +75,14 @@ class TableTime:
         the time jumps forward to it when it is ahead, and is left alone otherwise."""
         if after is not None and after > self():
             self._base += after - self()
+
+
+async def wait_event(event: asyncio.Event, limit: float | None) -> None:
+    """Wait until ``event`` is set, at most ``limit`` seconds (None: no limit).
+
+    Unlike ``asyncio.wait_for`` on Python 3.11 — which drops a cancellation that arrives
+    in the moment the event is set, so a task told to stop waits on for ever — a
+    cancellation always gets through: the hub's tasks stop when told."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(limit):
+            await event.wait()

@@ -1,7 +1,7 @@
 """The FastAPI app: pages, their WebSockets and a small JSON API, for every table.
 
 Built by :func:`create_app` from the tables it serves (each a running
-:class:`~hub.service.HubService`, or anything with the :class:`~hub.web.tables.TableDesk`
+:class:`~hub.app.table_app.TableApp`, or anything with the :class:`~hub.web.tables.TableDesk`
 methods), so tests get the real app over real HTTP and WebSocket connections. Routes name
 their table with ``?table=<id>`` (default: the first table); each route declares the
 roles allowed to use it (:func:`hub.web.auth.allow`).
@@ -32,14 +32,13 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from hub.app.errors import LogUnavailable
-from hub.app.hub_service import HubService
 from hub.web import admin, clock, console, overlay, public, session
 from hub.web.auth import WebAuth
 from hub.web.errors import AccessRefused
 from hub.web.guard import BodyLimit
 from hub.web.pages import STATIC
 from hub.web.refusal import Refusal, refused
-from hub.web.tables import TableDesk, desk_of
+from hub.web.tables import TableDesk
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 """The body cap when none is given (``[web] max_body_bytes``' default)."""
@@ -54,8 +53,8 @@ ROUTERS = (
 )
 """The app's routers, in the order they are included."""
 
-Served = HubService | TableDesk
-"""A table the app serves: the hub's service, or anything with the desk's methods."""
+Served = TableDesk
+"""A table the app serves: the hub's table application, or anything with its methods."""
 
 
 def create_app(
@@ -66,11 +65,7 @@ def create_app(
 ) -> FastAPI:
     """The hub's web app for ``tables`` (one or several, by table id); request bodies
     over ``max_body_bytes`` are refused (413) before anything reads them."""
-    if isinstance(tables, Mapping):
-        served = {table: desk_of(one) for table, one in tables.items()}
-    else:
-        desk = desk_of(tables)
-        served = {desk.table: desk}
+    served = dict(tables) if isinstance(tables, Mapping) else {tables.table: tables}
     if not served:
         raise ValueError("a hub serves at least one table")
     app = FastAPI(

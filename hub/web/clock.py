@@ -1,7 +1,7 @@
 """The tournament clock's dealer inputs: pause and resume (a break, a dispute, a colour-up).
 
 Both need the dealer role. Each is checked, logged in the event log as a table command,
-then applied (:meth:`hub.table_service.TableService.clock_command`), so a restarted hub has
+then applied (:meth:`hub.app.table_console.TableConsole.clock_command`), so a restarted hub has
 the clock as it was. The clock itself is public: ``clock`` in the public snapshot and a
 ``clock`` frame on the public feed at each change.
 

@@ -3,7 +3,7 @@
 Every route needs the dealer role (admin passes too):
 
 * ``GET /console`` — the page (``static/console.html``; open it as ``/console?token=…``);
-* ``GET /api/console/state`` — :meth:`~hub.table_service.TableService.console_state`;
+* ``GET /api/console/state`` — :meth:`~hub.app.table_console.TableConsole.console_state`;
 * ``WS /ws/console`` — that state first, then every public-feed frame, each burst of
   frames followed by a fresh state (never the overlay feed);
 * ``POST /api/console/action`` — a betting action (``{"seat", "act", "to"}``); a refused

@@ -1,20 +1,19 @@
-"""What the web routes may ask of a table: three small interfaces, and the adapter that
-gives a :class:`~hub.service.HubService` those interfaces.
+"""What the web routes may ask of a table: three small interfaces.
 
-The routes never reach into a service: they read a table through :class:`TableReader`
-(the public pages, the overlay, ``/api/stats``), enter the staff's inputs through
-:class:`TableDesk` (the console, the clock, the admin's node reset) and the table's rules
-through :class:`TableRules`. Anything with these methods serves — a test's fake as well as
-the hub's service — and :func:`desk_of` wraps a ``HubService`` in :class:`ServiceDesk`.
+The routes never reach into a table's application: they read a table through
+:class:`TableReader` (the public pages, the overlay, ``/api/stats``), enter the staff's
+inputs through :class:`TableDesk` (the console, the clock, the admin's node reset) and
+the table's rules through :class:`TableRules`. Anything with these methods serves — a
+test's fake as well as the hub's :class:`~hub.app.table_app.TableApp`, which provides
+them itself.
 
 >>> from feltwire.deck import simulated_deck
->>> service = HubService(table="t1", readers=["seat1", "board"], deck=simulated_deck(),
-...                      max_payload_bytes=4096, overlay_delay_s=0)
->>> desk = desk_of(service)
+>>> from hub.app.table_app import TableApp
+>>> desk: TableDesk = TableApp(table="t1", readers=["seat1", "board"],
+...                            deck=simulated_deck(), max_payload_bytes=4096,
+...                            overlay_delay_s=0)
 >>> desk.table, list(desk.readers), desk.rules is None, desk.node_stats(), len(desk.public)
 ('t1', ['seat1', 'board'], True, {}, 0)
->>> desk_of(desk) is desk
-True
 """
 
 from __future__ import annotations
@@ -24,9 +23,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from hub.app.feeds import Subscription
-from hub.app.hub_service import HubService
 from hub.app.records import ConsoleInput, TableCommand
-from hub.app.table import table_rules
 from hub.rules.procedure import Step
 from hub.views.frames import Event
 
@@ -44,7 +41,7 @@ class Feed(Protocol):
 
 class TableRules(Protocol):
     """What the console's and the clock's routes ask of a table's rules
-    (:class:`hub.table_service.TableService` provides it)."""
+    (:class:`hub.app.table_console.TableConsole` provides it)."""
 
     @property
     def hand_number(self) -> int:
@@ -146,84 +143,9 @@ class TableDesk(TableReader, Protocol):
         ...
 
 
-class ServiceDesk:
-    """A :class:`~hub.service.HubService` as a :class:`TableDesk`: the one place of the
-    web side that knows the service's parts (its ingest counters and node streams)."""
-
-    def __init__(self, service: HubService) -> None:
-        self.service = service
-
-    @property
-    def table(self) -> str:
-        """The table's id."""
-        return self.service.table
-
-    @property
-    def game(self) -> str:
-        """The code of the game the table plays."""
-        return self.service.game
-
-    @property
-    def readers(self) -> Sequence[str]:
-        """The table's antennas."""
-        return self.service.readers
-
-    @property
-    def public(self) -> Feed:
-        """The public feed."""
-        return self.service.public
-
-    @property
-    def overlay(self) -> Feed:
-        """The overlay's delayed feed."""
-        return self.service.overlay
-
-    @property
-    def changes(self) -> int:
-        """How many changes the table has published."""
-        return self.service.changes
-
-    @property
-    def counters(self) -> Mapping[str, int]:
-        """The ingest counters (a copy)."""
-        return self.service.counters
-
-    @property
-    def rules(self) -> TableRules | None:
-        """The table's rules, when the hub enforces them."""
-        return table_rules(self.service)
-
-    def node_stats(self) -> Mapping[str, Mapping[str, Any]]:
-        """Per node: its message stream."""
-        return self.service.ingest.nodes.stats()
-
-    def public_snapshot(self) -> Event:
-        """The public picture of the table."""
-        return self.service.public_snapshot()
-
-    def overlay_snapshot(self) -> Event:
-        """The overlay's picture of the table."""
-        return self.service.overlay_snapshot()
-
-    def count_refusal(self, counter: str) -> None:
-        """Count a refused web input with the ingest counters."""
-        self.service.ingest.counters[counter] += 1
-
-    def reset_node(self, node: str) -> None:
-        """Reset ``node``'s message sequence (logged)."""
-        self.service.reset_node(node)
-
-
-def desk_of(table: HubService | TableDesk) -> TableDesk:
-    """``table`` as a :class:`TableDesk` (a ``HubService`` wrapped in :class:`ServiceDesk`)."""
-    return ServiceDesk(table) if isinstance(table, HubService) else table
-
-
 __all__ = [
     "Feed",
-    "ServiceDesk",
     "TableDesk",
     "TableReader",
     "TableRules",
-    "desk_of",
 ]

@@ -35,7 +35,7 @@ async def test_public_page_shows_the_acting_seat_an_alert_and_the_pot_award(brow
             ),
         )
     )
-    assert hub.rules is not None and hub.rules.setup is not None
+    assert hub.rules is not None and hub.rules.desk.setup is not None
     table = SimulatedTable(default_readers())
     transport = PahoTransport(
         MqttClientSettings(url=f"mqtt://{hub.broker.host}:{hub.broker.port}"), table="t1", node="n"
@@ -54,7 +54,7 @@ async def test_public_page_shows_the_acting_seat_an_alert_and_the_pot_award(brow
         page = await browser.new_page(viewport={"width": 1280, "height": 900})
         await page.goto(hub.web_url + "/?lang=en")
         await page.wait_for_selector("#status[data-state=live]")
-        sb, bb, button = hub.rules.setup.seats
+        sb, bb, button = hub.rules.desk.setup.seats
         held: dict[int, list[str]] = {s: [] for s in (sb, bb, button)}
         cards = iter(HOLE)
         for _ in range(2):

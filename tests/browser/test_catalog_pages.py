@@ -101,8 +101,8 @@ async def test_the_language_switch_turns_an_alert_and_an_award_czech_on_the_thre
     browser: Any,
 ) -> None:
     async with rig(live=True) as r:
-        assert r.rules.setup is not None
-        sb, bb, button = r.rules.setup.seats
+        assert r.rules.desk.setup is not None
+        sb, bb, button = r.rules.desk.setup.seats
         url, dealer = r.hub.web_url, r.hub.token(Role.DEALER)
         context = await browser.new_context(viewport={"width": 1920, "height": 1080})
         console, public, overlay = [await context.new_page() for _ in range(3)]
@@ -161,7 +161,7 @@ async def test_the_language_switch_turns_an_alert_and_an_award_czech_on_the_thre
         overlay_cs = await overlay.text_content("#awards .award") or ""
         assert overlay_cs != overlay_en and f"P{bb} vyhrává" in overlay_cs
         # the overlay's award read-out from the catalog: the line the picture carries
-        lines = r.hub.service.overlay_state.picture()["awards"]
+        lines = r.hub.service.feeds.overlay_state.picture()["awards"]
         czech = await overlay.evaluate("a => FW.i18n.awardText(a)", lines[0])
         assert czech == render(Text.from_json(lines[0]["text"]), "cs")
         assert re.fullmatch(award_cs, czech)

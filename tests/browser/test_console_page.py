@@ -75,8 +75,8 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
     browser: Any,
 ) -> None:
     async with rig(live=True) as r:
-        assert r.rules.setup is not None
-        sb, bb, button = r.rules.setup.seats
+        assert r.rules.desk.setup is not None
+        sb, bb, button = r.rules.desk.setup.seats
         token = r.hub.token(Role.DEALER)
         page = await browser.new_page(viewport={"width": 1920, "height": 1080})
         frames: list[str] = []
@@ -102,7 +102,7 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
         await assert_offers_the_engines_actions(page, r)
         await choose_and_confirm(page, "r", 30)
         await wait_acting(page, sb)
-        assert r.hand.bets[r.rules.setup.hand_seat(button) or 0] == 30
+        assert r.hand.bets[r.rules.desk.setup.hand_seat(button) or 0] == 30
         await assert_offers_the_engines_actions(page, r)
         await choose_and_confirm(page, "c")
         await wait_acting(page, bb)
@@ -169,7 +169,7 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
             assert await box.locator("[data-field=stack]").inner_text() == str(stack)
             assert await box.locator("[data-field=bet]").inner_text() == ""
             assert await box.locator("[data-field=name]").inner_text() == f"P{seat}"
-        assert {s: p.stack for s, p in r.rules.table.players.items()} == before
+        assert {s: p.stack for s, p in r.rules.desk.table.players.items()} == before
         assert await page.locator("#act-fold").count() == 0  # no hand, no action
 
         # the dealer never saw a hole card: not in any frame, not on the page
@@ -182,8 +182,8 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
 
 async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: Any) -> None:
     async with rig() as r:
-        assert r.rules.setup is not None
-        sb, _bb, button = r.rules.setup.seats
+        assert r.rules.desk.setup is not None
+        sb, _bb, button = r.rules.desk.setup.seats
         token = r.hub.token(Role.DEALER)
         page = await browser.new_page(viewport={"width": 1024, "height": 768})
         await page.goto(f"{r.hub.web_url}/console?token={token}&lang=en")
@@ -201,7 +201,7 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
             ".seat[data-seat='7'] [data-field=name]:text-is('Eva')", timeout=WAIT
         )
         assert await page.inner_text(".seat[data-seat='7'] [data-field=stack]") == "1000"
-        assert r.rules.table.players[7].stack == 1000
+        assert r.rules.desk.table.players[7].stack == 1000
         # the first card of the deal will not read: entered by hand, face down
         await page.select_option("#manual-reader", f"seat{sb}")
         await page.click("#manual-enter")
@@ -227,7 +227,7 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         assert f"seat {sb}" in english and "R-BET-10" in await alert.inner_text()
         await alert.locator("button.ack").click()
         await page.wait_for_selector("#alert-list li.alert.acked", timeout=WAIT)
-        assert r.rules.acknowledged == {1}
+        assert r.rules.desk.acknowledged == {1}
         del button
         # Czech: the labels change, the seats keep their contract
         await page.click("button[data-lang='cs']")
@@ -242,7 +242,7 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
 
 async def test_console_routes_need_the_dealer_role_strict_bodies_and_name_the_rule() -> None:
     async with rig() as r:
-        assert r.rules.setup is not None
+        assert r.rules.desk.setup is not None
         url = r.hub.web_url
         dealer = {"Authorization": f"Bearer {r.hub.token(Role.DEALER)}"}
         routes = [
@@ -295,7 +295,7 @@ async def test_console_routes_need_the_dealer_role_strict_bodies_and_name_the_ru
             response = await post("/api/console/alerts/99/ack", headers=dealer)
             assert response.status_code == 404
             # a card that will not read, face down, for the first seat of the deal
-            first = r.rules.setup.seats[0]
+            first = r.rules.desk.setup.seats[0]
             response = await post("/api/console/card", json={"seat": first}, headers=dealer)
             assert response.status_code == 200 and response.json()["accepted"]
             assert json.dumps(response.json()).count('"card"') == 0
@@ -333,8 +333,8 @@ async def test_uncalled_winner_shows_one_card_on_the_console_and_the_public_view
     and the public view say one card was shown; the console names that card only, the
     public view none; then the hand closes."""
     async with rig() as r:
-        assert r.rules.setup is not None
-        sb, bb, button = r.rules.setup.seats
+        assert r.rules.desk.setup is not None
+        sb, bb, button = r.rules.desk.setup.seats
         dealer = {"Authorization": f"Bearer {r.hub.token(Role.DEALER)}"}
         held: dict[int, list[str]] = {s: [] for s in (sb, bb, button)}
         cards = iter(HOLE)

@@ -141,7 +141,7 @@ async def test_with_the_default_delay_a_hand_dealt_now_is_not_on_the_overlay(
 ) -> None:
     clock = FakeClock()
     async with room(WebSettings(port=0), monotonic=clock) as r:
-        assert r.hub.service.overlay_delay_s == 30 * 60
+        assert r.hub.service.feeds.overlay_delay_s == 30 * 60
         page = await browser.new_page(viewport={"width": 1920, "height": 1080})
         watched = Watched(page)
         await page.goto(r.hub.overlay_url + "&lang=en")
@@ -159,7 +159,7 @@ async def test_with_the_default_delay_a_hand_dealt_now_is_not_on_the_overlay(
         assert await page.locator(".card[data-card]").count() == 0
         # thirty minutes later it is all there
         clock.now += 30 * 60
-        assert r.hub.service.release_due() > 0
+        assert r.hub.service.feeds.release_due() > 0
         await text_is(page, seat_sel(button, "bet"), "60")
         await text_is(page, seat_sel(button, "name"), NAMES[button])
         for card in r.held[button]:

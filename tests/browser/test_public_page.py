@@ -90,8 +90,8 @@ class Room:
 
     async def deal(self) -> None:
         """Two cards to every seat of the hand, one at a time clockwise."""
-        assert self.hub.rules is not None and self.hub.rules.setup is not None
-        seats = self.hub.rules.setup.seats
+        assert self.hub.rules is not None and self.hub.rules.desk.setup is not None
+        seats = self.hub.rules.desk.setup.seats
         self.held = {s: [] for s in seats}
         cards = iter(HOLE)
         for _ in range(2):
@@ -115,10 +115,10 @@ class Room:
 
     def acting(self) -> int:
         rules = self.hub.rules
-        assert rules is not None and rules.setup is not None and rules.monitor is not None
-        actor = rules.monitor.hand.actor
+        assert rules is not None and rules.desk.setup is not None and rules.desk.monitor is not None
+        actor = rules.desk.monitor.hand.actor
         assert actor is not None
-        return rules.setup.seats[actor]
+        return rules.desk.setup.seats[actor]
 
 
 @asynccontextmanager
@@ -201,8 +201,8 @@ async def test_the_public_view_shows_the_hand_the_clock_and_never_a_hole_card(
 ) -> None:
     async with room((1, 2, 3, 5, 7, 9)) as r:
         rules = r.hub.rules
-        assert rules is not None and rules.setup is not None
-        seats = rules.setup.seats  # hand order: small blind, big blind, …, the button
+        assert rules is not None and rules.desk.setup is not None
+        seats = rules.desk.setup.seats  # hand order: small blind, big blind, …, the button
         sb, bb = seats[0], seats[1]
         page = await browser.new_page(viewport={"width": 1920, "height": 1080})
         watched = Watched(page)
@@ -304,8 +304,8 @@ def acted_remedy(actor: int) -> dict[str, Any]:
 async def test_the_language_switch_turns_the_page_and_the_alert_czech(browser: Any) -> None:
     async with room((1, 2, 3)) as r:
         rules = r.hub.rules
-        assert rules is not None and rules.setup is not None
-        sb, bb, button = rules.setup.seats
+        assert rules is not None and rules.desk.setup is not None
+        sb, bb, button = rules.desk.setup.seats
         page = await browser.new_page(viewport={"width": 1024, "height": 768})
         watched = Watched(page)
         await page.goto(r.hub.web_url + "/?lang=en")
@@ -354,6 +354,6 @@ async def test_the_language_switch_turns_the_page_and_the_alert_czech(browser: A
         # read out as the pot is awarded: the big blind may still show (R-SHOW-3)
         english = await award.first.text_content() or ""
         assert re.fullmatch(rf"main pot (\d+): seat {bb} takes \1", english), english
-        assert rules.monitor is not None and rules.monitor.winner_to_show == bb
+        assert rules.desk.monitor is not None and rules.desk.monitor.winner_to_show == bb
         assert f"let seat {button} act first" in await alert.inner_text()
         await watched.assert_no_hole_card(HOLE[:6])

@@ -27,8 +27,8 @@ async def test_a_raise_on_the_console_reaches_the_overlay_and_the_public_view(
     browser: Any,
 ) -> None:
     async with rig(live=True) as r:
-        assert r.rules.setup is not None
-        sb, bb, button = r.rules.setup.seats
+        assert r.rules.desk.setup is not None
+        sb, bb, button = r.rules.desk.setup.seats
         context = await browser.new_context(viewport={"width": 1920, "height": 1080})
         console = await context.new_page()
         overlay = await context.new_page()
@@ -55,7 +55,7 @@ async def test_a_raise_on_the_console_reaches_the_overlay_and_the_public_view(
                 arg=button,
                 timeout=WAIT,
             )
-        assert r.hand.bets[r.rules.setup.hand_seat(button) or 0] == 60
+        assert r.hand.bets[r.rules.desk.setup.hand_seat(button) or 0] == 60
         # the overlay shows the hole cards (live here); the console and the public view not
         overlay_html = await overlay.content()
         assert any(f'data-card="{c}"' in overlay_html for c in HOLE)

@@ -53,10 +53,10 @@ async def hub() -> AsyncIterator[HubRuntime]:
     try:
         assert await asyncio.to_thread(transport.wait_connected, 10)
         await asyncio.wait_for(runtime.service.subscribed.wait(), 10)
-        assert runtime.rules is not None and runtime.rules.setup is not None
+        assert runtime.rules is not None and runtime.rules.desk.setup is not None
         cards = iter(HOLE)
         for _ in range(2):
-            for seat in runtime.rules.setup.seats:
+            for seat in runtime.rules.desk.setup.seats:
                 table.reader(f"seat{seat}").place(DECK.uid_for(next(cards)))
                 node.poll_once()
                 assert await asyncio.to_thread(
@@ -69,22 +69,22 @@ async def hub() -> AsyncIterator[HubRuntime]:
 
 
 async def test_actions_go_in_over_http_and_a_refusal_is_an_answer(hub: HubRuntime) -> None:
-    assert hub.rules is not None and hub.rules.setup is not None
-    sb, _, button = hub.rules.setup.seats
+    assert hub.rules is not None and hub.rules.desk.setup is not None
+    sb, _, button = hub.rules.desk.setup.seats
     api = HttpConsole(hub.web_url, hub.token(Role.DEALER))
     try:
         # the small blind acts out of turn: the hub refuses and alerts, the dealer goes on
         out_of_turn = await asyncio.to_thread(api.enter, ConsoleAction(sb, Act.CALL, 0.0))
         assert not out_of_turn.accepted and out_of_turn.refused
-        codes = [a.code for a in hub.rules.alerts_by_hand[1]]
+        codes = [a.code for a in hub.rules.desk.alerts_by_hand[1]]
         assert codes == [AlertCode.ACTION_OUT_OF_TURN]
         # the button's call is in turn
         assert await asyncio.to_thread(
             api.enter, ConsoleAction(button, Act.CALL, 0.0)
         ) == ConsoleAnswer(True)
-        hand = hub.rules.monitor.hand if hub.rules.monitor is not None else None
+        hand = hub.rules.desk.monitor.hand if hub.rules.desk.monitor is not None else None
         assert hand is not None and hand.actor is not None
-        assert hub.rules.setup.seats[hand.actor] == sb  # the call was taken: sb's turn
+        assert hub.rules.desk.setup.seats[hand.actor] == sb  # the call was taken: sb's turn
         # a misdeal over its route voids the hand; an action then is refused (409)
         assert await asyncio.to_thread(api.enter, DeclareMisdeal(0.0)) == ConsoleAnswer(True)
         assert not hub.rules.in_hand
@@ -103,4 +103,4 @@ async def test_a_credential_the_console_refuses_stops_the_demo(hub: HubRuntime) 
                 await asyncio.to_thread(api.enter, ConsoleAction(1, Act.CALL, 0.0))
         finally:
             api.close()
-    assert hub.rules is not None and hub.rules.alerts_by_hand[1] == []
+    assert hub.rules is not None and hub.rules.desk.alerts_by_hand[1] == []

@@ -130,7 +130,7 @@ async def test_a_flood_is_accounted_for_read_by_read_and_the_pages_keep_serving(
         assert len(logged) + len(limited) + len(lost) == FLOOD
         assert stats["counters"]["accepted"] == len(logged) > 0
         assert stats["counters"]["rejected.rate_limited"] == len(limited) > 0
-        alerts = [a["code"] for a in hub.service.hub_alerts]
+        alerts = [a["code"] for a in hub.service.feeds.hub_alerts]
         assert "node_flooding" in alerts  # the dealer was told
     finally:
         await hub.stop()

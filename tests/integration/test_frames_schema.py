@@ -171,7 +171,7 @@ def dealer_inputs(hub: HubRuntime, dealer: str) -> None:
     """What a dealer does at the console between hands: acknowledge the first alert, sit
     a player out and back, pause and resume the tournament clock."""
     assert hub.rules is not None
-    seat = max(hub.rules.table.players)  # one still in the freezeout
+    seat = max(hub.rules.desk.table.players)  # one still in the freezeout
     with httpx.Client(
         base_url=hub.web_url, headers={"Authorization": f"Bearer {dealer}"}, trust_env=False
     ) as http:
@@ -223,7 +223,7 @@ async def run_demo() -> Run:
             )
             await wait_until(lambda: hub.service.counters.get("button.next", 0), "the button")
             clock.advance(DELAY_S + 1)  # the delay passes: every held overlay frame is due
-            await wait_until(lambda: hub.service.held == 0, "the overlay's release")
+            await wait_until(lambda: hub.service.feeds.held == 0, "the overlay's release")
             await asyncio.sleep(0.5)  # the last frames reach the pages and the recorder
         return Run({path: feed.frames for path, feed in opened.items()}, recorder.messages)
     finally:

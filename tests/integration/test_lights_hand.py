@@ -62,7 +62,7 @@ async def test_after_every_action_only_the_acting_seat_shows_acting() -> None:
     stop = threading.Event()
     poller = threading.Thread(target=node.run, args=(stop, 0.005), daemon=True)
     rules = hub.rules
-    assert rules is not None and rules.setup is not None
+    assert rules is not None and rules.desk.setup is not None
 
     async def settle_on(acting: int | None) -> None:
         """Wait until the LEDs show exactly ``acting`` as the acting seat."""
@@ -78,13 +78,13 @@ async def test_after_every_action_only_the_acting_seat_shows_acting() -> None:
     try:
         assert await asyncio.to_thread(transport.wait_connected, 10)
         poller.start()
-        order = rules.setup.seats  # hand order: first left of the button … the button
+        order = rules.desk.setup.seats  # hand order: first left of the button … the button
         cards = iter(["As", "Kd", "7c", "2h", "Ah", "Kc", "7d", "2s"])
         for _ in range(2):
             for seat in order:
                 antennas.reader(f"seat{seat}").place(DECK.uid_for(next(cards)))
                 await asyncio.sleep(0.05)
-        hand = rules.monitor.hand if rules.monitor is not None else None
+        hand = rules.desk.monitor.hand if rules.desk.monitor is not None else None
         assert hand is not None
         steps = 0
         # pre-flop: everyone calls or checks around; then the flop is dealt and checked

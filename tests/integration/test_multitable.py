@@ -157,7 +157,9 @@ async def test_each_tables_reads_reach_only_its_own_feeds_and_lights(rig: Rig) -
 
         def seated() -> bool:
             services = rig.hub.services
-            return all(services[t].presence.cards_on(f"seat{i}") for i, t in enumerate(tables, 1))
+            return all(
+                services[t].intake.presence.cards_on(f"seat{i}") for i, t in enumerate(tables, 1)
+            )
 
         await until(seated)
         # round 2: a board card per table, after every table took its seat card: a frame
@@ -287,7 +289,7 @@ async def test_each_table_keeps_its_own_event_log_and_an_old_state_dir_still_wor
     )
     try:
         one.service.handle_message(*_read("t1", "seat1", "As", seq=1))
-        assert one.service.presence.cards_on("seat1") == ("As",)
+        assert one.service.intake.presence.cards_on("seat1") == ("As",)
     finally:
         await one.stop()
     assert (state / EVENT_LOG_FILE).exists()
@@ -302,7 +304,7 @@ async def test_each_table_keeps_its_own_event_log_and_an_old_state_dir_still_wor
     two = await start_hub(two_config)
     try:
         assert two.services["t1"].replayed == 1
-        assert two.services["t1"].presence.cards_on("seat1") == ("As",)
+        assert two.services["t1"].intake.presence.cards_on("seat1") == ("As",)
         assert two.services["t2"].replayed == 0
         two.services["t2"].handle_message(*_read("t2", "seat2", "Kd", seq=1))
         assert two.logs["t1"].path == state / EVENT_LOG_FILE
@@ -312,8 +314,8 @@ async def test_each_table_keeps_its_own_event_log_and_an_old_state_dir_still_wor
     # and after a restart each table is where it was, nothing mixed up
     again = await start_hub(two_config)
     try:
-        assert again.services["t1"].presence.snapshot() == {"seat1": ("As",)}
-        assert again.services["t2"].presence.snapshot() == {"seat2": ("Kd",)}
+        assert again.services["t1"].intake.presence.snapshot() == {"seat1": ("As",)}
+        assert again.services["t2"].intake.presence.snapshot() == {"seat2": ("Kd",)}
     finally:
         await again.stop()
 
@@ -346,7 +348,7 @@ async def test_a_read_written_off_the_loop_is_applied_in_log_order(tmp_path: Pat
             topic, payload = _read("t1", "seat1", "As", seq=1)
             taking = asyncio.create_task(svc.take_message(topic, payload, disk))
             await asyncio.sleep(0)  # the read's write has started, the read is not applied
-            assert svc.presence.cards_on("seat1") == ()
+            assert svc.intake.presence.cards_on("seat1") == ()
             svc.record(InputKind.BUTTON, {"node": "n", "button": "undo"}, clock.now)
             await taking
             kinds = [e["type"] for e in _drain(feed)]

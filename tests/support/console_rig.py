@@ -12,7 +12,7 @@ from typing import Any
 
 from feltwire.deck import simulated_deck
 from feltwire.publisher import InventoryPublisher
-from hub.app.table_service import TableService
+from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules.hand import Hand
@@ -37,14 +37,14 @@ class Rig:
     publisher: InventoryPublisher
 
     @property
-    def rules(self) -> TableService:
+    def rules(self) -> TableConsole:
         assert self.hub.rules is not None
         return self.hub.rules
 
     @property
     def hand(self) -> Hand:
-        assert self.rules.monitor is not None
-        return self.rules.monitor.hand
+        assert self.rules.desk.monitor is not None
+        return self.rules.desk.monitor.hand
 
     async def put(self, reader: str, card: str) -> None:
         """Lay a card on an antenna; wait until the hub has taken the read."""
@@ -54,8 +54,8 @@ class Rig:
         assert await asyncio.to_thread(service.wait_handled, self.publisher.published, 10)
 
     def seat_to_act(self) -> int:
-        assert self.rules.setup is not None and self.hand.actor is not None
-        return self.rules.setup.seats[self.hand.actor]
+        assert self.rules.desk.setup is not None and self.hand.actor is not None
+        return self.rules.desk.setup.seats[self.hand.actor]
 
 
 @asynccontextmanager

@@ -71,8 +71,8 @@ class Room:
     def seats(self) -> tuple[int, ...]:
         """The seats of the hand in hand order: small blind, big blind, …, the button."""
         rules = self.hub.rules
-        assert rules is not None and rules.setup is not None
-        return rules.setup.seats
+        assert rules is not None and rules.desk.setup is not None
+        return rules.desk.setup.seats
 
     async def sweep(self) -> None:
         """The node reads once; wait until the hub has taken what it sent."""

@@ -208,18 +208,18 @@ async def test_the_hub_refuses_a_damaged_log_and_after_accept_loss_resumes_the_p
     hub = await start_hub(hub_config(live))
     try:
         rules, service = hub.rules, hub.service
-        assert rules is not None and rules.setup is not None
+        assert rules is not None and rules.desk.setup is not None
         held: dict[int, list[str]] = {1: [], 2: []}
         cards = iter(["As", "Kd", "7c", "Ah"])
         seq = 0
         for _ in range(2):  # hand 1: two cards each, then the small blind folds
-            for seat in rules.setup.seats:
+            for seat in rules.desk.setup.seats:
                 seq += 1
                 held[seat].append(next(cards))
                 service.handle_message(*message(f"seat{seat}", seq, held[seat]))
         acting = rules.public_state()["acting"]
         assert rules.console(ConsoleAction(acting, Act.FOLD, 0.0)) is not None
-        winner = rules.monitor.winner_to_show if rules.monitor else None  # R-SHOW-3
+        winner = rules.desk.monitor.winner_to_show if rules.desk.monitor else None  # R-SHOW-3
         assert winner is not None and rules.console(MuckHand(winner, 0.0)) is not None
         after_hand_1 = stacks(hub)
         assert after_hand_1 != {1: 1000, 2: 1000} and not rules.in_hand

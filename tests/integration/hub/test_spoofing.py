@@ -18,8 +18,7 @@ from websockets.asyncio.client import connect
 from feltwire.deck import simulated_deck
 from feltwire.protocol import alerts_topic
 from hub.app.feeds import Subscription
-from hub.app.hub_service import HubService
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
 from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.views.alerts import DOUBLED_UID_ALERT
@@ -63,7 +62,7 @@ def alerts(events: list[Event]) -> list[Event]:
     return [e for e in events if e.get("type") == "alert" and e.get("code") == CODE]
 
 
-def sent_alerts(svc: HubService) -> list[dict[str, Any]]:
+def sent_alerts(svc: TableApp) -> list[dict[str, Any]]:
     out = []
     while not svc.outgoing.empty():
         topic, payload, retain = svc.outgoing.get_nowait()
@@ -82,7 +81,7 @@ def test_a_tag_on_two_seats_raises_one_alert_that_names_no_card() -> None:
         clock.now += 0.1
         svc.handle_message(*node.read("seat5", "As"))  # the same tag turns up on seat 5
         assert alerts(drain(pub)) == []  # not yet: it could be a card on its way
-        clock.now += svc.doubled_after_s
+        clock.now += svc.intake.doubled_after_s
         assert svc.check_doubled(clock.now) == 1
         clock.now += 5
         assert svc.check_doubled(clock.now) == 0  # one alert per spell, not one per check
@@ -144,9 +143,11 @@ def test_face_up_antennas_name_the_card() -> None:
 
 def test_the_alert_is_raised_while_a_hand_runs_too() -> None:
     clock = FakeClock()
-    svc = hub_service(clock, doubled_after_s=0)
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
-    rules = TableService(svc, RulesSettings(players=players, debounce_seconds=0), game_code="NT")
+    settings = RulesSettings(players=players, debounce_seconds=0)
+    svc = hub_service(clock, doubled_after_s=0, rules=settings)
+    rules = svc.rules
+    assert rules is not None
     assert rules.in_hand
     node = Node()
     with svc.public.subscribe() as pub:
@@ -261,9 +262,10 @@ def test_a_tag_not_in_the_deck_raises_an_alert_when_no_hand_runs() -> None:
 
 def test_in_a_hand_the_rules_raise_the_unknown_tag_alert_once() -> None:
     clock = FakeClock()
-    svc = hub_service(clock)
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
-    rules = TableService(svc, RulesSettings(players=players), game_code="NT")
+    svc = hub_service(clock, rules=RulesSettings(players=players))
+    rules = svc.rules
+    assert rules is not None
     assert rules.in_hand
     node = Node()
     with svc.public.subscribe() as pub:

@@ -2,9 +2,9 @@
 blinds of the level running when it starts, the dealer pauses and resumes it over HTTP
 (dealer role only), and a restarted hub replays it from the event log.
 
-The unit tests drive a :class:`TableService` with a clock the test moves; the route and
-restart tests run the real hub (``start_hub``: web server, embedded broker, SQLite event
-log) with that clock, over real HTTP."""
+The unit tests drive a table's :class:`~hub.app.table_console.TableConsole` with a clock the
+test moves; the route and restart tests run the real hub (``start_hub``: web server,
+embedded broker, SQLite event log) with that clock, over real HTTP."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from feltwire.config import parse_config
 from feltwire.deck import simulated_deck
 from hub.app.errors import EventLogError
 from hub.app.feeds import Subscription
-from hub.app.hub_service import HubService
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import (
     HubConfig,
@@ -63,7 +63,7 @@ class Antennas:
     """The table's antennas as a node reports them (a full inventory per change); each
     report moves the clock one second on."""
 
-    def __init__(self, hub: HubService, clock: FakeClock) -> None:
+    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
         self.hub, self.clock, self.seq = hub, clock, 0
         self.on: dict[str, set[str]] = {}
 
@@ -92,13 +92,14 @@ class Antennas:
             self._report(reader)
 
 
-def make(clock: FakeClock) -> tuple[HubService, TableService]:
-    hub = hub_service(clock)
-    rules = TableService(hub, RulesSettings(players=PLAYERS), game_code="NT", tournament=TOURNAMENT)
+def make(clock: FakeClock) -> tuple[TableApp, TableConsole]:
+    hub = hub_service(clock, rules=RulesSettings(players=PLAYERS), tournament=TOURNAMENT)
+    rules = hub.rules
+    assert rules is not None
     return hub, rules
 
 
-def clock_state(rules: TableService) -> dict[str, Any]:
+def clock_state(rules: TableConsole) -> dict[str, Any]:
     state = rules.public_state()["clock"]
     assert isinstance(state, dict)
     return state
@@ -138,9 +139,9 @@ def test_the_blinds_of_a_new_hand_follow_the_level() -> None:
     clock = FakeClock()
     hub, rules = make(clock)
     table = Antennas(hub, clock)
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
-    assert rules.setup.stakes.blinds == (10, 20, 0)
+    assert rules.desk.setup is not None
+    sb, bb, button = rules.desk.setup.seats
+    assert rules.desk.setup.stakes.blinds == (10, 20, 0)
     clock.now += 16 * 60  # level 2 while hand 1 runs: its blinds stay
     held: dict[int, list[str]] = {s: [] for s in (sb, bb, button)}
     cards = iter(HOLE)
@@ -153,14 +154,18 @@ def test_the_blinds_of_a_new_hand_follow_the_level() -> None:
         table.move(held[button], f"seat{button}", "muck")
         table.move(held[sb], f"seat{sb}", "muck")
         # R-SHOW-3: the big blind may still show; nobody says anything
-        assert rules.in_hand and rules.monitor is not None and rules.monitor.winner_to_show == bb
+        assert (
+            rules.in_hand
+            and rules.desk.monitor is not None
+            and rules.desk.monitor.winner_to_show == bb
+        )
         table.clear()  # the table is clear: hand 1 closes (a muck), hand 2 starts, at level 2
         frames = drain(pub)
-    assert rules.in_hand and rules.setup.number == 2
+    assert rules.in_hand and rules.desk.setup.number == 2
     hand = next(f for f in frames if f["type"] == "hand")
     blinds = sorted(amount for _seat, kind, amount in hand["posts"] if "blind" in kind)
     assert blinds == [15, 30]
-    assert sorted(rules.setup.stakes.blinds) == [0, 15, 30]
+    assert sorted(rules.desk.setup.stakes.blinds) == [0, 15, 30]
     bets = {p["seat"]: p["bet"] for p in rules.public_state()["players"]}
     assert sorted(bets.values()) == [0, 15, 30]
     announced = [f for f in frames if f["type"] == "clock"]

@@ -82,7 +82,7 @@ async def test_a_wall_clock_jump_forward_and_back_mid_hand_releases_nothing() ->
         assert not hole_cards_in(back), f"released after the jump back: {hole_cards_in(back)}"
         async with connect(overlay_url(r)) as late:  # a page opened now shows nothing either
             assert not hole_cards_in([json.loads(await late.recv())])
-        assert r.hub.service.held > 0  # the hand is held back, not lost
+        assert r.hub.service.feeds.held > 0  # the hand is held back, not lost
 
 
 async def test_the_delay_runs_on_the_monotonic_clock_whatever_the_wall_clock_says() -> None:
@@ -96,10 +96,10 @@ async def test_the_delay_runs_on_the_monotonic_clock_whatever_the_wall_clock_say
         await r.deal()
         wall.offset += 2 * 3600  # two hours forward on the wall: nothing
         monotonic.now += DELAY_MINUTES * 60 - 1  # a second short of the delay: nothing
-        r.hub.service.release_due()
+        r.hub.service.feeds.release_due()
         assert not hole_cards_in(await frames_for(ws, 1.0))
         monotonic.now += 1  # the delay has passed: the deal comes out, every card of it
-        r.hub.service.release_due()
+        r.hub.service.feeds.release_due()
         released: list[dict[str, Any]] = []
         while hole_cards_in(released) != HOLE:
             released += await frames_for(ws, 5.0) or []

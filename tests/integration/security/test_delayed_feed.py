@@ -20,8 +20,8 @@ from websockets.asyncio.client import connect
 
 from feltwire.deck import simulated_deck
 from hub.app.feeds import Event, Subscription
-from hub.app.hub_service import HubService
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.rules.procedure import Act, ConsoleAction
 from hub.web.auth import Role
@@ -38,8 +38,8 @@ PLAYERS = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
 class Side:
     """One service, its rules, and every overlay frame it sent with the clock at the time."""
 
-    service: HubService
-    rules: TableService
+    service: TableApp
+    rules: TableConsole
     sub: Subscription
     frames: list[tuple[float, Event]] = field(default_factory=list)
 
@@ -57,11 +57,12 @@ class Table:
         self.sides: list[Side] = []
         self._stack = contextlib.ExitStack()  # the subscriptions last as long as the table
         for delay in (0.0, DELAY):
-            service = hub_service(clock, overlay_delay_s=delay)
+            settings = RulesSettings(players=PLAYERS, tick_seconds=0)
+            service = hub_service(clock, overlay_delay_s=delay, rules=settings, opened=False)
             sub = self._stack.enter_context(service.overlay.subscribe())
-            rules = TableService(
-                service, RulesSettings(players=PLAYERS, tick_seconds=0), game_code="NT"
-            )
+            service.open()
+            rules = service.rules
+            assert rules is not None
             self.sides.append(Side(service, rules, sub))
         self.live, self.delayed = self.sides
 
@@ -90,7 +91,7 @@ class Table:
         for side in self.sides:
             side.drain(self.clock.now)
         self.clock.now += seconds
-        self.delayed.service.release_due()
+        self.delayed.service.feeds.release_due()
         self.delayed.drain(self.clock.now)
 
 
@@ -195,9 +196,9 @@ async def test_overlay_websocket_gets_no_card_before_its_delay() -> None:
             clock.now += 1
             read("seat4", ["Kd"])  # B, due a second later
             clock.now = start + delay - 0.5
-            assert service.release_due() == 0
+            assert service.feeds.release_due() == 0
             clock.now = start + delay
-            assert service.release_due() >= 1  # A only
+            assert service.feeds.release_due() >= 1  # A only
             received: list[Any] = []
             while "As" not in cards_in(received):
                 received.append(json.loads(await ws.recv()))
@@ -206,6 +207,6 @@ async def test_overlay_websocket_gets_no_card_before_its_delay() -> None:
             async with connect(url) as late:
                 assert "Kd" not in cards_in([json.loads(await late.recv())])
             clock.now = start + 1 + delay
-            assert service.release_due() >= 1
+            assert service.feeds.release_due() >= 1
             while "Kd" not in cards_in(received):
                 received.append(json.loads(await ws.recv()))

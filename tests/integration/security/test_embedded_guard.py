@@ -263,7 +263,7 @@ async def deal(hub: HubRuntime, node: Node) -> None:
             await asyncio.sleep(0.05)
     for reader, cards in DEALT.items():
         await wait_until(
-            lambda r=reader, c=cards: sorted(hub.service.presence.cards_on(r)) == sorted(c)
+            lambda r=reader, c=cards: sorted(hub.service.intake.presence.cards_on(r)) == sorted(c)
         )
 
 
@@ -546,7 +546,7 @@ async def test_anonymous_clients_cannot_inject_a_card_or_a_light(
             assert insider.connack == 0, insider.error
             insider.close()
             assert hub.service.counters.get("received", 0) == received
-            assert INJECTED_CARD not in hub.service.presence.cards_on("board")
+            assert INJECTED_CARD not in hub.service.intake.presence.cards_on("board")
             assert node.lights == lights_before
             # nor did the broker keep either as retained state for a later subscriber
             late = Node(url, table_secrets.ca)
@@ -588,7 +588,7 @@ async def test_naming_the_hubs_client_id_does_not_silence_the_hub(
             assert hub.embedded.refused >= 4
             # the hub is still subscribed: the next card reaches it, with no reconnection
             node.publisher.update("seat3", frozenset({DECK.uid_for("Qc")}))
-            await wait_until(lambda: hub.service.presence.cards_on("seat3") == ("Qc",), 8)
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("Qc",), 8)
             assert not [r for r in caplog.records if "connection lost" in r.getMessage()]
         finally:
             node.close()

@@ -79,20 +79,22 @@ async def test_a_top_sequence_on_the_nodes_own_credential_pins_nothing(
             assert await asyncio.to_thread(thief_link.wait_connected, 10)
             await asyncio.wait_for(hub.service.subscribed.wait(), 15)
             north.update("seat3", frozenset({AS}))
-            await wait_until(lambda: hub.service.presence.cards_on("seat3") == ("As",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("As",))
             forger.update("seat3", frozenset())
             await wait_until(lambda: hub.service.counters.get("rejected.seq_jump") == 1)
             north.update("seat3", frozenset({AS, KD}))
-            await wait_until(lambda: set(hub.service.presence.cards_on("seat3")) == {"As", "Kd"})
+            await wait_until(
+                lambda: set(hub.service.intake.presence.cards_on("seat3")) == {"As", "Kd"}
+            )
             assert hub.service.counters.get("stale", 0) == 0
-            assert [a for a in hub.service.hub_alerts if a["code"] == "node_sequence"]
+            assert [a for a in hub.service.feeds.hub_alerts if a["code"] == "node_sequence"]
         finally:
             await hub.stop()
         hub = await start_hub(config)  # the forged message was never logged
         try:
             await asyncio.wait_for(hub.service.subscribed.wait(), 15)
             north.update("seat3", frozenset({KD}))
-            await wait_until(lambda: hub.service.presence.cards_on("seat3") == ("Kd",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("Kd",))
         finally:
             await hub.stop()
     finally:
@@ -127,16 +129,16 @@ async def test_an_anonymous_forger_on_the_open_loopback_broker_stalls_nothing(
         async with simulated_node(hub) as sim:
             sim.table.reader("seat1").place(AS)
             sim.node.poll_once()
-            await wait_until(lambda: hub.service.presence.cards_on("seat1") == ("As",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat1") == ("As",))
             forged = {"v": 1, "node": "n", "seq": TOP_SEQ, "ts": 0, "reader": "board"}
             forged["uids"] = [QS]
             board = reader_tags_topic("t1", "n", "board")
             await asyncio.to_thread(raw_publish, hub.broker.port, board, forged)
             await wait_until(lambda: hub.service.counters.get("rejected.seq_jump") == 1)
-            assert hub.service.presence.cards_on("board") == ()
+            assert hub.service.intake.presence.cards_on("board") == ()
             sim.table.reader("board").place(KD)
             sim.node.poll_once()
-            await wait_until(lambda: hub.service.presence.cards_on("board") == ("Kd",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("board") == ("Kd",))
     finally:
         await hub.stop()
 
@@ -152,21 +154,21 @@ async def test_an_admin_resets_a_node_pushed_far_ahead_and_the_reset_is_kept(
         async with simulated_node(hub) as sim:
             sim.table.reader("seat1").place(AS)
             sim.node.poll_once()
-            await wait_until(lambda: hub.service.presence.cards_on("seat1") == ("As",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat1") == ("As",))
             ahead = sim.publisher._seq.take() + 50_000  # the node's next number, far ahead
             forged = {"v": 1, "node": "n", "seq": ahead, "ts": 0, "reader": "board"}
             forged["uids"] = [QS]
             board = reader_tags_topic("t1", "n", "board")
             await asyncio.to_thread(raw_publish, hub.broker.port, board, forged)
-            await wait_until(lambda: hub.service.presence.cards_on("board") == ("Qs",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("board") == ("Qs",))
             board_reader = sim.table.reader("board")
             for n in range(STALE_STREAK):  # the node's real reads of the board: all stale
                 (board_reader.place if n % 2 == 0 else board_reader.lift)(KD)
                 sim.node.poll_once()
             await wait_until(lambda: hub.service.counters.get("stale", 0) == STALE_STREAK)
-            assert hub.service.presence.cards_on("board") == ("Qs",)  # pinned, for now
+            assert hub.service.intake.presence.cards_on("board") == ("Qs",)  # pinned, for now
             await wait_until(
-                lambda: any(a["code"] == "node_sequence" for a in hub.service.hub_alerts)
+                lambda: any(a["code"] == "node_sequence" for a in hub.service.feeds.hub_alerts)
             )
             refused = await admin_post(hub, "/api/admin/nodes/nobody/reset")
             assert refused.status_code == 404
@@ -175,7 +177,7 @@ async def test_an_admin_resets_a_node_pushed_far_ahead_and_the_reset_is_kept(
             board_reader.lift(KD)
             board_reader.place(AS)  # the dealer's next card: taken again
             sim.node.poll_once()
-            await wait_until(lambda: hub.service.presence.cards_on("board") == ("As",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("board") == ("As",))
         assert hub.log is not None
         kept = [r.payload for r in hub.log.records() if r.payload.get("command") == "reset_node"]
         assert kept == [{"command": "reset_node", "node": "n"}]
@@ -183,7 +185,7 @@ async def test_an_admin_resets_a_node_pushed_far_ahead_and_the_reset_is_kept(
         await hub.stop()
     again = await start_hub(open_hub_config(tmp_path / "state"))
     try:  # the reset is replayed: the board as it was, the forged count forgotten
-        assert again.service.presence.cards_on("board") == ("As",)
-        assert again.service.ingest.nodes.stats()["n"]["last_seq"] < ahead
+        assert again.service.intake.presence.cards_on("board") == ("As",)
+        assert again.service.node_stats()["n"]["last_seq"] < ahead
     finally:
         await again.stop()

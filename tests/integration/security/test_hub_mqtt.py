@@ -57,7 +57,7 @@ async def read_reaches_the_hub(hub: HubRuntime, node: TableNode) -> None:
     assert await asyncio.to_thread(node.transport.wait_connected, 10)
     await asyncio.wait_for(hub.service.subscribed.wait(), 15)
     node.publisher.update("seat3", frozenset({DECK.uid_for("As")}))
-    await wait_until(lambda: hub.service.presence.cards_on("seat3") == ("As",))
+    await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("As",))
     assert hub.service.counters["accepted"] == 1
     # and the hub's light command for that seat reaches the node over the same guarded broker
     light = "feltwire/v1/table1/seat/3/light/set"

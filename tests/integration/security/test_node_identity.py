@@ -127,11 +127,13 @@ async def test_a_stolen_credential_cannot_pin_another_nodes_antenna(
             assert await asyncio.to_thread(thief_link.wait_connected, 10)
             await asyncio.wait_for(hub.service.subscribed.wait(), 15)
             north.update("seat3", frozenset({AS}))
-            await wait_until(lambda: hub.service.presence.cards_on("seat3") == ("As",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("As",))
             forger.update("seat3", frozenset())  # "seat 3 is empty", as pi-north, seq 2**63-1
             await wait_until(lambda: thief_link.unacknowledged == 0)
             north.update("seat3", frozenset({AS, KD}))
-            await wait_until(lambda: set(hub.service.presence.cards_on("seat3")) == {"As", "Kd"})
+            await wait_until(
+                lambda: set(hub.service.intake.presence.cards_on("seat3")) == {"As", "Kd"}
+            )
             counters = hub.service.counters
             assert counters["accepted"] == 2 and counters.get("stale", 0) == 0, counters
             assert counters["received"] == 2, counters  # the broker never passed it on
@@ -158,13 +160,15 @@ async def test_the_hub_refuses_a_payload_naming_another_node(
             assert await asyncio.to_thread(north_link.wait_connected, 10)
             await asyncio.wait_for(hub.service.subscribed.wait(), 15)
             north.update("seat3", frozenset({AS}))
-            await wait_until(lambda: hub.service.presence.cards_on("seat3") == ("As",))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("As",))
             await asyncio.to_thread(
                 south.publish, reader_tags_topic("table1", "pi-south", "seat3"), forged
             )
             await wait_until(lambda: hub.service.counters.get("rejected.node_mismatch") == 1)
             north.update("seat3", frozenset({AS, KD}))
-            await wait_until(lambda: set(hub.service.presence.cards_on("seat3")) == {"As", "Kd"})
+            await wait_until(
+                lambda: set(hub.service.intake.presence.cards_on("seat3")) == {"As", "Kd"}
+            )
             async with httpx.AsyncClient() as web:
                 stats = (await web.get(f"{hub.web_url}/api/stats")).json()["counters"]
             assert stats["rejected.node_mismatch"] == 1 and stats["accepted"] == 2, stats

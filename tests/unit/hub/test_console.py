@@ -19,9 +19,9 @@ from feltwire.text import Text
 from hub.adapters.eventlog.store import EventLog
 from hub.app.codec import decode_table
 from hub.app.feeds import Subscription
-from hub.app.hub_service import HubService
 from hub.app.records import AckAlert, InputKind, SeatCommand, SeatOp
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure
@@ -46,7 +46,7 @@ class Table:
     """The antennas as a node reports them (each change a full inventory), with the
     clock moved on a second per report."""
 
-    def __init__(self, hub: HubService, clock: FakeClock) -> None:
+    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
         self.hub, self.clock = hub, clock
         self.on: dict[str, set[str]] = {}
         self.seq = 0
@@ -78,20 +78,22 @@ def make(
     clock: FakeClock | None = None,
     buy_in: int = 1000,
     **hub_options: Any,
-) -> tuple[HubService, TableService, Table]:
+) -> tuple[TableApp, TableConsole, Table]:
     clock = clock or FakeClock()
-    hub = hub_service(clock, log=log, **hub_options)
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=buy_in) for s in seats]
-    rules = TableService(hub, RulesSettings(players=players), game_code=game)
+    settings = RulesSettings(players=players)
+    hub = hub_service(clock, log=log, rules=settings, game=game, **hub_options)
+    rules = hub.rules
+    assert rules is not None
     return hub, rules, Table(hub, clock)
 
 
 def deal(
-    rules: TableService, table: Table, cards: list[str] | None = None, rounds: int = 2
+    rules: TableConsole, table: Table, cards: list[str] | None = None, rounds: int = 2
 ) -> dict[int, list[str]]:
     """``rounds`` cards to each seat of the hand, one at a time clockwise."""
-    assert rules.setup is not None
-    seats = rules.setup.seats
+    assert rules.desk.setup is not None
+    seats = rules.desk.setup.seats
     held: dict[int, list[str]] = {s: [] for s in seats}
     it = iter(cards or HOLE)
     for _ in range(rounds):
@@ -115,7 +117,7 @@ def named(data: object, cards: list[str] | set[str]) -> list[str]:
     return sorted(c for c in cards if f'"{c}"' in text)
 
 
-def act(rules: TableService, seat: int, what: Act, to: int = 0) -> None:
+def act(rules: TableConsole, seat: int, what: Act, to: int = 0) -> None:
     step = rules.console(ConsoleAction(seat, what, 0.0, to))
     assert step is not None and step.refused is None, step
 
@@ -125,8 +127,8 @@ def act(rules: TableService, seat: int, what: Act, to: int = 0) -> None:
 
 def test_the_state_names_the_hand_whose_turn_and_the_engines_legal_actions() -> None:
     _hub, rules, table = make()
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
+    assert rules.desk.setup is not None
+    sb, bb, button = rules.desk.setup.seats
     state = rules.console_state()
     assert state["type"] == "console" and state["hand"] == 1 and state["in_hand"]
     assert state["phase"] == "dealing" and state["legal"] is None and state["acting"] is None
@@ -167,7 +169,7 @@ def test_the_state_names_the_hand_whose_turn_and_the_engines_legal_actions() -> 
 
 def test_fixed_limit_offers_the_one_size_and_pot_limit_caps_at_the_pot() -> None:
     _hub, rules, table = make(game="FT")
-    assert rules.setup is not None
+    assert rules.desk.setup is not None
     deal(rules, table)
     bet = rules.console_state()["legal"]["bet"]
     assert bet == {"act": "raise", "min_to": 20, "max_to": 20, "fixed": True, "amounts": [20]}
@@ -175,7 +177,7 @@ def test_fixed_limit_offers_the_one_size_and_pot_limit_caps_at_the_pot() -> None
     _hub, rules, table = make(game="PO")
     omaha = ["As", "Kd", "7c", "Ah", "Kc", "2d", "Qs", "Qd", "3c", "3d", "9s", "9d"]
     deal(rules, table, omaha, rounds=4)
-    hand = rules.monitor.hand if rules.monitor else None
+    hand = rules.desk.monitor.hand if rules.desk.monitor else None
     assert hand is not None and hand.game.structure is Structure.POT_LIMIT
     bet = rules.console_state()["legal"]["bet"]
     # pot limit: the pot (15) plus the call (10) on top of the bet to call (10) = 35
@@ -184,7 +186,7 @@ def test_fixed_limit_offers_the_one_size_and_pot_limit_caps_at_the_pot() -> None
 
 def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -> None:
     _hub, rules, table = make()
-    assert rules.setup is not None and rules.monitor is not None
+    assert rules.desk.setup is not None and rules.desk.monitor is not None
     held = deal(rules, table)
     burns, board = iter(["5h", "6h", "8h"]), iter(["Qs", "Jh", "3c", "9d", "4s"])
     for n_cards in (3, 1, 1):
@@ -201,7 +203,7 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     first = state["showdown"]["next"]
     assert state["acting"] == first
     # R-SHOW-1/4: the seat asked first may muck; every hand may be tabled at any moment
-    assert sorted(state["showdown"]["show"]) == sorted(rules.setup.seats)
+    assert sorted(state["showdown"]["show"]) == sorted(rules.desk.setup.seats)
     assert state["showdown"]["muck"] == [first]
     assert named(state, HOLE) == []
     step = rules.console(ShowHand(first, 0.0))
@@ -228,12 +230,12 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
 
 
 def _blinds_fold_to_the_buttons_raise(
-    rules: TableService, table: Table
+    rules: TableConsole, table: Table
 ) -> tuple[tuple[int, int, int], dict[int, list[str]]]:
     """Deal; the button raises to 30 and both blinds fold. The seats (small blind, big
     blind, button) and the hole cards dealt."""
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
+    assert rules.desk.setup is not None
+    sb, bb, button = rules.desk.setup.seats
     held = deal(rules, table)
     act(rules, button, Act.RAISE, 30)
     act(rules, sb, Act.FOLD)
@@ -268,7 +270,7 @@ def test_uncalled_winner_is_asked_to_show_and_the_hand_survives_a_restart() -> N
         {"seat": button, "cards": [seven], "whole": False}
     ]
     assert seven == "7c" and named(after, set(HOLE) - {seven}) == []
-    assert rules2.table.players[button].stack == 1015
+    assert rules2.desk.table.players[button].stack == 1015
 
 
 def test_uncalled_winner_saying_nothing_mucks_when_the_table_is_cleared() -> None:
@@ -277,11 +279,11 @@ def test_uncalled_winner_saying_nothing_mucks_when_the_table_is_cleared() -> Non
     starts."""
     hub, rules, table = make()
     (_sb, _bb, button), held = _blinds_fold_to_the_buttons_raise(rules, table)
-    assert rules.in_hand and rules.hands_finished == 0
+    assert rules.in_hand and rules.desk.hands_finished == 0
     with hub.public.subscribe() as pub:
         table.clear()
         frames = drain(pub)
-    assert rules.hands_finished == 1 and rules.setup.number == 2 and rules.in_hand
+    assert rules.desk.hands_finished == 1 and rules.desk.setup.number == 2 and rules.in_hand
     ends = [f for f in frames if f["type"] == "hand_end"]
     assert len(ends) == 1 and [a["message"] for a in ends[0]["awards"]] == [
         f"main pot 25: seat {button} takes 25"
@@ -295,8 +297,8 @@ def test_uncalled_winner_saying_nothing_mucks_when_the_table_is_cleared() -> Non
 
 def test_undo_takes_back_the_last_action() -> None:
     _hub, rules, table = make()
-    assert rules.setup is not None
-    _sb, _bb, button = rules.setup.seats
+    assert rules.desk.setup is not None
+    _sb, _bb, button = rules.desk.setup.seats
     deal(rules, table)
     before = rules.console_state()
     assert not before["can_undo"]
@@ -313,9 +315,9 @@ def test_undo_takes_back_the_last_action() -> None:
 
 def test_a_misdeal_restores_the_stacks_of_before_the_hand() -> None:
     _hub, rules, table = make()
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
-    stacks = dict(zip(rules.setup.seats, rules.setup.starting_stacks, strict=True))
+    assert rules.desk.setup is not None
+    sb, bb, button = rules.desk.setup.seats
+    stacks = dict(zip(rules.desk.setup.seats, rules.desk.setup.starting_stacks, strict=True))
     assert {p["seat"]: p["stack"] for p in rules.console_state()["players"]}[bb] == 990
     deal(rules, table)
     act(rules, button, Act.RAISE, 40)
@@ -340,8 +342,8 @@ def test_a_misdeal_restores_the_stacks_of_before_the_hand() -> None:
 
 def test_a_manual_face_down_card_counts_without_being_named() -> None:
     _hub, rules, table = make()
-    assert rules.setup is not None
-    seats = rules.setup.seats
+    assert rules.desk.setup is not None
+    seats = rules.desk.setup.seats
     cards = iter(HOLE)
     for _ in range(2):
         for seat in seats:
@@ -415,8 +417,8 @@ def test_alerts_carry_an_id_and_an_acknowledgement_survives_a_restart() -> None:
     log = EventLog.memory("t1")
     clock = FakeClock()
     hub, rules, table = make(log=log, clock=clock)
-    assert rules.setup is not None
-    sb, _bb, _button = rules.setup.seats
+    assert rules.desk.setup is not None
+    sb, _bb, _button = rules.desk.setup.seats
     deal(rules, table)
     rules.console(ConsoleAction(sb, Act.CALL, 0.0))  # out of turn
     rules.console(ConsoleAction(sb, Act.FOLD, 0.0))  # again
@@ -447,14 +449,14 @@ def test_live_hole_cards_are_flagged(delay: float, warned: bool) -> None:
 # ------------------------------------------------------------------ any hand
 
 
-def _check_legal(rules: TableService, legal: dict[str, Any]) -> None:
+def _check_legal(rules: TableConsole, legal: dict[str, Any]) -> None:
     """What the console offers is the engine's: each offered input is accepted, the
     amounts just outside the offered range are refused."""
-    assert rules.monitor is not None and rules.setup is not None
-    hand = rules.monitor.hand
+    assert rules.desk.monitor is not None and rules.desk.setup is not None
+    hand = rules.desk.monitor.hand
     la = hand.legal_actions()
     h = la.seat
-    assert legal["seat"] == rules.setup.seats[h]
+    assert legal["seat"] == rules.desk.setup.seats[h]
     assert legal["fold"] == hand.can_fold(h) and legal["check"] == hand.can_check(h)
     assert (legal["call"] is not None) == hand.can_call(h)
     if legal["call"] is not None:
@@ -486,18 +488,18 @@ def test_any_hand_the_console_offers_only_legal_inputs_and_names_no_hole_card(
     game: str, seats: list[int], shuffle: random.Random, data: st.DataObject
 ) -> None:
     hub, rules, table = make(tuple(sorted(seats)), game=game)
-    assert rules.setup is not None and rules.monitor is not None
+    assert rules.desk.setup is not None and rules.desk.monitor is not None
     cards = iter(shuffle.sample(FULL_DECK, len(FULL_DECK)))
-    held: dict[int, list[str]] = {s: [] for s in rules.setup.seats}
+    held: dict[int, list[str]] = {s: [] for s in rules.desk.setup.seats}
     with hub.public.subscribe() as pub:
         for _ in range(GAMES[game]):
-            for seat in rules.setup.seats:
+            for seat in rules.desk.setup.seats:
                 held[seat].append(card := next(cards))
                 table.put(f"seat{seat}", card)
         hole = {c for cs in held.values() for c in cs}
         for _ in range(300):
             state = rules.console_state()
-            hand = rules.monitor.hand
+            hand = rules.desk.monitor.hand
             if hand.phase in (Phase.SHOWDOWN, Phase.COMPLETE):
                 shown = {c for s in state["shown"] for c in s["cards"]}
                 assert named(state, hole - shown) == []  # a card kept face down stays hidden

@@ -21,9 +21,9 @@ import hub.adapters.eventlog
 from feltwire.deck import simulated_deck
 from hub.adapters.eventlog.store import EventLog
 from hub.app.errors import EventLogError
-from hub.app.hub_service import HubService
 from hub.app.records import InputKind
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, UndoAction
 from tests.support.clocks import FakeClock
@@ -37,14 +37,13 @@ BOGUS = "04DEADBEEF0000"
 
 def build(
     log: EventLog | None, clock: FakeClock, *, rules: bool = True, big_blind: int = 10
-) -> tuple[HubService, TableService | None]:
-    svc = hub_service(clock, log=log)
-    table = None
+) -> tuple[TableApp, TableConsole | None]:
+    settings = None
     if rules:
         players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (2, 5, 7)]
         settings = RulesSettings(players=players, big_blind=big_blind)
-        table = TableService(svc, settings, game_code="NT")
-    return svc, table
+    svc = hub_service(clock, log=log, rules=settings)
+    return svc, svc.rules
 
 
 def message(reader: str, seq: int, uids: list[str], node: str = "n1") -> tuple[str, bytes]:
@@ -62,24 +61,25 @@ def _without_hub_alerts(view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def state(svc: HubService, table: TableService | None) -> dict[str, Any]:
+def state(svc: TableApp, table: TableConsole | None) -> dict[str, Any]:
     """Everything a restart must bring back."""
     out: dict[str, Any] = {
-        "presence": dict(svc.presence.snapshot()),
+        "presence": dict(svc.intake.presence.snapshot()),
         "public": _without_hub_alerts(svc.public_snapshot()),
         "overlay": svc.overlay_snapshot(),
-        "lights": svc.lights.current(),
+        "lights": svc.feeds.lights.current(),
         "changes": svc.changes,
-        "last_seq": dict(svc.ingest._last_seq),
+        "last_seq": dict(svc.intake.ingest._last_seq),
         "buttons": {k: v for k, v in svc.counters.items() if k.startswith("button.")},
     }
     if table is not None:
-        hand = table.monitor.hand if table.monitor is not None else None
+        desk = table.desk
+        hand = desk.monitor.hand if desk.monitor is not None else None
         out |= {
             "rules": _without_hub_alerts(table.public_state()),
-            "stacks": {s: (p.stack, p.pending) for s, p in table.table.players.items()},
-            "finished": (table.hands_finished, table.hands_voided),
-            "alerts": {n: [a.as_dict() for a in al] for n, al in table.alerts_by_hand.items()},
+            "stacks": {s: (p.stack, p.pending) for s, p in desk.table.players.items()},
+            "finished": (desk.hands_finished, desk.hands_voided),
+            "alerts": {n: [a.as_dict() for a in al] for n, al in desk.alerts_by_hand.items()},
             "hand": None if hand is None else (hand.phase, hand.pot_total, hand.actor),
         }
     return out
@@ -177,11 +177,11 @@ def test_replay_sends_nothing_to_the_broker_but_the_lights_are_right() -> None:
     log = EventLog.memory("t1")
     clock = FakeClock()
     live, rules = build(log, clock)
-    assert rules is not None and rules.setup is not None
-    sb, _bb, _button = rules.setup.seats
+    assert rules is not None and rules.desk.setup is not None
+    sb, _bb, _button = rules.desk.setup.seats
     seq = 0
     for _ in range(2):
-        for seat in rules.setup.seats:
+        for seat in rules.desk.setup.seats:
             seq += 1
             clock.now += 1
             card = CARDS[seq - 1]
@@ -192,7 +192,7 @@ def test_replay_sends_nothing_to_the_broker_but_the_lights_are_right() -> None:
     assert step is not None and step.alerts and card
     clock.now += 100
     again, rules2 = build(log, clock)
-    assert again.has_history and rules2 is not None and not rules2.opened
+    assert again.has_history and rules2 is not None and not rules2.desk.opened
     assert again.replay() == log.last_seq
     assert again.outgoing.empty()  # no alert, no light command went out again
     assert again.light_messages() == live.light_messages()
@@ -224,7 +224,7 @@ ops = st.lists(
 )
 
 
-def drive(svc: HubService, rules: TableService | None, clock: FakeClock, script: list[Any]) -> None:
+def drive(svc: TableApp, rules: TableConsole | None, clock: FakeClock, script: list[Any]) -> None:
     """Play a script of table motions and console inputs into a live hub."""
     on: dict[str, set[str]] = {r: set() for r in READERS}
     bogus: dict[str, bool] = dict.fromkeys(READERS, False)
@@ -260,10 +260,10 @@ def drive(svc: HubService, rules: TableService | None, clock: FakeClock, script:
             svc.handle_message("feltwire/v1/t1/node/n1/button", json.dumps(body).encode())
         elif rules is None:
             continue
-        elif op == "deal" and rules.setup is not None:  # two cards a seat, in order
+        elif op == "deal" and rules.desk.setup is not None:  # two cards a seat, in order
             free = iter([c for c in CARDS if not any(c in cs for cs in on.values())])
             for _ in range(2):
-                for seat in rules.setup.seats:
+                for seat in rules.desk.setup.seats:
                     card = next(free, None)
                     if card is not None:
                         clock.now += 0.37

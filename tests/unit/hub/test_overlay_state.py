@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from feltwire.cards import card_code, card_index
 from feltwire.deck import simulated_deck
 from hub.app.feeds import Subscription
-from hub.app.hub_service import HubService
 from hub.app.live_equity import (
     LiveSpot,
     equity_event,
@@ -28,7 +27,8 @@ from hub.app.live_equity import (
     presence_spot,
     quick_equity,
 )
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.equity import Spot
 from hub.rules.hand import Phase
@@ -44,7 +44,7 @@ ALL_CARDS = [card_code(i) for i in range(52)]
 class Felt:
     """The table's antennas as a node reports them: each change a full inventory."""
 
-    def __init__(self, hub: HubService, clock: FakeClock) -> None:
+    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
         self.hub = hub
         self.clock = clock
         self.on: dict[str, set[str]] = {}
@@ -71,17 +71,25 @@ class Felt:
         self._report(dst)
 
 
-def seat_players(hub: HubService, buy_ins: dict[int, int]) -> TableService:
+def players_of(buy_ins: dict[int, int]) -> RulesSettings:
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=b) for s, b in buy_ins.items()]
-    return TableService(hub, RulesSettings(players=players), game_code="NT")
+    return RulesSettings(players=players)
+
+
+def seat_players(hub: TableApp) -> TableConsole:
+    """Open the table: its players sit down and the first hand starts."""
+    hub.open()
+    assert hub.rules is not None
+    return hub.rules
 
 
 def table(
     buy_ins: dict[int, int], delay: float = 0
-) -> tuple[HubService, TableService, Felt, FakeClock]:
+) -> tuple[TableApp, TableConsole, Felt, FakeClock]:
     clock = FakeClock()
-    hub = hub_service(clock, overlay_delay_s=delay)
-    return hub, seat_players(hub, buy_ins), Felt(hub, clock), clock
+    hub = hub_service(clock, overlay_delay_s=delay, rules=players_of(buy_ins))
+    assert hub.rules is not None
+    return hub, hub.rules, Felt(hub, clock), clock
 
 
 def drain(sub: Subscription) -> list[dict[str, Any]]:
@@ -91,13 +99,13 @@ def drain(sub: Subscription) -> list[dict[str, Any]]:
     return out
 
 
-def deal(rules: TableService, felt: Felt, cards: list[str]) -> dict[int, list[str]]:
+def deal(rules: TableConsole, felt: Felt, cards: list[str]) -> dict[int, list[str]]:
     """Two cards to each seat of the hand, one at a time clockwise."""
-    assert rules.setup is not None
-    held: dict[int, list[str]] = {s: [] for s in rules.setup.seats}
+    assert rules.desk.setup is not None
+    held: dict[int, list[str]] = {s: [] for s in rules.desk.setup.seats}
     it = iter(cards)
     for _ in range(2):
-        for seat in rules.setup.seats:
+        for seat in rules.desk.setup.seats:
             card = next(it)
             held[seat].append(card)
             felt.put(f"seat{seat}", card)
@@ -108,15 +116,15 @@ def seat_view(picture: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return {p["seat"]: p for p in picture["players"]}
 
 
-def assert_matches_rules(hub: HubService, rules: TableService) -> None:
+def assert_matches_rules(hub: TableApp, rules: TableConsole) -> None:
     """While a betting round is open (or between hands) the overlay's chips are the rules'."""
-    picture = seat_view(hub.overlay_state.picture())
-    for view in rules.players_view():
+    picture = seat_view(hub.feeds.overlay_state.picture())
+    for view in rules.desk.players_view():
         p = picture[view["seat"]]
         assert (p["stack"], p["bet"]) == (view["stack"], view["bet"]), view["seat"]
         if rules.in_hand:
             assert (p["folded"], p["all_in"]) == (view["folded"], view["all_in"]), view["seat"]
-    assert hub.overlay_state.picture()["pot"] == rules.public_state()["pot"]
+    assert hub.feeds.overlay_state.picture()["pot"] == rules.public_state()["pot"]
 
 
 HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
@@ -135,18 +143,18 @@ def test_docstring_examples() -> None:
 
 def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> None:
     hub, rules, felt, _ = table({2: 1000, 5: 1000, 7: 1000})
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
-    start = hub.overlay_state.picture()
+    assert rules.desk.setup is not None
+    sb, bb, button = rules.desk.setup.seats
+    start = hub.feeds.overlay_state.picture()
     assert start["pot"] == 15 and seat_view(start)[bb]["bet"] == 10
     assert [p["name"] for p in start["players"]] == ["P2", "P5", "P7"]
     held = deal(rules, felt, HOLE)
-    seats = seat_view(hub.overlay_state.picture())
+    seats = seat_view(hub.feeds.overlay_state.picture())
     assert {s: p["cards"] for s, p in seats.items()} == held
     assert seats[button]["acting"]
 
     rules.console(ConsoleAction(button, Act.RAISE, 0.0, 60))
-    picture = hub.overlay_state.picture()
+    picture = hub.feeds.overlay_state.picture()
     me = seat_view(picture)[button]
     assert (me["bet"], me["stack"], picture["pot"]) == (60, 940, 75)
     assert picture["last_action"] == {
@@ -158,27 +166,27 @@ def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> 
     }
     assert_matches_rules(hub, rules)
     rules.console(ConsoleAction(sb, Act.FOLD, 0.0))
-    assert seat_view(hub.overlay_state.picture())[sb]["folded"]
+    assert seat_view(hub.feeds.overlay_state.picture())[sb]["folded"]
     assert_matches_rules(hub, rules)
     rules.console(ConsoleAction(bb, Act.CALL, 0.0))
     felt.put("burn", "3c")
     for card in ("Ks", "7d", "2c"):
         felt.put("board", card)
-    picture = hub.overlay_state.picture()
+    picture = hub.feeds.overlay_state.picture()
     assert picture["board"] == ["Ks", "7d", "2c"]
     assert [p["bet"] for p in picture["players"]] == [0, 0, 0] and picture["pot"] == 125
     assert_matches_rules(hub, rules)
     rules.console(ConsoleAction(bb, Act.CHECK, 0.0))
     rules.console(ConsoleAction(button, Act.BET, 0.0, 100))
-    assert hub.overlay_state.picture()["pot"] == 225
+    assert hub.feeds.overlay_state.picture()["pot"] == 225
     rules.console(ConsoleAction(bb, Act.FOLD, 0.0))
     # the uncalled 100 went back: the button wins the 125 in the middle, at once
-    picture = hub.overlay_state.picture()
+    picture = hub.feeds.overlay_state.picture()
     assert picture["in_hand"] and picture["pot"] == 0
     assert seat_view(picture)[button]["acting"]  # R-SHOW-3: asked to show or muck
     shown, hidden = held[button]
     rules.console(ShowHand(button, 0.0, (card_index(shown),)))  # one card turned up
-    picture = hub.overlay_state.picture()
+    picture = hub.feeds.overlay_state.picture()
     me = seat_view(picture)[button]
     assert me["shown"] and me["shown_cards"] == [shown] and me["cards"] == [shown, hidden]
     assert not picture["in_hand"] and picture["pot"] == 0
@@ -187,26 +195,26 @@ def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> 
     ]
     assert seat_view(picture)[button]["won"] == 125
     assert {p["seat"]: p["stack"] for p in picture["players"]} == {
-        s: p.stack for s, p in rules.table.players.items()
+        s: p.stack for s, p in rules.desk.table.players.items()
     }
 
 
 def test_an_undo_puts_the_chips_back_and_a_misdeal_voids_the_hand() -> None:
     hub, rules, felt, _ = table({2: 1000, 5: 1000, 7: 1000})
-    assert rules.setup is not None
-    _sb, bb, button = rules.setup.seats
+    assert rules.desk.setup is not None
+    _sb, bb, button = rules.desk.setup.seats
     deal(rules, felt, HOLE)
-    before = hub.overlay_state.picture()
+    before = hub.feeds.overlay_state.picture()
     rules.console(ConsoleAction(button, Act.RAISE, 0.0, 60))
     step = rules.console(UndoAction(0.0))
     assert step is not None and step.refused is None
-    after = hub.overlay_state.picture()
+    after = hub.feeds.overlay_state.picture()
     assert after["players"] == before["players"] and after["pot"] == before["pot"]
     assert after["last_action"] is None
     rules.console(ConsoleAction(button, Act.CALL, 0.0))
-    assert seat_view(hub.overlay_state.picture())[button]["bet"] == 10
+    assert seat_view(hub.feeds.overlay_state.picture())[button]["bet"] == 10
     rules.console(DeclareMisdeal(0.0))
-    picture = hub.overlay_state.picture()
+    picture = hub.feeds.overlay_state.picture()
     assert picture["voided"] and not picture["in_hand"] and picture["pot"] == 0
     assert all(p["stack"] == 1000 and p["bet"] == 0 for p in picture["players"])
     assert seat_view(picture)[bb]["stack"] == 1000
@@ -366,8 +374,8 @@ def test_the_hand_spot_leaves_folded_seats_out_and_their_cards_dead() -> None:
 
 def test_a_late_snapshot_is_the_picture_the_live_page_drew_and_never_newer() -> None:
     hub, rules, felt, clock = table({2: 1000, 5: 1000, 7: 1000}, delay=1800)
-    assert rules.setup is not None
-    button = rules.setup.seats[-1]
+    assert rules.desk.setup is not None
+    button = rules.desk.setup.seats[-1]
     with hub.overlay.subscribe() as ov:
         deal(rules, felt, HOLE)
         rules.console(ConsoleAction(button, Act.RAISE, 0.0, 60))
@@ -375,7 +383,7 @@ def test_a_late_snapshot_is_the_picture_the_live_page_drew_and_never_newer() -> 
         text = json.dumps(hub.overlay_snapshot())
         assert "P2" not in text and not [c for c in HOLE if f'"{c}"' in text]
         clock.now += 1800
-        assert hub.release_due() > 0
+        assert hub.feeds.release_due() > 0
         frames = drain(ov)
     states = [f["state"] for f in frames if f["type"] == "state"]
     assert states and states[-1] == hub.overlay_snapshot()["state"]
@@ -405,10 +413,10 @@ def hands(draw: st.DrawFn) -> tuple[dict[int, int], list[str], list[Move]]:
     return buy_ins, list(cards), moves
 
 
-def _act(rules: TableService, move: Move) -> None:
-    assert rules.monitor is not None and rules.setup is not None
-    hand = rules.monitor.hand
-    seat = rules.setup.seats[hand.actor or 0]
+def _act(rules: TableConsole, move: Move) -> None:
+    assert rules.desk.monitor is not None and rules.desk.setup is not None
+    hand = rules.desk.monitor.hand
+    seat = rules.desk.setup.seats[hand.actor or 0]
     what, x = move
     legal = hand.legal_actions()
     if what == "undo":
@@ -432,33 +440,33 @@ def test_any_hand_keeps_the_chips_of_the_rules_and_a_late_page_sees_the_same(
 ) -> None:
     buy_ins, cards, moves = hand_
     clock = FakeClock()
-    hub = hub_service(clock)
+    hub = hub_service(clock, rules=players_of(buy_ins), opened=False)
     felt = Felt(hub, clock)
     total = sum(buy_ins.values())
     with hub.overlay.subscribe() as ov:
-        rules = seat_players(hub, buy_ins)
-        assert rules.setup is not None and rules.monitor is not None
+        rules = seat_players(hub)
+        assert rules.desk.setup is not None and rules.desk.monitor is not None
         held = deal(rules, felt, cards)
         rest = iter(c for c in cards if not any(c in h for h in held.values()))
         it = iter(moves)
         for _ in range(200):
             if not rules.in_hand:
                 break
-            hand = rules.monitor.hand
+            hand = rules.desk.monitor.hand
             if hand.phase is Phase.BETTING and hand.actor is not None:
                 assert_matches_rules(hub, rules)
                 _act(rules, next(it, ("call", 0.0)))
             elif hand.phase is Phase.SHOWDOWN and hand.shower is not None:
-                rules.console(ShowHand(rules.setup.seats[hand.shower], 0.0))
+                rules.console(ShowHand(rules.desk.setup.seats[hand.shower], 0.0))
             elif (winner := hand.uncalled_winner) is not None:  # R-SHOW-3: one card shown
                 rules.console(
-                    ShowHand(rules.setup.seats[winner], 0.0, tuple(hand.hole[winner][:1]))
+                    ShowHand(rules.desk.setup.seats[winner], 0.0, tuple(hand.hole[winner][:1]))
                 )
             else:
                 felt.put("burn", next(rest))
                 for _ in range(3 if not hand.board else 1):
                     felt.put("board", next(rest))
-            state = hub.overlay_state.picture()
+            state = hub.feeds.overlay_state.picture()
             assert sum(p["stack"] for p in state["players"]) + state["pot"] == total
         assert not rules.in_hand
         frames = drain(ov)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from feltwire.deck import simulated_uid
-from hub.app.hub_service import HubService
+from hub.app.table_app import TableApp
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
 
@@ -17,7 +17,7 @@ def inv(reader: str, seq: int, uids: list[str]) -> tuple[str, bytes]:
     return f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
 
 
-def make(delay: float, clock: FakeClock) -> HubService:
+def make(delay: float, clock: FakeClock) -> TableApp:
     return hub_service(clock, overlay_delay_s=delay, live_equity=True)
 
 
@@ -41,10 +41,10 @@ def test_overlay_holds_cards_back_for_the_delay() -> None:
     with svc.overlay.subscribe() as ov:
         svc.handle_message(*inv("seat3", 1, [AS]))
         clock.now += 1799
-        assert svc.release_due() == 0 and ov.queue.empty()
+        assert svc.feeds.release_due() == 0 and ov.queue.empty()
         assert "As" not in json.dumps(svc.overlay_snapshot())
         clock.now += 1
-        assert svc.release_due() == 1
+        assert svc.feeds.release_due() == 1
         ev = ov.queue.get_nowait()
     assert ev["cards"] == ["As"] and ev["reader"] == "seat3"
     assert "As" in json.dumps(svc.overlay_snapshot())

@@ -1,6 +1,6 @@
 """The table service: reads and console inputs in; alerts, lights, actions and pot awards
 out — and never a hole card on the public feed. No broker: messages go straight into
-:meth:`HubService.handle_message`, with a clock the test moves."""
+:meth:`TableApp.handle_message`, with a clock the test moves."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
 from feltwire.text import Seat, Text
 from hub.app.feeds import Subscription
-from hub.app.hub_service import HubService
 from hub.app.records import SeatCommand, SeatOp
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import HubConfig, PlayerSettings, RulesSettings, table_config
 from hub.messages import render
 from hub.rules.errors import RulesError
@@ -36,7 +36,7 @@ DECK = simulated_deck()
 class Antennas:
     """The table's antennas as a node reports them: each change a full inventory."""
 
-    def __init__(self, hub: HubService, clock: FakeClock) -> None:
+    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
         self.hub = hub
         self.clock = clock
         self.on: dict[str, set[str]] = {}
@@ -69,11 +69,12 @@ class Antennas:
             self._report(reader)
 
 
-def make(seats: tuple[int, ...] = (2, 5, 7)) -> tuple[HubService, TableService, Antennas]:
+def make(seats: tuple[int, ...] = (2, 5, 7)) -> tuple[TableApp, TableConsole, Antennas]:
     clock = FakeClock()
-    hub = hub_service(clock)
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in seats]
-    rules = TableService(hub, RulesSettings(players=players), game_code="NT")
+    hub = hub_service(clock, rules=RulesSettings(players=players))
+    rules = hub.rules
+    assert rules is not None
     return hub, rules, Antennas(hub, clock)
 
 
@@ -84,7 +85,7 @@ def drain(sub: Subscription) -> list[dict[str, Any]]:
     return out
 
 
-def sent(hub: HubService) -> list[tuple[str, bytes, bool]]:
+def sent(hub: TableApp) -> list[tuple[str, bytes, bool]]:
     out = []
     while not hub.outgoing.empty():
         out.append(hub.outgoing.get_nowait())
@@ -94,10 +95,10 @@ def sent(hub: HubService) -> list[tuple[str, bytes, bool]]:
 HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
 
 
-def deal(rules: TableService, table: Antennas) -> dict[int, list[str]]:
+def deal(rules: TableConsole, table: Antennas) -> dict[int, list[str]]:
     """Deal two cards to each seat of the hand, one at a time clockwise."""
-    assert rules.setup is not None
-    seats = rules.setup.seats
+    assert rules.desk.setup is not None
+    seats = rules.desk.setup.seats
     held: dict[int, list[str]] = {s: [] for s in seats}
     cards = iter(HOLE)
     for _ in range(2):
@@ -115,20 +116,28 @@ def assert_no_hole_card(frames: list[dict[str, Any]], hole: list[str]) -> None:
 
 
 def test_docstring_examples() -> None:
-    for name in ("hub.app.table_service", "hub.app.table", "simulator.dealer"):
+    for name in (
+        "hub.app.rules_desk",
+        "hub.app.table_app",
+        "hub.app.table_console",
+        "hub.app.intake",
+        "hub.app.publisher",
+        "hub.app.equity_watch",
+        "simulator.dealer",
+    ):
         result = doctest.testmod(importlib.import_module(name))
         assert result.attempted > 0 and result.failed == 0, name
 
 
 def test_out_of_turn_action_alerts_the_feed_the_topic_and_the_seat_light() -> None:
     hub, rules, table = make()
-    assert rules.setup is not None
-    sb, _bb, button = rules.setup.seats  # three-handed: the button acts first
+    assert rules.desk.setup is not None
+    sb, _bb, button = rules.desk.setup.seats  # three-handed: the button acts first
     with hub.public.subscribe() as pub:
         deal(rules, table)
-        assert hub.lights.current()[button] is LightPattern.ACTING
-        assert hub.lights.current()[sb] is LightPattern.IDLE
-        assert hub.lights.current()[1] is LightPattern.OFF  # not in the hand
+        assert hub.feeds.lights.current()[button] is LightPattern.ACTING
+        assert hub.feeds.lights.current()[sb] is LightPattern.IDLE
+        assert hub.feeds.lights.current()[1] is LightPattern.OFF  # not in the hand
         sent(hub)
         step = rules.console(ConsoleAction(sb, Act.CALL, 0.0))
         assert step is not None and step.refused == Text(
@@ -145,32 +154,32 @@ def test_out_of_turn_action_alerts_the_feed_the_topic_and_the_seat_light() -> No
     assert len(on_topic) == 1
     payload, retain = on_topic[0]
     assert not retain and payload["code"] == "action_out_of_turn" and payload["table"] == "t1"
-    assert hub.lights.current()[sb] is LightPattern.ERROR
-    assert rules.alerts_by_hand[1][0].code.value == "action_out_of_turn"
+    assert hub.feeds.lights.current()[sb] is LightPattern.ERROR
+    assert rules.desk.alerts_by_hand[1][0].code.value == "action_out_of_turn"
     assert rules.public_state()["alerts"] == alerts
 
 
 def test_folds_at_the_muck_end_the_hand_with_the_pot_award_and_the_next_hand_starts() -> None:
     hub, rules, table = make()
-    assert rules.setup is not None
-    sb, bb, button = rules.setup.seats
+    assert rules.desk.setup is not None
+    sb, bb, button = rules.desk.setup.seats
     with hub.public.subscribe() as pub:
         held = deal(rules, table)
         table.move(held[button], f"seat{button}", "muck")
-        assert hub.lights.current()[button] is LightPattern.FOLDED
-        assert hub.lights.current()[sb] is LightPattern.ACTING
+        assert hub.feeds.lights.current()[button] is LightPattern.FOLDED
+        assert hub.feeds.lights.current()[sb] is LightPattern.ACTING
         table.move(held[sb], f"seat{sb}", "muck")
         frames = drain(pub)
         # R-SHOW-3: the pot is awarded at once and the winner is asked to show or muck
         assert any(f.get("event") == "PotAwarded" for f in frames)
-        assert rules.in_hand and rules.hands_finished == 0
+        assert rules.in_hand and rules.desk.hands_finished == 0
         assert rules.console_state()["showdown"] == {
             "next": bb, "show": [bb], "muck": [bb], "part": True, "uncalled": True
         }  # fmt: skip
-        assert hub.lights.current()[bb] is LightPattern.ACTING
+        assert hub.feeds.lights.current()[bb] is LightPattern.ACTING
         table.move(held[bb], f"seat{bb}", "muck")  # the winner throws the cards in unseen
         frames += drain(pub)
-        assert not rules.in_hand and rules.hands_finished == 1
+        assert not rules.in_hand and rules.desk.hands_finished == 1
         assert [e["seat"] for e in frames if e.get("event") == "HandMucked"] == [bb]
         ends = [f for f in frames if f["type"] == "hand_end"]
         assert len(ends) == 1 and not ends[0]["voided"]
@@ -186,8 +195,8 @@ def test_folds_at_the_muck_end_the_hand_with_the_pot_award_and_the_next_hand_sta
         )
         assert not [f for f in frames if f["type"] == "alert"]
         # between hands the lights follow presence again: the seats are bare
-        assert hub.lights.current()[bb] is LightPattern.OFF
-        assert hub.lights.current()[button] is LightPattern.OFF
+        assert hub.feeds.lights.current()[bb] is LightPattern.OFF
+        assert hub.feeds.lights.current()[button] is LightPattern.OFF
         table.clear()
         frames += drain(pub)
     starts = [f for f in frames if f["type"] == "hand"]
@@ -199,29 +208,29 @@ def test_folds_at_the_muck_end_the_hand_with_the_pot_award_and_the_next_hand_sta
 
 def test_a_hand_to_showdown_shows_board_and_actions_but_never_a_hole_card() -> None:
     hub, rules, table = make()
-    assert rules.setup is not None and rules.monitor is not None
+    assert rules.desk.setup is not None and rules.desk.monitor is not None
     board = iter(["Qs", "Jh", "3c", "9d", "4s"])
     burns = iter(["5h", "6h", "8h"])
     with hub.public.subscribe() as pub:
         deal(rules, table)
         for n_cards in (3, 1, 1):
-            hand = rules.monitor.hand
+            hand = rules.desk.monitor.hand
             while hand.phase is Phase.BETTING:
-                seat = rules.setup.seats[hand.actor or 0]
+                seat = rules.desk.setup.seats[hand.actor or 0]
                 act = Act.CALL if hand.legal_actions().can_call else Act.CHECK
                 step = rules.console(ConsoleAction(seat, act, 0.0))
                 assert step is not None and step.refused is None
             table.put("burn", next(burns))
             for _ in range(n_cards):
                 table.put("board", next(board))
-        hand = rules.monitor.hand
+        hand = rules.desk.monitor.hand
         while hand.phase is Phase.BETTING:
-            rules.console(ConsoleAction(rules.setup.seats[hand.actor or 0], Act.CHECK, 0.0))
+            rules.console(ConsoleAction(rules.desk.setup.seats[hand.actor or 0], Act.CHECK, 0.0))
         while hand.phase is Phase.SHOWDOWN:
             assert hand.shower is not None
-            rules.console(ShowHand(rules.setup.seats[hand.shower], 0.0))
+            rules.console(ShowHand(rules.desk.setup.seats[hand.shower], 0.0))
         frames = drain(pub)
-    assert not rules.in_hand and rules.hands_finished == 1
+    assert not rules.in_hand and rules.desk.hands_finished == 1
     events = [f for f in frames if f["type"] == "event"]
     assert [e["card"] for e in events if e["event"] == "BoardDealt"] == [
         "Qs",
@@ -251,31 +260,31 @@ def test_an_unknown_tag_is_one_alert_while_it_lies_there() -> None:
 
 def test_a_misdeal_voids_the_hand_and_the_button_stays() -> None:
     hub, rules, table = make()
-    assert rules.setup is not None
-    button = rules.setup.button
+    assert rules.desk.setup is not None
+    button = rules.desk.setup.button
     with hub.public.subscribe() as pub:
         deal(rules, table)
         step = rules.console(DeclareMisdeal(0.0))
         assert step is not None
         frames = drain(pub)
-        assert not rules.in_hand and rules.hands_voided == 1
+        assert not rules.in_hand and rules.desk.hands_voided == 1
         assert [f["voided"] for f in frames if f["type"] == "hand_end"] == [True]
         assert [f["code"] for f in frames if f["type"] == "alert"] == ["misdeal_declared"]
         assert rules.console(ConsoleAction(button, Act.FOLD, 0.0)) is None  # no hand running
         table.clear()
-    assert rules.in_hand and rules.setup.number == 2 and rules.setup.button == button
+    assert rules.in_hand and rules.desk.setup.number == 2 and rules.desk.setup.button == button
 
 
 def test_a_busted_player_buys_in_again_when_rebuy_is_on() -> None:
     _hub, rules, table = make((1, 2))
-    rules.settings = rules.settings.model_copy(update={"rebuy": True})
-    assert rules.setup is not None and rules.monitor is not None
+    rules.desk.settings = rules.desk.settings.model_copy(update={"rebuy": True})
+    assert rules.desk.setup is not None and rules.desk.monitor is not None
     deal(rules, table)
-    hand = rules.monitor.hand
-    first = rules.setup.seats[hand.actor or 0]
+    hand = rules.desk.monitor.hand
+    first = rules.desk.setup.seats[hand.actor or 0]
     step = rules.console(ConsoleAction(first, Act.ALL_IN, 0.0))
     assert step is not None and step.refused is None
-    other = next(s for s in rules.setup.seats if s != first)
+    other = next(s for s in rules.desk.setup.seats if s != first)
     step = rules.console(ConsoleAction(other, Act.CALL, 0.0))
     assert step is not None and step.refused is None
     for reader, card in (("burn", "3h"), ("board", "3s"), ("board", "4d"), ("board", "9h")):
@@ -285,12 +294,12 @@ def test_a_busted_player_buys_in_again_when_rebuy_is_on() -> None:
     table.put("burn", "5c")
     table.put("board", "Jc")
     while hand.phase is Phase.SHOWDOWN and hand.shower is not None:
-        rules.console(ShowHand(rules.setup.seats[hand.shower], 0.0))
+        rules.console(ShowHand(rules.desk.setup.seats[hand.shower], 0.0))
     assert not rules.in_hand
-    busted = [s for s, p in rules.table.players.items() if p.stack == 0]
+    busted = [s for s, p in rules.desk.table.players.items() if p.stack == 0]
     assert len(busted) == 1
     table.clear()
-    assert rules.in_hand and rules.table.players[busted[0]].stack == 1000
+    assert rules.in_hand and rules.desk.table.players[busted[0]].stack == 1000
 
 
 def test_a_top_up_bought_during_a_hand_is_refused_over_the_maximum_at_its_end() -> None:
@@ -299,7 +308,7 @@ def test_a_top_up_bought_during_a_hand_is_refused_over_the_maximum_at_its_end() 
     400. The button folds: seat 2 has 605, so 395 go in and 5 are refused; the console's
     last hand and the hand_end frame say so."""
     hub, rules, table = make_heads_up(600)
-    assert rules.setup is not None and rules.setup.button == 1
+    assert rules.desk.setup is not None and rules.desk.setup.button == 1
     with pytest.raises(RulesError, match=r"^R-BUY-4: adding chips may be at most 400, not 500: "):
         rules.table_command(SeatCommand(SeatOp.TOP_UP, 2, amount=500))
     rules.table_command(SeatCommand(SeatOp.TOP_UP, 2, amount=400))
@@ -323,14 +332,17 @@ def test_a_top_up_bought_during_a_hand_is_refused_over_the_maximum_at_its_end() 
         "maximum 1000): 395 added, 5 refused"
     )
     table.clear()
-    assert rules.in_hand and rules.setup.starting_stacks[rules.setup.seats.index(2)] == 1000
+    assert (
+        rules.in_hand and rules.desk.setup.starting_stacks[rules.desk.setup.seats.index(2)] == 1000
+    )
 
 
-def make_heads_up(buy_in: int) -> tuple[HubService, TableService, Antennas]:
+def make_heads_up(buy_in: int) -> tuple[TableApp, TableConsole, Antennas]:
     clock = FakeClock()
-    hub = hub_service(clock)
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=buy_in) for s in (1, 2)]
-    rules = TableService(hub, RulesSettings(players=players), game_code="NT")
+    hub = hub_service(clock, rules=RulesSettings(players=players))
+    rules = hub.rules
+    assert rules is not None
     return hub, rules, Antennas(hub, clock)
 
 
@@ -359,7 +371,7 @@ def test_without_rules_the_lights_follow_presence() -> None:
     hub = hub_service(clock)
     table = Antennas(hub, clock)
     table.put("seat4", "As")
-    assert hub.rules is None and hub.lights.current() == {4: LightPattern.IDLE}
+    assert hub.rules is None and hub.feeds.lights.current() == {4: LightPattern.IDLE}
     assert "rules" not in hub.public_snapshot()
 
 

@@ -4,8 +4,8 @@ card before that hand's showdown — while the dealer console's manual-card rout
 over and over, about the hand's hidden cards, and the wall clock jumps back and forth.
 
 A simulated dealer (:mod:`hub.simulation`, with dealing mistakes so alerts fire) plays
-hands on a real :class:`~hub.service.HubService` with its :class:`~hub.table_service.
-TableService`: every motion becomes the full antenna inventories a node would publish,
+hands on a real :class:`~hub.app.table_app.TableApp` with its :class:`~hub.app.table_app.
+TableConsole`: every motion becomes the full antenna inventories a node would publish,
 handed to the hub as MQTT messages (``handle_message``); console inputs go to the table
 service. After every motion the test takes everything the hub would send on those
 channels — each frame of the public feed (which the public view and the console's
@@ -46,9 +46,9 @@ from feltwire.protocol import ReaderKind, alerts_topic, public_topic, reader_kin
 from feltwire.publisher import InventoryPublisher
 from feltwire.text import Text
 from hub.app.feeds import Subscription
-from hub.app.hub_service import HubService
 from hub.app.records import ConsoleInput
-from hub.app.table_service import TableService
+from hub.app.table_app import TableApp
+from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.messages import LANGS, render
 from hub.rules.hand import Hand
@@ -72,7 +72,7 @@ class ServiceSurface:
     """The antennas of a table, reported straight to a hub service as a node would:
     each motion publishes the full inventory of every antenna it changed."""
 
-    def __init__(self, service: HubService, rules: TableService, clock: FakeClock) -> None:
+    def __init__(self, service: TableApp, rules: TableConsole, clock: FakeClock) -> None:
         self.service = service
         self.rules = rules
         self.clock = clock
@@ -92,8 +92,8 @@ class ServiceSurface:
 
     @property
     def hand(self) -> Hand:
-        assert self.rules.monitor is not None
-        return self.rules.monitor.hand
+        assert self.rules.desk.monitor is not None
+        return self.rules.desk.monitor.hand
 
     def _report(self, readers: Sequence[str]) -> None:
         for reader in readers:
@@ -188,7 +188,7 @@ class Scanner:
     motion against the current hand's secret cards."""
 
     def __init__(
-        self, service: HubService, rules: TableService, surface: ServiceSurface, sub: Subscription
+        self, service: TableApp, rules: TableConsole, surface: ServiceSurface, sub: Subscription
     ) -> None:
         self.service = service
         self.rules = rules
@@ -204,7 +204,7 @@ class Scanner:
 
     def _secret_now(self) -> set[str]:
         """The codes and uids of the hand's cards that nobody outside may see now."""
-        monitor = self.rules.monitor
+        monitor = self.rules.desk.monitor
         if monitor is None:
             return set()
         hand = monitor.hand
@@ -250,8 +250,8 @@ class Scanner:
         while not sub.queue.empty():
             frame = sub.queue.get_nowait()
             # a hand shown at the showdown makes that seat's cards public from then on
-            if frame.get("event") == "HandShown" and self.rules.setup is not None:
-                h = self.rules.setup.hand_seat(frame["seat"])
+            if frame.get("event") == "HandShown" and self.rules.desk.setup is not None:
+                h = self.rules.desk.setup.hand_seat(frame["seat"])
                 self._check("public", frame)
                 if h is not None:
                     self.shown_seats.add(h)
@@ -330,7 +330,7 @@ class Overlay:
     """Releases the delayed overlay as the hub's time passes, and checks that no frame
     comes out before its delay while the wall clock jumps (issue 12)."""
 
-    def __init__(self, service: HubService, clock: FakeClock, wall: FakeClock, sub: Subscription):
+    def __init__(self, service: TableApp, clock: FakeClock, wall: FakeClock, sub: Subscription):
         self.service, self.clock, self.wall, self.sub = service, clock, wall, sub
         self.rng = random.Random(12)
         self.motions = 0
@@ -341,7 +341,7 @@ class Overlay:
         self.motions += 1
         if self.motions % 50 == 0:
             self.wall.now += self.rng.choice([-1, 1]) * self.rng.uniform(60, 6 * 3600)
-        self.service.release_due()
+        self.service.feeds.release_due()
         while not self.sub.queue.empty():
             frame = self.sub.queue.get_nowait()
             self.released += 1
@@ -352,9 +352,11 @@ class Overlay:
 
 async def test_no_hole_card_on_any_public_channel_over_1000_hands() -> None:
     clock, wall = FakeClock(), FakeClock(1_800_000_000.0)
-    service = hub_service(clock, wall=wall, overlay_delay_s=DELAY_S)
     players = [PlayerSettings(seat=s, name=f"Player {s}", buy_in=1000) for s in range(1, 7)]
-    rules = TableService(service, RulesSettings(players=players, rebuy=True), game_code="NT")
+    settings = RulesSettings(players=players, rebuy=True)
+    service = hub_service(clock, wall=wall, overlay_delay_s=DELAY_S, rules=settings)
+    rules = service.rules
+    assert rules is not None
     surface = ServiceSurface(service, rules, clock)
     auth = WebAuth(clock=wall)
     with (
@@ -380,28 +382,28 @@ async def test_no_hole_card_on_any_public_channel_over_1000_hands() -> None:
     assert not overlay.early, "\n".join(overlay.early[:5])
     assert overlay.released > 20 * HANDS
     # the scan looked at real traffic: every channel carried frames, alerts fired
-    assert rules.hands_finished + rules.hands_voided >= HANDS
+    assert rules.desk.hands_finished + rules.desk.hands_voided >= HANDS
     assert showdowns > HANDS // 10 and mistakes > HANDS // 20 and scanner.alerts > 0
     assert scanner.frames["public"] > 20 * HANDS and scanner.frames["console"] > 20 * HANDS
     assert scanner.frames["mqtt_alerts"] == scanner.alerts
     assert scanner.frames["mqtt_public"] > 20 * HANDS
 
 
-def play(rules: TableService, surface: ServiceSurface) -> tuple[int, int]:
+def play(rules: TableConsole, surface: ServiceSurface) -> tuple[int, int]:
     """Deal :data:`HANDS` hands, one dealing mistake in about every tenth; returns how
     many mistakes were made and how many hands were shown down."""
     rng = random.Random(8)
     mistakes = 0
     showdowns = 0
     for _ in range(HANDS):
-        setup = rules.setup
+        setup = rules.desk.setup
         assert setup is not None and rules.in_hand, "the hub started no hand"
-        mistake = choose_mistake(rng, 0.1, setup.game, rules.profile)
+        mistake = choose_mistake(rng, 0.1, setup.game, rules.desk.profile)
         mistakes += mistake is not Mistake.NONE
-        SimulatedDealer(rng, setup, rules.profile, surface, mistake).play()
+        SimulatedDealer(rng, setup, rules.desk.profile, surface, mistake).play()
         if rules.in_hand and rules.hand_number == setup.number:
             surface.console(DeclareMisdeal(0.0))
-        showdowns += len(rules.monitor.hand.shown) > 0 if rules.monitor else 0
+        showdowns += len(rules.desk.monitor.hand.shown) > 0 if rules.desk.monitor else 0
         if any(surface.on.values()):
             surface.clear()
     return mistakes, showdowns

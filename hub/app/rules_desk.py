@@ -1,16 +1,17 @@
-"""The imperative shell around one table's rules: hands started, watched and finished.
+"""The rules side of one table: hands started, watched and finished.
 
-A :class:`TableService` owns the table layer's :class:`~hub.rules.table.Table` (seats,
+A :class:`RulesDesk` owns the table layer's :class:`~hub.rules.table.Table` (seats,
 stacks, the button and the blinds across hands) and, while a hand runs, its
-:class:`~hub.rules.procedure.DealingMonitor`. The :class:`~hub.app.hub_service.HubService` hands
-it every read it ingests (presence changes and tags that are not in the deck); the dealer
-console (in-process for now) enters actions through :meth:`TableService.console`; a
-periodic task feeds :class:`~hub.rules.procedure.Tick` when no read comes. Each
-:class:`~hub.rules.procedure.Step` the monitor answers becomes output:
+:class:`~hub.rules.procedure.DealingMonitor`. The table's application
+(:class:`~hub.app.table_app.TableApp`) hands it every logged input of the rules
+(:meth:`RulesDesk.apply_input`: the table opening, console inputs, seat commands, alert
+acknowledgements, ticks) and every read it took (:meth:`RulesDesk.on_read`). Each
+:class:`~hub.rules.procedure.Step` the monitor answers becomes output through the
+desk's :class:`~hub.app.ports.TableOutput` (the table's publisher):
 
 * alerts go to the public feed (``{"type": "alert", …}``: the catalog's texts and their
-  English, :func:`hub.views.alerts.rules_alert_frame`) and, not retained, to the MQTT
-  topic ``feltwire/v1/<table>/alerts`` — an alert never names a hole card;
+  English, :func:`hub.views.alerts.rules_alert_frame`) and to the alerts topic — an
+  alert never names a hole card;
 * the public events (actions, board cards, shown/mucked hands *without* their cards,
   pot awards with the text the dealer reads out) go to the public feed as
   ``{"type": "event", "event": "ActionTaken", …}``;
@@ -26,42 +27,44 @@ muck; the hand closes when the winner decides, when the winner's cards reach the
 — what a real table does when nobody says anything — when the table is cleared for the
 next hand (the winner mucked, unseen). Until the winner shows, its cards stay hidden.
 
-Every input — the table opening with its players, each console input, each seat command
-and alert acknowledgement (:meth:`TableService.table_command`), each tick while a hand
-runs — goes through :meth:`HubService.record` (the event log, then
-:meth:`TableService.apply_input`), so a restarted hub replays the hand to where it was.
-:meth:`TableService.console_state` is the dealer console's view (never a hole card
-before showdown).
+The desk records nothing itself: it says what to log (:meth:`RulesDesk.open_input`,
+:meth:`RulesDesk.verify_table_command`, :meth:`RulesDesk.clock_input`) and the
+application logs it and hands it back to :meth:`RulesDesk.apply_input`, so a restarted
+hub replays the hand to where it was. :meth:`RulesDesk.console_state` is the dealer
+console's view (never a hole card before showdown).
 
->>> from feltwire.deck import simulated_deck
+>>> from hub.app.presence import TablePresence
 >>> from hub.config import PlayerSettings, RulesSettings, default_readers
->>> from hub.app.hub_service import HubService
->>> hub = HubService(table="t1", readers=default_readers(), deck=simulated_deck(),
-...                  max_payload_bytes=4096, overlay_delay_s=0, clock=lambda: 0.0,
-...                  live_equity=False)
+>>> class Nowhere:
+...     def publish(self, frame): pass
+...     def both(self, frame, now): pass
+...     def to_overlay(self, frame, happened): pass
+...     def set_light(self, seat, pattern): pass
+...     def send_alert(self, frame): pass
 >>> players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
->>> rules = TableService(hub, RulesSettings(players=players), game_code="NT")
->>> rules.setup.seats, rules.setup.button   # hand 1: the button on seat 1
+>>> desk = RulesDesk(RulesSettings(players=players), game_code="NT", table_id="t1",
+...                  readers=default_readers(), presence=TablePresence(), out=Nowhere(),
+...                  clock=lambda: 0.0, live_hole_cards=True)
+>>> desk.apply_input(InputKind.TABLE, desk.open_input() or {}, 0.0)
+>>> desk.setup.seats, desk.setup.button   # hand 1: the button on seat 1
 ((2, 3, 1), 1)
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from feltwire.cards import card_code, card_index
-from feltwire.protocol import LightPattern, ReaderKind, alerts_topic, reader_kind, seat_of
-from hub.app.codec import console_kind, decode_console, decode_table, encode_console, encode_table
-from hub.app.errors import EventLogError, LogUnavailable
+from feltwire.protocol import LightPattern, ReaderKind, reader_kind, seat_of
+from hub.app.codec import decode_console, decode_table
+from hub.app.errors import EventLogError
 from hub.app.feeds import Event
 from hub.app.lights import presence_pattern
-from hub.app.ports import TableHost
-from hub.app.records import AckAlert, ConsoleInput, InputKind, SeatCommand, SeatOp, TableCommand
+from hub.app.ports import Clock, Presence, TableOutput
+from hub.app.records import AckAlert, InputKind, SeatCommand, SeatOp, TableCommand
 from hub.app.tournament_clock import CLOCK_COMMAND, TournamentClock
 from hub.config import RulesSettings, TournamentSettings, table_config
 from hub.rules.alerts import Alert
@@ -98,7 +101,7 @@ from hub.views.table import (
 
 log = logging.getLogger("hub.table_service")  # the name it logged under before issue 14's move
 
-__all__ = ["ConsoleInput", "TableService", "profile_for", "public_event", "table_config"]
+__all__ = ["RulesDesk", "profile_for"]
 
 RECENT_ALERTS = 20
 """How many alerts the public snapshot repeats for a page that opens late."""
@@ -124,29 +127,42 @@ def profile_for(readers: Iterable[str]) -> TableProfile:
     )
 
 
-class TableService:
-    """One table's hands, driven by the hub's reads and the dealer console."""
+class RulesDesk:
+    """One table's hands, driven by the reads and inputs its application hands it."""
 
     def __init__(
         self,
-        hub: TableHost,
         settings: RulesSettings,
         *,
         game_code: str,
+        table_id: str,
+        readers: Sequence[str],
+        presence: Presence,
+        out: TableOutput,
+        clock: Clock,
+        live_hole_cards: bool,
         profile: TableProfile | None = None,
         tournament: TournamentSettings | None = None,
     ) -> None:
-        self.hub = hub
+        """``presence`` is the table's presence picture (read only), ``out`` where the
+        desk's frames and lights go, ``clock`` the hub's time (for the views);
+        ``live_hole_cards`` says the overlay shows hole cards without delay."""
         self.settings = settings
-        self.profile = profile if profile is not None else profile_for(hub.readers)
+        self.table_id = table_id
+        self.readers = list(readers)
+        self.presence = presence
+        self.out = out
+        self.clock = clock
+        self.live_hole_cards = live_hole_cards
+        self.profile = profile if profile is not None else profile_for(readers)
         self.game_code = game_code
-        clock = TournamentClock(tournament, hub.public.publish) if tournament else None
-        self.tournament_clock = clock
+        clock_ = TournamentClock(tournament, out.publish) if tournament else None
+        self.tournament_clock = clock_
         """The tournament clock (a table with ``[tournament]``), or None (a cash game)."""
         self.table = Table(
             table_config(settings, game_code),
             self.profile,
-            tournament=clock.tournament if clock is not None else None,
+            tournament=clock_.tournament if clock_ is not None else None,
         )
         self._buy_in: dict[int, int] = {}
         self.opened = False
@@ -175,9 +191,6 @@ class TableService:
         self._unknown: dict[str, frozenset[str]] = {}
         self._stuck = False
         self._pots: list[PotAwarded] = []
-        hub.attach_rules(self)
-        if not hub.has_history:  # otherwise the log's replay opens the table
-            self.ensure_open(hub.clock())
 
     # ------------------------------------------------------------------ inputs
 
@@ -194,13 +207,13 @@ class TableService:
             "debounce_seconds": s.debounce_seconds,
         } | ({"tournament": clock.stakes()} if clock is not None else {})
 
-    def ensure_open(self, now: float) -> None:
-        """Open the table (seat the configured players) unless it is open already."""
+    def open_input(self) -> dict[str, Any] | None:
+        """The table input that opens the table (seats the configured players), to log
+        and apply; None when the table is open already."""
         if self.opened:
-            return
+            return None
         players = [p.model_dump() for p in self.settings.players]
-        payload = {"command": "open", "players": players, "stakes": self._stakes()}
-        self.hub.record(InputKind.TABLE, payload, now)
+        return {"command": "open", "players": players, "stakes": self._stakes()}
 
     def apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> Step | None:
         """Apply one logged input of the rules (live or replayed, the same code)."""
@@ -251,7 +264,7 @@ class TableService:
         rules refuse it: on replay the hub counts that and goes on)."""
         if isinstance(cmd, AckAlert):
             self.acknowledged.add(cmd.alert)
-            self.hub.public.publish({"type": "alert_ack", "id": cmd.alert, "t": now})
+            self.out.publish({"type": "alert_ack", "id": cmd.alert, "t": now})
             return
         table, seat = self.table, cmd.seat
         entry = Entry.WAIT_FOR_BIG_BLIND if cmd.wait else Entry.POST
@@ -294,33 +307,22 @@ class TableService:
         elif changed and reader_kind(reader) is ReaderKind.SEAT:
             seat = seat_of(reader)
             assert seat is not None
-            self.hub.set_light(seat, presence_pattern(len(cards)))
+            self.out.set_light(seat, presence_pattern(len(cards)))
         if not self.in_hand:
             self._maybe_start(now)
 
-    def console(self, inp: ConsoleInput) -> Step | None:
-        """Enter an input at the dealer console (stamped with the hub's clock now);
-        its step, or None when no hand is running."""
-        if not self.in_hand:
-            return None
-        step = self.hub.record(console_kind(inp), encode_console(inp), self.hub.clock())
-        assert step is None or isinstance(step, Step)
-        return step
-
-    def table_command(self, cmd: TableCommand) -> None:
-        """Enter a seat command or an alert acknowledgement at the console (stamped with
-        the hub's clock now). The table's rules check a seat command before it is logged:
-        a refusal raises :class:`~hub.rules.errors.RulesError` naming the rule; an alert
-        id never raised is a LookupError; acknowledging an alert twice changes nothing."""
-        now = self.hub.clock()
+    def verify_table_command(self, cmd: TableCommand, now: float) -> bool:
+        """Check a seat command or an alert acknowledgement entered at the console before
+        it is logged: True to log it, False when it changes nothing (an alert
+        acknowledged twice). A seat command the table's rules refuse raises
+        :class:`~hub.rules.errors.RulesError` naming the rule; an alert id never raised
+        is a LookupError."""
         if isinstance(cmd, AckAlert):
             if not 1 <= cmd.alert <= self._alert_seq:
                 raise LookupError(f"there is no alert {cmd.alert}")
-            if cmd.alert in self.acknowledged:
-                return
-        else:
-            self._verify_seat_command(cmd, now)
-        self.hub.record(InputKind.TABLE, encode_table(cmd), now)
+            return cmd.alert not in self.acknowledged
+        self._verify_seat_command(cmd, now)
+        return True
 
     def _verify_seat_command(self, cmd: SeatCommand, now: float) -> None:
         table, seat = self.table, cmd.seat
@@ -335,37 +337,24 @@ class TableService:
         else:
             table.verify_leave(seat)
 
-    def tick(self) -> Step | None:
-        """Time passes without a read (pending departures may become certain; the
-        tournament clock may reach a new level)."""
+    def poll_clock(self, now: float) -> None:
+        """Time passes: the tournament clock may reach a new level (it announces it)."""
         if self.tournament_clock is not None:
-            self.tournament_clock.poll(self.hub.clock())
-        if not self.in_hand:
-            return None
-        step = self.hub.record(InputKind.TICK, {}, self.hub.clock())
-        assert step is None or isinstance(step, Step)
-        return step
+            self.tournament_clock.poll(now)
 
-    def clock_command(self, action: str) -> Event:
-        """Pause or resume the tournament clock at the console (stamped with the hub's
-        clock now, checked, then logged); the clock's state after it. LookupError when the
-        table runs no clock, RulesError when the clock refuses (not running, not paused)."""
+    def clock_input(self, action: str, now: float) -> dict[str, Any]:
+        """The logged input of a pause or resume of the tournament clock, checked.
+        LookupError when the table runs no clock, RulesError when the clock refuses
+        (not running, not paused)."""
         if self.tournament_clock is None:
             raise LookupError("this table runs no tournament clock (no [tournament] section)")
-        now = self.hub.clock()
-        self.hub.record(InputKind.TABLE, self.tournament_clock.command(action, now), now)
-        return self.tournament_clock.state(now)
+        return self.tournament_clock.command(action, now)
 
-    async def run_ticks(self, interval: float) -> None:
-        """Tick every ``interval`` seconds, forever (a task of the running hub)."""
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                self.tick()
-            except LogUnavailable:
-                pass  # counted, logged and told to the dealer by the hub; the next tick tries
-            except Exception:
-                self.hub.task_failed("rules-tick")
+    def clock_state(self, now: float) -> Event:
+        """The tournament clock's state now (LookupError when the table runs none)."""
+        if self.tournament_clock is None:
+            raise LookupError("this table runs no tournament clock (no [tournament] section)")
+        return self.tournament_clock.state(now)
 
     # ------------------------------------------------------------------ the hand
 
@@ -375,7 +364,7 @@ class TableService:
         return self.setup.number if self.setup is not None else 0
 
     def _table_clear(self) -> bool:
-        snap = self.hub.presence.snapshot()
+        snap = self.presence.snapshot()
         return not any(
             cards for r, cards in snap.items() if reader_kind(r) is not ReaderKind.REGISTER
         )
@@ -438,9 +427,9 @@ class TableService:
         for alert in step.alerts:
             self._alert(number, alert, now)
         for event in step.public_events:
-            self.hub.public.publish(public_event(event) | {"hand": number, "t": now})
+            self.out.publish(public_event(event) | {"hand": number, "t": now})
         for event in step.events:
-            self.hub.to_overlay(overlay_event(event) | {"hand": number, "t": now}, now)
+            self.out.to_overlay(overlay_event(event) | {"hand": number, "t": now}, now)
         self._show_hints(step.hints, now)
         pots = [e for e in step.events if isinstance(e, PotAwarded)]
         if pots:  # kept: after an uncontested pot the hand closes at a later input
@@ -467,9 +456,7 @@ class TableService:
         frame = rules_alert_frame(alert, self._alert_seq, number, now)
         self.recent.append(frame)
         self._both(now, frame)
-        payload = {"v": 1, "table": self.hub.table} | frame
-        del payload["type"]
-        self.hub.send(alerts_topic(self.hub.table), json.dumps(payload).encode(), retain=False)
+        self.out.send_alert(frame)
         log.info("hand %d alert %s: %s", number, alert.code.value, frame["message"])
 
     def _end(
@@ -500,22 +487,21 @@ class TableService:
                 "stacks": [[s, p.stack] for s, p in sorted(self.table.players.items())],
             },
         )
-        for reader in self.hub.readers:
+        for reader in self.readers:
             if reader_kind(reader) is ReaderKind.SEAT:
                 seat = seat_of(reader)
                 assert seat is not None
-                self.hub.set_light(seat, presence_pattern(len(self.hub.presence.cards_on(reader))))
+                self.out.set_light(seat, presence_pattern(len(self.presence.cards_on(reader))))
 
     def _both(self, now: float, frame: Event) -> None:
         """A frame with no hole card in it: to the public feed now, and to the overlay
         (with its delay), so the overlay's picture of the hand is complete."""
-        self.hub.public.publish(frame)
-        self.hub.to_overlay(frame, now)
+        self.out.both(frame, now)
 
     def _show_hints(self, hints: SeatHints, now: float) -> None:
         assert self.setup is not None
         in_hand = set(self.setup.seats)
-        for reader in self.hub.readers:
+        for reader in self.readers:
             if reader_kind(reader) is not ReaderKind.SEAT:
                 continue
             seat = seat_of(reader)
@@ -532,7 +518,7 @@ class TableService:
                 pattern = LightPattern.FOLDED
             else:
                 pattern = LightPattern.IDLE
-            self.hub.set_light(seat, pattern)
+            self.out.set_light(seat, pattern)
         turn = (hints.acting, hints.all_in, hints.folded)
         last = self._hints
         if last is None or turn != (last.acting, last.all_in, last.folded):
@@ -551,8 +537,9 @@ class TableService:
 
     # ------------------------------------------------------------------ views
 
-    def public_state(self) -> Event:
-        """The hand as the public may see it (for the snapshot of a page that opens)."""
+    def public_state(self, hub_alerts: Sequence[Event] = ()) -> Event:
+        """The hand as the public may see it (for the snapshot of a page that opens),
+        its alerts merged with ``hub_alerts`` (the hub's own, :meth:`alerts_view`)."""
         hints = self._hints
         setup = self.setup
         clock = self.tournament_clock
@@ -567,18 +554,19 @@ class TableService:
             "all_in": list(hints.all_in) if hints is not None and self.in_hand else [],
             "folded": list(hints.folded) if hints is not None and self.in_hand else [],
             "pot": self.monitor.hand.pot_total if self.monitor is not None and self.in_hand else 0,
-            "alerts": self.alerts_view(),
+            "alerts": self.alerts_view(hub_alerts),
             "awards": list(self.last_awards),
             "players": self.players_view(),
             "board": board_view(self._live_hand()),
             "shown": shown_public(self.monitor, self.setup),
-            "clock": clock.state(self.hub.clock()) if clock is not None else None,
+            "clock": clock.state(self.clock()) if clock is not None else None,
         }
 
-    def alerts_view(self) -> list[Event]:
+    def alerts_view(self, hub_alerts: Sequence[Event] = ()) -> list[Event]:
         """The recent alerts, oldest first: the rules' (with their ids, which the dealer
-        acknowledges) and the hub's own (security, the event log; ``id`` None)."""
-        merged = sorted([*self.recent, *self.hub.hub_alerts], key=lambda f: float(f["t"]))
+        acknowledges) and ``hub_alerts``, the hub's own (security, the event log; ``id``
+        None)."""
+        merged = sorted([*self.recent, *hub_alerts], key=lambda f: float(f["t"]))
         return merged[-RECENT_ALERTS:]
 
     def _live_hand(self) -> Hand | None:
@@ -596,7 +584,7 @@ class TableService:
 
     # ------------------------------------------------------------------ the console
 
-    def console_state(self) -> Event:
+    def console_state(self, hub_alerts: Sequence[Event] = ()) -> Event:
         """The dealer console's view of the table (``{"type": "console", …}``).
 
         The hand (number, game, phase, street, button, blinds, pot, board), every player
@@ -606,14 +594,15 @@ class TableService:
         their ids and whether they were acknowledged, the seat-management limits, and
         ``live_hole_cards`` (the overlay shows hole cards without delay). Never a hole
         card before showdown: only hands shown at the showdown name their cards.
+        ``hub_alerts`` are the hub's own alerts (:meth:`alerts_view`).
         """
-        now = self.hub.clock()
+        now = self.clock()
         monitor, setup, hints = self.monitor, self.setup, self._hints
         hand = monitor.hand if monitor is not None else None
         live = hand if hand is not None and self.in_hand else None
         open_ = live if live is not None and live.phase is not Phase.COMPLETE else None
         config = self.table.config
-        snap = self.hub.presence.snapshot()
+        snap = self.presence.snapshot()
         players = self.table.players
         last = None
         if not self.in_hand and monitor is not None:
@@ -625,7 +614,7 @@ class TableService:
             }
         return {
             "type": "console",
-            "table": self.hub.table,
+            "table": self.table_id,
             "hand": self.hand_number,
             "in_hand": self.in_hand,
             "game": self.game_code,
@@ -650,7 +639,7 @@ class TableService:
             "last_hand": last,
             "alerts": [
                 f | {"acknowledged": f["id"] is not None and f["id"] in self.acknowledged}
-                for f in self.alerts_view()
+                for f in self.alerts_view(hub_alerts)
             ],
             "seating": {
                 "seats": self.profile.seats,
@@ -658,6 +647,6 @@ class TableService:
                 "full": len(players) >= config.game.max_players,
                 "buy_in": limits_view(self.table.buy_in_limits("", now)),
             },
-            "live_hole_cards": self.hub.overlay_delay_s == 0,
-            "antennas": [public_antenna(r, snap.get(r, ())) for r in self.hub.readers],
+            "live_hole_cards": self.live_hole_cards,
+            "antennas": [public_antenna(r, snap.get(r, ())) for r in self.readers],
         }

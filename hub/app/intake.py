@@ -1,0 +1,176 @@
+"""How one table's reads come in: MQTT payloads screened, presence kept, tags watched.
+
+:class:`ReadIntake` owns the table's :class:`~hub.app.ingest.Ingest` (every MQTT message
+checked: size, schema, node, sequence, rate; refusals counted), the presence picture
+(:class:`~hub.app.presence.TablePresence`: which cards lie on which antenna) and two
+watches a copied or forged tag trips:
+
+* a uid that is not in the registered deck, new on an antenna (:meth:`ReadIntake.take`
+  says how many are new; the application decides who raises the alert);
+* one registered card read on two antennas at once for longer than ``doubled_after_s``
+  (a card moved between antennas is read on both for a moment):
+  :meth:`ReadIntake.due_doubled` names the cards whose time has come.
+
+It raises nothing and publishes nothing itself: it answers what it saw, and the
+application (:class:`~hub.app.table_app.TableApp`) records, applies and publishes.
+
+>>> from feltwire.deck import simulated_deck
+>>> intake = ReadIntake(table="t1", readers=["seat1", "board"], deck=simulated_deck(),
+...                     max_payload_bytes=4096)
+>>> intake.screen("feltwire/v1/t1/node/n1/reader/seat9/tags", b"{}", False, 0.0) is None
+True
+>>> intake.counters["received"]
+1
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from feltwire.deck import Deck
+from hub.app.codec import encode_read
+from hub.app.ingest import DEFAULT_NODE_BURST, DEFAULT_NODE_RATE, Ingest, InventoryRead
+from hub.app.node_alerts import NODE_ALERT_EVERY_S, node_alert
+from hub.app.presence import AntennaChange, TablePresence
+from hub.app.records import InputKind
+from hub.views.frames import Event
+
+Item = tuple[InputKind, dict[str, Any], float]
+"""An input as the application applies it: kind, payload, the hub's time."""
+
+
+@dataclass(frozen=True)
+class ReadTaken:
+    """What one accepted inventory changed: the uids not in the deck that are new on
+    its antenna, and the antenna's change (None: the same cards as before)."""
+
+    fresh_unknown: int
+    change: AntennaChange | None
+
+
+class ReadIntake:
+    """One table's reads: screening, presence and the tag watches (see the module)."""
+
+    def __init__(
+        self,
+        *,
+        table: str,
+        readers: list[str],
+        deck: Deck,
+        max_payload_bytes: int,
+        clock: Callable[[], float] = time.time,
+        wall: Callable[[], float] = time.time,
+        doubled_after_s: float = 0.5,
+        node_rate: float = DEFAULT_NODE_RATE,
+        node_burst: int = DEFAULT_NODE_BURST,
+    ) -> None:
+        self.ingest = Ingest(
+            table=table,
+            readers=readers,
+            deck=deck,
+            max_payload_bytes=max_payload_bytes,
+            node_rate=node_rate,
+            node_burst=node_burst,
+            clock=clock,
+            wall=wall,
+        )
+        self.presence = TablePresence()
+        self.changes = 0
+        """How many antenna changes the table has taken."""
+        self.doubled_after_s = doubled_after_s
+        """How long one card (one registered uid) must lie on two antennas at once before
+        the ``uid_on_two_antennas`` security alert."""
+        self.doubled_changed = asyncio.Event()
+        """Set when a card starts lying on two antennas (the security task looks again)."""
+        self._where: dict[str, set[str]] = {}
+        self._unknown_on: dict[str, frozenset[str]] = {}
+        """Per antenna, the uids not in the deck it reported last (an alert per new one)."""
+        self._doubled: dict[str, tuple[float, bool]] = {}
+        self._node_alerted: dict[tuple[str, str], float] = {}
+
+    @property
+    def counters(self) -> Counter[str]:
+        """The table's counters: messages received, accepted, refused by reason …"""
+        return self.ingest.counters
+
+    def node_stats(self) -> dict[str, dict[str, Any]]:
+        """Per node heard from: its stream (``last_seq``, reads lost and refused …)."""
+        return self.ingest.nodes.stats()
+
+    def screen(self, topic: str, payload: bytes, retained: bool, now: float) -> Item | None:
+        """One message through the ingest's checks: the input it makes, or None."""
+        if topic.endswith("/button"):
+            press = self.ingest.handle_button(topic, payload)
+            if press is None:
+                return None
+            return InputKind.BUTTON, {"node": press.node, "button": press.button}, now
+        read = self.ingest.handle(topic, payload, retained=retained)
+        return None if read is None else (InputKind.INVENTORY, encode_read(read), now)
+
+    def node_alerts(self, now: float) -> list[tuple[Event, str]]:
+        """The alerts (with the node each is about) of what the ingest noticed about
+        nodes — reads lost, a flood, a sequence stuck or implausible: one per node and
+        kind a minute at most."""
+        notices, self.ingest.notices = self.ingest.notices, []
+        out: list[tuple[Event, str]] = []
+        for notice in notices:
+            key = (notice.kind.value, notice.node)
+            last = self._node_alerted.get(key)
+            if last is not None and now - last < NODE_ALERT_EVERY_S:
+                continue
+            self._node_alerted[key] = now
+            stats = self.ingest.nodes.stats().get(notice.node)
+            out.append((node_alert(notice, stats, now), notice.node))
+        return out
+
+    def reset_node(self, node: str) -> None:
+        """Take ``node``'s next message whatever its sequence number."""
+        self.ingest.reset_node(node)
+
+    def take(self, read: InventoryRead, now: float) -> ReadTaken:
+        """Take one accepted inventory (live or replayed): its sequence number, the new
+        unknown uids on its antenna, the presence change and where each card lies."""
+        self.ingest.restore_seq(read)
+        unknown = frozenset(read.unknown_uids)
+        fresh = unknown - self._unknown_on.get(read.reader, frozenset())
+        self._unknown_on[read.reader] = unknown
+        change = self.presence.apply(read.reader, read.cards)
+        if change is not None:
+            self.changes += 1
+            self._track_places(change, now)
+        return ReadTaken(len(fresh), change)
+
+    def _track_places(self, change: AntennaChange, now: float) -> None:
+        """Keep where each card lies; a card now on two antennas starts a doubled spell."""
+        for card in change.left:
+            places = self._where.get(card)
+            if places is not None:
+                places.discard(change.reader)
+                if len(places) < 2:
+                    self._doubled.pop(card, None)
+        for card in change.arrived:
+            places = self._where.setdefault(card, set())
+            places.add(change.reader)
+            if len(places) >= 2 and card not in self._doubled:
+                self._doubled[card] = (now, False)
+                self.doubled_changed.set()
+
+    def due_doubled(self, now: float) -> list[tuple[str, list[str]]]:
+        """Every card that has lain on two antennas at once for ``doubled_after_s`` and
+        was not told yet, with its antennas (each is told once per spell)."""
+        due: list[tuple[str, list[str]]] = []
+        for card, (since, told) in list(self._doubled.items()):
+            if not told and now - since >= self.doubled_after_s:
+                self._doubled[card] = (since, True)
+                due.append((card, sorted(self._where[card])))
+        return due
+
+    def next_doubled(self) -> float | None:
+        """When the next doubled card's alert falls due (None: none is pending)."""
+        due = [since + self.doubled_after_s for since, told in self._doubled.values() if not told]
+        return min(due) if due else None

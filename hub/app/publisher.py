@@ -1,0 +1,210 @@
+"""Where one table's output goes: the two feeds, the seat lights and the broker.
+
+:class:`TablePublisher` owns
+
+* the **public** feed, live, in which the cards on secret antennas are only counted —
+  every frame of it also goes, not retained, to the table's public MQTT topic;
+* the **overlay** feed for the producer, with every card, held back by the configured
+  delay (live only when the config allows live hole cards), and the overlay's own
+  picture of the table, folded from the released frames only;
+* the seat lights (each change sent once, retained) and the outbox to the broker
+  (light commands, alerts, the public topic) — nothing goes out while the table replays
+  its event log;
+* the alerts the hub raises itself (security, the event log, the nodes), which have no
+  id: they are not in the event log.
+
+It knows nothing of the rules or the reads: the application hands it frames
+(:class:`~hub.app.ports.TableOutput` is what the rules side sees of it).
+
+>>> feeds = TablePublisher(table="t1", readers=["seat1"], overlay_delay_s=0,
+...                        clock=lambda: 0.0, counters=__import__("collections").Counter())
+>>> feeds.set_light(1, LightPattern.IDLE), feeds.outgoing.qsize()
+(None, 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import Counter, deque
+
+from feltwire.protocol import (
+    LightCommand,
+    LightPattern,
+    alerts_topic,
+    encode,
+    light_set_topic,
+    public_topic,
+)
+from hub.app.feeds import Broadcaster, DelayedRelease
+from hub.app.lights import LightBoard
+from hub.app.ports import Clock
+from hub.app.presence import TablePresence
+from hub.app.throttle import ThrottledLog
+from hub.views.antennas import overlay_antenna
+from hub.views.frames import Event
+from hub.views.overlay import OverlayFrameError, OverlayState
+
+log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
+
+HUB_ALERTS_KEPT = 20
+"""How many of the hub's own alerts the table keeps for the pages' snapshots."""
+
+Message = tuple[str, bytes, bool]
+"""A message for the broker: (topic, payload, retained)."""
+
+
+class TablePublisher:
+    """One table's feeds, lights and outbox (see the module's docs)."""
+
+    def __init__(
+        self,
+        *,
+        table: str,
+        readers: list[str],
+        overlay_delay_s: float,
+        clock: Clock,
+        counters: Counter[str],
+        throttle: ThrottledLog | None = None,
+    ) -> None:
+        self.table = table
+        self.readers = readers
+        self.outgoing: asyncio.Queue[Message] = asyncio.Queue()
+        """Messages for the broker — light commands (retained) and alerts (not) — sent by
+        :func:`hub.adapters.mqtt.run_mqtt`."""
+        self.replaying = False
+        """True while the table replays its event log: nothing goes to the broker, and the
+        hub raises no alert of its own (they were raised when it happened)."""
+        self.public = Broadcaster(tap=self._to_public_topic)
+        self.overlay = Broadcaster()
+        self.overlay_presence = TablePresence()
+        self.overlay_state = OverlayState()
+        """The overlay's picture of the table, from the released frames only."""
+        self.overlay_delay_s = overlay_delay_s
+        self._held = DelayedRelease(overlay_delay_s)
+        self.held_changed = asyncio.Event()
+        """Set when a frame is held (the release task looks at the next release time)."""
+        self.lights = LightBoard()
+        self.hub_alerts: deque[Event] = deque(maxlen=HUB_ALERTS_KEPT)
+        """The latest alerts the hub raised itself (security, the event log; newest last):
+        they have no id (they are not in the event log, so not acknowledged there)."""
+        self._clock = clock
+        self._counters = counters
+        self.throttle = throttle or ThrottledLog(log)
+
+    # ------------------------------------------------------------------ the broker
+
+    def send(self, topic: str, payload: bytes, *, retain: bool) -> None:
+        """Queue a message for the broker (not while replaying: that went out before)."""
+        if not self.replaying:
+            self.outgoing.put_nowait((topic, payload, retain))
+
+    def _to_public_topic(self, frame: Event) -> None:
+        """Every frame of the public feed also goes to the table's public MQTT topic
+        (``feltwire/v1/<table>/public``, not retained) for scoreboards and bots: the
+        same frames as ``/ws/public``, so never a hole card."""
+        self.send(public_topic(self.table), json.dumps(frame).encode(), retain=False)
+
+    def send_alert(self, frame: Event) -> None:
+        """An alert frame (never a card) to the table's alerts topic, not retained."""
+        payload = {"v": 1, "table": self.table} | frame
+        del payload["type"]
+        self.send(alerts_topic(self.table), json.dumps(payload).encode(), retain=False)
+
+    # ------------------------------------------------------------------ lights
+
+    def set_light(self, seat: int, pattern: LightPattern) -> None:
+        """Command a seat light (sent once per change, retained; while replaying only
+        recorded — every light goes out when the broker connection comes up)."""
+        if self.lights.set(seat, pattern) and not self.replaying:
+            self.outgoing.put_nowait(self._light_message(seat, pattern))
+
+    def _light_message(self, seat: int, pattern: LightPattern) -> Message:
+        return (
+            light_set_topic(self.table, seat),
+            encode(LightCommand(v=1, pattern=pattern)),
+            True,
+        )
+
+    def light_messages(self) -> list[Message]:
+        """Every seat's current light command (re-sent after a reconnect)."""
+        return [self._light_message(s, p) for s, p in sorted(self.lights.current().items())]
+
+    # ------------------------------------------------------------------ the feeds
+
+    def publish(self, frame: Event) -> None:
+        """A frame to the public feed (and the public topic) now."""
+        self.public.publish(frame)
+
+    def both(self, frame: Event, now: float) -> None:
+        """A frame with no hole card in it: to the public feed now, and to the overlay
+        (with its delay), so the overlay's picture of the hand is complete."""
+        self.public.publish(frame)
+        self.to_overlay(frame, now)
+
+    def hub_alert(self, frame: Event, where: str) -> None:
+        """Send an alert the hub raises itself (not the rules): the dealer's alert list
+        (with the rules), the public feed, the overlay, the alerts topic. Never a card."""
+        if self.replaying:
+            return
+        code = frame["code"]
+        self.throttle.warning(
+            "table %s alert %s on %s", self.table, code, where, key=f"alert-{code}-{where}"
+        )
+        frame = frame | {"id": None}
+        self.public.publish(frame)
+        self.to_overlay(frame, frame["t"])
+        self.hub_alerts.append(frame)
+        self.send_alert(frame)
+
+    def to_overlay(self, event: Event, happened: float) -> None:
+        """Send an overlay event now, or hold it until the delay has passed."""
+        if self.overlay_delay_s == 0:
+            self._release(event)
+        else:
+            self._held.push(event, happened)
+            self.held_changed.set()
+
+    @property
+    def held(self) -> int:
+        """Overlay frames held back by the delay right now."""
+        return len(self._held)
+
+    def next_release(self) -> float | None:
+        """When the next held overlay frame is due (None: nothing is held)."""
+        return self._held.next_release()
+
+    def _release(self, event: Event) -> None:
+        """Send one overlay event whose time has come, then the overlay's picture of the
+        table with it folded in (a ``state`` frame) when that changed."""
+        if event["type"] == "antenna":
+            self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
+        self.overlay.publish(event)
+        try:
+            changed = self.overlay_state.apply(event)
+        except OverlayFrameError as exc:
+            self._counters["overlay_unreadable"] += 1
+            log.warning("the overlay picture skipped a frame: %s", exc)
+            return
+        if changed:
+            picture = self.overlay_state.picture()
+            self.overlay.publish({"type": "state", "t": event.get("t"), "state": picture})
+
+    def release_due(self) -> int:
+        """Release every held overlay event whose delay has passed; returns how many."""
+        due = self._held.due(self._clock())
+        for event in due:
+            self._release(event)
+        return len(due)
+
+    def overlay_snapshot(self) -> Event:
+        """The overlay's picture of the table, as of the delay."""
+        snap = self.overlay_presence.snapshot()
+        return {
+            "type": "snapshot",
+            "table": self.table,
+            "delay_s": self.overlay_delay_s,
+            "antennas": [overlay_antenna(r, snap.get(r, ())) for r in self.readers],
+            "state": self.overlay_state.picture(),
+        }

@@ -1,0 +1,631 @@
+"""One table's application: every input recorded, applied and published in one place.
+
+A :class:`TableApp` owns the table's parts, which do not point at each other:
+
+* :class:`~hub.app.intake.ReadIntake` — MQTT payloads screened, presence, the tag watches;
+* :class:`~hub.app.publisher.TablePublisher` — the public and overlay feeds, the overlay's
+  delay, the seat lights, the alerts topic and the outbox to the broker;
+* :class:`~hub.app.equity_watch.EquityWatch` — live equity on the overlay;
+* :class:`~hub.app.rules_desk.RulesDesk` — the rules side (when the hub enforces them).
+
+It is given its ports by its composition (:mod:`hub.bootstrap`, the tests' support): the
+event store (:class:`~hub.app.ports.EventStore`, None: nowhere) and the clocks.
+
+Every input the app accepts (after the intake's checks: refused messages are not inputs)
+goes through :meth:`TableApp.record`: appended to the event store with its receive time,
+then applied — the intake takes a read, the app publishes what changed and hands the read
+to the rules desk, whose frames and lights go to the publisher. :meth:`TableApp.replay`
+rebuilds the state after a restart by applying the logged inputs through the same code,
+with their recorded times as the clock and without sending anything to the broker.
+
+The app is what the web reads (:class:`hub.web.tables.TableDesk`); the dealer console's
+inputs enter through :attr:`TableApp.rules`, a :class:`~hub.app.table_console.TableConsole`.
+
+>>> from feltwire.deck import simulated_deck
+>>> from hub.config import PlayerSettings, RulesSettings, default_readers
+>>> players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
+>>> app = TableApp(table="t1", readers=default_readers(), deck=simulated_deck(),
+...                max_payload_bytes=4096, overlay_delay_s=0, clock=lambda: 0.0,
+...                live_equity=False, rules=RulesSettings(players=players))
+>>> app.open()
+>>> app.rules.desk.setup.seats, app.rules.in_hand
+((2, 3, 1), True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import sqlite3
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping
+from concurrent.futures import Executor, Future
+from typing import Any
+
+from feltwire.deck import Deck
+from feltwire.protocol import ButtonPress, ReaderKind, reader_kind, seat_of
+from feltwire.text import Text
+from hub.app.codec import decode_read, encode_read
+from hub.app.equity_watch import EquityWatch
+from hub.app.errors import EventLogError, LogUnavailable
+from hub.app.feeds import Broadcaster
+from hub.app.ingest import DEFAULT_NODE_BURST, DEFAULT_NODE_RATE, InventoryRead
+from hub.app.intake import Item, ReadIntake
+from hub.app.lights import presence_pattern
+from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
+from hub.app.ports import Clock, EventStore
+from hub.app.presence import AntennaChange
+from hub.app.publisher import TablePublisher
+from hub.app.records import InputKind, LogRecord
+from hub.app.rules_desk import RulesDesk
+from hub.app.table_console import TableConsole
+from hub.app.table_time import wait_event
+from hub.app.throttle import ThrottledLog
+from hub.config import RulesSettings, TournamentSettings
+from hub.rules.setup import TableProfile
+from hub.views.alerts import alert_frame, doubled_tag_alert, unknown_tag_alert
+from hub.views.antennas import overlay_antenna, public_antenna
+from hub.views.frames import Event
+
+log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
+
+__all__ = ["MAX_BATCH", "TableApp"]
+
+RESET_NODE_COMMAND = "reset_node"
+"""The ``command`` of the table input that resets a node's sequence (the operator's)."""
+MAX_BATCH = 256
+"""Messages of one table taken together at most: logged in one transaction (one fsync)."""
+NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+LOG_FAILED_ALERT = "event_log_failed"
+"""The system alert's code: the event log cannot be written (a full disk, a file gone)."""
+LOSS_ACCEPTED_ALERT = "event_log_loss_accepted"
+"""The alert at start when the operator accepted a loss of the event log
+(``feltwire event-log accept-loss``): the table was rebuilt without some inputs."""
+LOG_ALERT_EVERY_S = 60.0
+"""The event-log alert is repeated at most this often while the fault lasts."""
+
+_Unapplied = tuple[Future[list[LogRecord]], list[Item]]
+"""Inputs whose log write has started (or finished) but that are not applied yet."""
+
+
+class TableApp:
+    """One table's application (see the module's docs)."""
+
+    def __init__(
+        self,
+        *,
+        table: str,
+        readers: list[str],
+        deck: Deck,
+        max_payload_bytes: int,
+        overlay_delay_s: float,
+        clock: Clock = time.time,
+        wall: Clock = time.time,
+        game: str = "NT",
+        live_equity: bool = True,
+        log: EventStore | None = None,
+        doubled_after_s: float = 0.5,
+        node_rate: float = DEFAULT_NODE_RATE,
+        node_burst: int = DEFAULT_NODE_BURST,
+        rules: RulesSettings | None = None,
+        tournament: TournamentSettings | None = None,
+        profile: TableProfile | None = None,
+    ) -> None:
+        """``clock`` is the hub's time (:class:`~hub.app.table_time.TableTime` in a running
+        hub: every input is stamped with it, every delay runs on it), ``wall`` the wall
+        clock (for records and display only); ``log`` the event store; ``rules`` the
+        table's rules (None: the hub shows presence only)."""
+        self.table = table
+        self.readers = readers
+        self.game = game
+        self.clock = clock
+        self.wall = wall
+        self.log = log
+        """Where every accepted input is appended before it is applied (None: nowhere)."""
+        self.throttle = ThrottledLog(logging.getLogger("hub.service"))
+        """Log lines of faults that repeat (a full disk, a failing task) go through it."""
+        self.intake = ReadIntake(
+            table=table,
+            readers=readers,
+            deck=deck,
+            max_payload_bytes=max_payload_bytes,
+            clock=clock,
+            wall=wall,
+            doubled_after_s=doubled_after_s,
+            node_rate=node_rate,
+            node_burst=node_burst,
+        )
+        self.feeds = TablePublisher(
+            table=table,
+            readers=readers,
+            overlay_delay_s=overlay_delay_s,
+            clock=clock,
+            counters=self.intake.counters,
+            throttle=self.throttle,
+        )
+        self.desk: RulesDesk | None = None
+        """The table's rules (None: the hub shows presence only)."""
+        if rules is not None:
+            self.desk = RulesDesk(
+                rules,
+                game_code=game,
+                table_id=table,
+                readers=readers,
+                presence=self.intake.presence,
+                out=self.feeds,
+                clock=clock,
+                live_hole_cards=overlay_delay_s == 0,
+                profile=profile,
+                tournament=tournament,
+            )
+        self.equity = EquityWatch(
+            game=game,
+            enabled=live_equity,
+            spot=self.equity_spot,
+            publish=self.feeds.to_overlay,
+            clock=clock,
+            with_rules=self.desk is not None,
+        )
+        self.subscribed = asyncio.Event()
+        """Set while the hub is subscribed to its table's topics at the broker."""
+        self.inbox: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
+        """MQTT messages for this table — (topic, payload, retained) — taken in order by
+        :func:`hub.adapters.mqtt.run_mqtt`'s worker."""
+        self.handled = 0
+        """Messages handled so far (every topic, accepted or not)."""
+        self._handled_cv = threading.Condition()
+        self.replayed = 0
+        """Inputs replayed from the log at start."""
+        self._unapplied: deque[_Unapplied] = deque()
+        self._log_alerted: float | None = None
+
+    # ------------------------------------------------------------------ what the web reads
+
+    @property
+    def public(self) -> Broadcaster:
+        """The public feed (no hole card ever)."""
+        return self.feeds.public
+
+    @property
+    def overlay(self) -> Broadcaster:
+        """The overlay's feed: every card, held back by the configured delay."""
+        return self.feeds.overlay
+
+    @property
+    def outgoing(self) -> asyncio.Queue[tuple[str, bytes, bool]]:
+        """Messages for the broker (the publisher's outbox)."""
+        return self.feeds.outgoing
+
+    @property
+    def changes(self) -> int:
+        """How many antenna changes the table has taken."""
+        return self.intake.changes
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """Ingest counters (received, accepted, rejected by reason …), a copy."""
+        return dict(self.intake.counters)
+
+    def node_stats(self) -> Mapping[str, Mapping[str, Any]]:
+        """Per node heard from: its stream (``last_seq``, reads lost and refused …)."""
+        return self.intake.node_stats()
+
+    def count(self, counter: str, n: int = 1) -> None:
+        """Add ``n`` to one of the table's counters."""
+        self.intake.counters[counter] += n
+
+    def count_refusal(self, counter: str) -> None:
+        """Count an input the web side refused (``console_refused`` …)."""
+        self.count(counter)
+
+    @property
+    def rules(self) -> TableConsole | None:
+        """The dealer console's entrance to the table's rules (None: it runs none)."""
+        if self.desk is None:
+            return None
+        return TableConsole(self.desk, self.record, self.clock, self.feeds.hub_alerts)
+
+    def light_messages(self) -> list[tuple[str, bytes, bool]]:
+        """Every seat's current light command (re-sent after a reconnect)."""
+        return self.feeds.light_messages()
+
+    def public_snapshot(self) -> Event:
+        """The public picture of the table (no hole cards)."""
+        snap = self.intake.presence.snapshot()
+        out: Event = {
+            "type": "snapshot",
+            "table": self.table,
+            "antennas": [public_antenna(r, snap.get(r, ())) for r in self.readers],
+        }
+        if self.desk is not None:
+            out["rules"] = self.desk.public_state(self.feeds.hub_alerts)
+        return out
+
+    def overlay_snapshot(self) -> Event:
+        """The overlay's picture of the table, as of the delay."""
+        return self.feeds.overlay_snapshot()
+
+    # ------------------------------------------------------------------ record → apply
+
+    @property
+    def has_history(self) -> bool:
+        """True when the log holds inputs of an earlier run (see :meth:`replay`)."""
+        return self.log is not None and self.log.last_seq > 0 and not self.feeds.replaying
+
+    def record(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
+        """Take one accepted input: append it to the log (when there is one), then apply
+        it; returns what applying it returned."""
+        self._apply_logged()  # reads still on their way to the log come first
+        if self.log is not None and not self.feeds.replaying:
+            self._append(kind, payload, now)
+        return self._dispatch(kind, payload, now)
+
+    def _append(self, kind: InputKind, payload: dict[str, Any], now: float) -> LogRecord:
+        """Append one input to the log; LogUnavailable (counted, logged, the dealer told)
+        when it cannot be written."""
+        assert self.log is not None
+        try:
+            return self.log.append(kind, payload, now, wall=self.wall())
+        except (EventLogError, sqlite3.Error, OSError) as exc:
+            raise self.log_failed(exc) from exc
+
+    def log_failed(self, exc: BaseException) -> LogUnavailable:
+        """An input could not be written to the event log: count it, log it (throttled),
+        alert the dealer (at most every :data:`LOG_ALERT_EVERY_S`); the error to raise."""
+        reason = str(exc) or type(exc).__name__
+        self.count("log_failed")
+        self.throttle.error(
+            "table %s: the event log cannot be written: %s", self.table, reason, key="event-log"
+        )
+        now = self.clock()
+        if self._log_alerted is None or now - self._log_alerted >= LOG_ALERT_EVERY_S:
+            self._log_alerted = now
+            frame = alert_frame(
+                LOG_FAILED_ALERT,
+                "system",
+                Text("alert.event_log_failed.message", {"error": reason}),
+                Text("alert.event_log_failed.remedy"),
+                now,
+            )
+            self.feeds.hub_alert(frame, "event log")
+        return LogUnavailable(reason)
+
+    def task_failed(self, task: str) -> None:
+        """A periodic task's step raised: count it and log it (throttled); the task goes
+        on with its next step (call from inside the ``except``)."""
+        self.count(f"task_failed.{task}")
+        self.throttle.error(
+            "table %s: %s failed; it goes on", self.table, task, exc_info=True, key=f"task-{task}"
+        )
+
+    def _dispatch(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
+        """Apply one input — live or replayed, the same code."""
+        if kind is InputKind.INVENTORY:
+            return self._apply_read(decode_read(payload), now)
+        if kind is InputKind.BUTTON:
+            button, node = str(payload["button"]), str(payload["node"])
+            self.count(f"button.{button}")
+            self.feeds.publish({"type": "button", "node": node, "button": button, "t": now})
+            return None
+        if kind is InputKind.TABLE and payload.get("command") == RESET_NODE_COMMAND:
+            self.intake.reset_node(str(payload["node"]))
+            log.info("table %s: node %s's sequence reset", self.table, payload["node"])
+            return None
+        if self.desk is None:
+            log.warning("a %s input in the log, but this hub enforces no rules: skipped", kind)
+            return None
+        return self.desk.apply_input(kind, payload, now)
+
+    def open(self) -> None:
+        """Open the table (seat the configured players of its rules) — once, when the
+        table's application has been built, before or after :meth:`replay`: a table whose
+        log holds an earlier run is opened by its replay instead."""
+        if not self.has_history:
+            self._open(self.clock())
+
+    def _open(self, now: float) -> None:
+        """Open the table's rules (seat the configured players) unless they are open."""
+        payload = self.desk.open_input() if self.desk is not None else None
+        if payload is not None:
+            self.record(InputKind.TABLE, payload, now)
+
+    def replay(self) -> int:
+        """Rebuild the state from the log (at start, before anything else runs).
+
+        Each logged input is applied as it was live, its receive time as the clock.
+        Alerts and light commands are not sent again; the lights' retained state goes
+        out in full when the broker connection comes up. Returns how many were replayed.
+        """
+        if self.log is None:
+            return 0
+        self.feeds.replaying = True
+        count = 0
+        try:
+            for rec in self.log.records():
+                self._replay_one(rec)
+                count += 1
+        finally:
+            self.feeds.replaying = False
+        self.replayed = count
+        self.count("replayed", count)
+        self.intake.ingest.nodes.resume()
+        self._open(self.clock())
+        self.feeds.release_due()
+        log.info("replayed %d inputs from the event log", count)
+        last = list(self.log.records(after=max(0, self.log.last_seq - 1)))
+        last_wall = last[-1].wall if last and last[-1].wall is not None else float("-inf")
+        for loss in self.log.accepted_losses:
+            if loss.at < last_wall:
+                continue  # accepted before the hub last ran: told then
+            log.warning("table %s: %s", self.table, loss)
+            self.feeds.hub_alert(
+                alert_frame(
+                    LOSS_ACCEPTED_ALERT,
+                    "system",
+                    Text("alert.event_log_loss_accepted.message", {"loss": str(loss)}),
+                    Text("alert.event_log_loss_accepted.remedy"),
+                    self.clock(),
+                ),
+                "event log",
+            )
+        return count
+
+    def _replay_one(self, rec: LogRecord) -> None:
+        try:
+            self._dispatch(rec.kind, rec.payload, rec.t)
+        except EventLogError:
+            raise
+        except Exception:  # a bad record must not keep the hub from starting
+            self.count("replay_failed")
+            log.exception("replaying input %d (%s) failed; skipped", rec.seq, rec.kind)
+
+    # ------------------------------------------------------------------ MQTT messages in
+
+    def wait_handled(self, count: int, timeout: float) -> bool:
+        """Block (another thread than the hub's) until ``count`` messages were handled."""
+        with self._handled_cv:
+            return self._handled_cv.wait_for(lambda: self.handled >= count, timeout)
+
+    def _handled_more(self, count: int) -> None:
+        with self._handled_cv:
+            self.handled += count
+            self._handled_cv.notify_all()
+
+    def reset_node(self, node: str) -> None:
+        """The operator resets ``node``'s sequence (its count went back — a restored SD
+        card — or a forged message set it far ahead): logged, so a restarted hub does the
+        same; the node's next message is taken whatever its ``seq``."""
+        if not NODE_ID.match(node):
+            raise ValueError(f"{node!r} is not a node id (1-32 of A-Z a-z 0-9 _ -)")
+        self.record(InputKind.TABLE, {"command": RESET_NODE_COMMAND, "node": node}, self.clock())
+
+    def tell_notices(self) -> None:
+        """Alert the dealer of what the intake noticed about nodes (reads lost, a flood, a
+        sequence stuck or implausible)."""
+        for frame, node in self.intake.node_alerts(self.clock()):
+            self.feeds.hub_alert(frame, node)
+
+    def handle_button(self, topic: str, payload: bytes) -> ButtonPress | None:
+        """A dealer button pressed on a node: counted and shown on the console feed."""
+        press = self.intake.ingest.handle_button(topic, payload)
+        self.tell_notices()
+        if press is None:
+            return None
+        self.record(InputKind.BUTTON, {"node": press.node, "button": press.button}, self.clock())
+        return press
+
+    def handle_message(
+        self, topic: str, payload: bytes, *, retained: bool = False
+    ) -> AntennaChange | None:
+        """Take one MQTT message; returns the antenna change it caused, if any."""
+        try:
+            return self._handle(topic, payload, retained)
+        finally:
+            self._handled_more(1)
+
+    def _handle(self, topic: str, payload: bytes, retained: bool) -> AntennaChange | None:
+        if topic.endswith("/button"):
+            self.handle_button(topic, payload)
+            return None
+        read = self.intake.ingest.handle(topic, payload, retained=retained)
+        self.tell_notices()
+        if read is None:
+            return None
+        try:
+            change = self.record(InputKind.INVENTORY, encode_read(read), self.clock())
+        except LogUnavailable:
+            self.count("failed")
+            raise
+        self.count("accepted")
+        assert change is None or isinstance(change, AntennaChange)
+        return change
+
+    async def take_message(
+        self, topic: str, payload: bytes, disk: Executor, *, retained: bool = False
+    ) -> None:
+        """Take one MQTT message as :meth:`take_batch` takes many."""
+        await self.take_batch([(topic, payload, retained)], disk)
+
+    async def take_batch(self, messages: list[tuple[str, bytes, bool]], disk: Executor) -> None:
+        """Take MQTT messages that arrived together — (topic, payload, retained) — like
+        :meth:`handle_message` takes one, with ONE event-log write for all the inputs
+        among them (one transaction, one fsync with ``event_log_sync = "full"``), done on
+        ``disk``, off the event loop, so a burst is taken at the disk's pace per batch,
+        not per message, and the other tables and the web go on meanwhile.
+
+        Every input is on disk before it is applied, and inputs are applied in the order
+        they are logged: an input recorded meanwhile (a console action, a tick) first
+        applies the inputs already on their way to the log (:meth:`record`). One table's
+        messages must be taken one batch after another (:func:`run_mqtt` does). When the
+        log cannot be written, the batch's reads are counted ``failed`` and LogUnavailable
+        is raised (the dealer is told).
+        """
+        try:
+            items = [
+                item
+                for m in messages
+                if (item := self.intake.screen(*m, now=self.clock())) is not None
+            ]
+            self.tell_notices()
+            reads = sum(kind is InputKind.INVENTORY for kind, _, _ in items)
+            if not items:
+                return
+            if self.log is None:
+                self._apply_logged()
+                for kind, data, now in items:
+                    self._dispatch(kind, data, now)
+                self.count("accepted", reads)
+                return
+            wall = self.wall()
+            batch = [(kind, data, now, wall) for kind, data, now in items]
+            written = disk.submit(self.log.append_many, batch)
+            entry = (written, items)
+            self._unapplied.append(entry)
+            try:
+                await asyncio.wrap_future(written)
+            except (EventLogError, sqlite3.Error, OSError) as exc:
+                self._unapplied.remove(entry)
+                self.count("failed", reads)
+                raise self.log_failed(exc) from exc
+            self.count("accepted", reads)
+            self._apply_logged()
+        finally:
+            self._handled_more(len(messages))
+
+    def _apply_logged(self) -> None:
+        """Apply, in order, the inputs whose log write :meth:`take_batch` started
+        (waiting for a write still going on)."""
+        while self._unapplied:
+            written, items = self._unapplied.popleft()
+            written.result()
+            for kind, data, now in items:
+                self._dispatch(kind, data, now)
+
+    # ------------------------------------------------------------------ a read applied
+
+    def _apply_read(self, read: InventoryRead, now: float) -> AntennaChange | None:
+        """Apply one accepted inventory: presence, lights, feeds, the rules."""
+        desk = self.desk
+        taken = self.intake.take(read, now)
+        if taken.fresh_unknown and (desk is None or not desk.in_hand):
+            # in a hand the dealing monitor raises it (AlertCode.UNKNOWN_TAG)
+            self._security_alert(
+                unknown_tag_alert(read.reader, taken.fresh_unknown, now), read.reader
+            )
+        change = taken.change
+        if change is None:
+            if desk is not None:  # tags that are not in the deck still count
+                desk.on_read(read.reader, read.cards, read.unknown_uids, False, now)
+            return None
+        if desk is None and reader_kind(change.reader) is ReaderKind.SEAT:
+            # with rules, the rules desk sets the seat lights
+            seat = seat_of(change.reader)
+            assert seat is not None
+            self.feeds.set_light(seat, presence_pattern(len(change.cards)))
+        n = self.intake.changes
+        self.feeds.publish(
+            {"type": "antenna", "n": n, "t": now} | public_antenna(change.reader, change.cards)
+        )
+        overlay_event: Event = (
+            {"type": "antenna", "n": n, "t": now}
+            | overlay_antenna(change.reader, change.cards)
+            | {"arrived": list(change.arrived), "left": list(change.left)}
+        )
+        self.feeds.to_overlay(overlay_event, now)
+        if reader_kind(change.reader) is not ReaderKind.REGISTER:
+            self.equity.mark()
+        if desk is not None:
+            desk.on_read(read.reader, read.cards, read.unknown_uids, True, now)
+        self.check_doubled(now)
+        return change
+
+    def _security_alert(self, frame: Event, where: str) -> None:
+        """Send a security alert: public feed, overlay, the alerts topic, counters."""
+        if self.feeds.replaying:
+            return  # raised when it happened; the log only rebuilds the table
+        self.count(f"security.{frame['code']}")
+        self.feeds.hub_alert(frame, where)
+
+    def check_doubled(self, now: float) -> int:
+        """Raise the ``uid_on_two_antennas`` alert for every card that has lain on two
+        antennas at once for the intake's ``doubled_after_s``; returns how many."""
+        due = self.intake.due_doubled(now)
+        for card, readers in due:
+            frame = doubled_tag_alert(card, readers, now)
+            if self.desk is not None and self.desk.in_hand:
+                frame["hand"] = self.desk.hand_number
+            self._security_alert(frame, " and ".join(readers))
+        return len(due)
+
+    def equity_spot(self) -> LiveSpot | None:
+        """The spot of the cards on the table now: the rules' hand when the hub runs the
+        rules (seats in the hand, folded seats out), the antennas otherwise; None when
+        there is nothing to compute (see :mod:`hub.app.live_equity`)."""
+        snap = self.intake.presence.snapshot()
+        desk = self.desk
+        if desk is None:
+            return presence_spot(snap, self.game[1:])
+        if not desk.in_hand or desk.monitor is None or desk.setup is None:
+            return None
+        hand = desk.monitor.hand
+        return hand_spot(
+            self.game[1:],
+            hand=desk.hand_number,
+            seats=desk.setup.seats,
+            hole=hand.hole,
+            folded=hand.folded,
+            board=hand.board,
+            burns=hand.burns,
+            snapshot=snap,
+        )
+
+    # ------------------------------------------------------------------ the tasks
+
+    async def run_security(self) -> None:
+        """Raise the doubled-tag alert on time, forever (a task of the running hub)."""
+        while True:
+            now = self.clock()
+            try:
+                self.check_doubled(now)
+            except Exception:
+                self.task_failed("security")
+            nxt = self.intake.next_doubled()
+            self.intake.doubled_changed.clear()
+            timeout = None if nxt is None else max(0.01, nxt - now)
+            await wait_event(self.intake.doubled_changed, timeout)
+
+    async def run_release(self) -> None:
+        """Release held overlay events on time, forever (a task of the running hub)."""
+        while True:
+            try:
+                self.feeds.release_due()
+            except Exception:
+                self.task_failed("overlay-release")
+                await asyncio.sleep(1.0)
+            nxt = self.feeds.next_release()
+            self.feeds.held_changed.clear()
+            timeout = None if nxt is None else max(0.0, nxt - self.clock())
+            await wait_event(self.feeds.held_changed, timeout)
+
+    async def run_equity(self, settle_s: float = 0.05, poll_s: float = 0.25) -> None:
+        """Recompute live equity when the cards change, forever (a task of the running hub;
+        see :meth:`hub.app.equity_watch.EquityWatch.run`)."""
+        await self.equity.run(self.task_failed, settle_s, poll_s)
+
+    async def run_ticks(self, interval: float) -> None:
+        """Tick the rules every ``interval`` seconds, forever (a task of the running hub
+        that enforces rules)."""
+        while True:
+            await asyncio.sleep(interval)
+            console = self.rules
+            if console is None:
+                continue
+            try:
+                console.tick()
+            except LogUnavailable:
+                pass  # counted, logged and told to the dealer; the next tick tries
+            except Exception:
+                self.task_failed("rules-tick")

@@ -1,0 +1,106 @@
+"""The staff's entrance to one table's rules: the dealer console's inputs, stamped with
+the hub's time, checked by the table's :class:`~hub.app.rules_desk.RulesDesk`, then
+recorded and applied through the table's application (the ``record`` it is given:
+:meth:`hub.app.table_app.TableApp.record`, the one place of record → apply → publish).
+
+A :class:`TableConsole` is what :attr:`hub.app.table_app.TableApp.rules` answers (a new one
+each time; it holds nothing of its own) and what the web's
+:class:`hub.web.tables.TableRules` asks for.
+
+>>> from feltwire.deck import simulated_deck
+>>> from hub.app.table_app import TableApp
+>>> from hub.config import PlayerSettings, RulesSettings, default_readers
+>>> players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
+>>> app = TableApp(table="t1", readers=default_readers(), deck=simulated_deck(),
+...                max_payload_bytes=4096, overlay_delay_s=0, clock=lambda: 0.0,
+...                live_equity=False, rules=RulesSettings(players=players))
+>>> app.open()
+>>> console = app.rules
+>>> console.hand_number, console.in_hand, console.console_state()["phase"]
+(1, True, 'dealing')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hub.app.codec import console_kind, encode_console, encode_table
+from hub.app.ports import Clock, Recorder
+from hub.app.records import ConsoleInput, InputKind, TableCommand
+from hub.app.rules_desk import RulesDesk
+from hub.rules.procedure import Step
+from hub.views.frames import Event
+
+__all__ = ["TableConsole"]
+
+
+class TableConsole:
+    """The staff's entrance to one table's rules (what the web's
+    :class:`hub.web.tables.TableRules` asks): each input stamped with the hub's time,
+    checked by the :attr:`desk`, recorded and applied by the table's application."""
+
+    def __init__(
+        self, desk: RulesDesk, record: Recorder, clock: Clock, hub_alerts: Sequence[Event]
+    ) -> None:
+        """``record`` logs and applies an input (the table app's
+        :meth:`~hub.app.table_app.TableApp.record`), ``clock`` is the hub's time and
+        ``hub_alerts`` the alerts the hub raised itself (shown beside the rules')."""
+        self.desk = desk
+        """The table's rules side (its hands, seats and alerts)."""
+        self._record = record
+        self._clock = clock
+        self._hub_alerts = hub_alerts
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is running."""
+        return self.desk.in_hand
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the current (or last) hand; 0 before the first."""
+        return self.desk.hand_number
+
+    def console(self, inp: ConsoleInput) -> Step | None:
+        """Enter an input at the dealer console (stamped with the hub's clock now);
+        its step, or None when no hand is running."""
+        if not self.desk.in_hand:
+            return None
+        step = self._record(console_kind(inp), encode_console(inp), self._clock())
+        assert step is None or isinstance(step, Step)
+        return step
+
+    def table_command(self, cmd: TableCommand) -> None:
+        """Enter a seat command or an alert acknowledgement at the console (stamped with
+        the hub's clock now). The table's rules check a seat command before it is logged:
+        a refusal raises :class:`~hub.rules.errors.RulesError` naming the rule; an alert
+        id never raised is a LookupError; acknowledging an alert twice changes nothing."""
+        now = self._clock()
+        if self.desk.verify_table_command(cmd, now):
+            self._record(InputKind.TABLE, encode_table(cmd), now)
+
+    def tick(self) -> Step | None:
+        """Time passes without a read (pending departures may become certain; the
+        tournament clock may reach a new level)."""
+        self.desk.poll_clock(self._clock())
+        if not self.desk.in_hand:
+            return None
+        step = self._record(InputKind.TICK, {}, self._clock())
+        assert step is None or isinstance(step, Step)
+        return step
+
+    def clock_command(self, action: str) -> Event:
+        """Pause or resume the tournament clock at the console (stamped with the hub's
+        clock now, checked, then logged); the clock's state after it. LookupError when the
+        table runs no clock, RulesError when the clock refuses (not running, not paused)."""
+        now = self._clock()
+        self._record(InputKind.TABLE, self.desk.clock_input(action, now), now)
+        return self.desk.clock_state(now)
+
+    def console_state(self) -> Event:
+        """The dealer console's view of the table (:meth:`RulesDesk.console_state`)."""
+        return self.desk.console_state(self._hub_alerts)
+
+    def public_state(self) -> Event:
+        """The hand as the public may see it (:meth:`RulesDesk.public_state`)."""
+        return self.desk.public_state(self._hub_alerts)
