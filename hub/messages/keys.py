@@ -69,14 +69,14 @@ HUB_ALERT_CODES: Final = (
     "event_log_loss_accepted",
 )
 """The codes of the alerts the hub raises itself (``hub/ingest.py`` NoticeKind, the
-``*_ALERT`` constants of ``hub/service.py``), beside the rules' ``AlertCode`` values."""
+``*_ALERT`` constants of ``hub/app/table_app.py`` and ``hub/views/alerts.py``), beside the rules' ``AlertCode`` values."""
 
 PUBLIC_CARD_KEYS: Final = frozenset({"alert.uid_on_two_antennas.public.message"})
 """The only keys with a ``{card}``: the card is named when every antenna it lies on is
 face up (the hub's doubled-tag alert), as today."""
 
-_P = "hub/rules/procedure.py:DealingMonitor."
-_S = "hub/service.py:"
+_P = "hub/rules/procedure/:DealingMonitor."
+_S = "hub/app/table_app.py:"
 _T = "hub/rules/table.py:"
 _EV = "hub/rules/evaluator.py:"
 _C = "hub/web/console.py:"
@@ -90,7 +90,7 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
         f"phase.{p}": ("hub.messages.vocabulary.phase(Phase.value) in refusals",)
         for p in ("dealing", "drawing", "betting", "showdown", "complete")
     },
-    "list.and": (_S + "HubService._doubled_alert (' and '.join(readers))",),
+    "list.and": (_S + "TableApp.check_doubled (' and '.join(readers))",),
     "list.semicolon": (_P + "_pot_event ('; '.join(parts))",),
     "half.high": (_P + "_pot_event (Payout.half)",),
     "half.low": (_P + "_pot_event (Payout.half)",),
@@ -176,16 +176,16 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "alert.node_flooding.remedy": (_S + "node_alert (NoticeKind.FLOOD, _NODE_TEXT)",),
     "alert.node_sequence.message": (_S + "node_alert (NoticeKind.SEQUENCE, _NODE_TEXT)",),
     "alert.node_sequence.remedy": (_S + "node_alert (NoticeKind.SEQUENCE, _NODE_TEXT)",),
-    "alert.unknown_tag.idle.one.message": (_S + "HubService._unknown_alert (count == 1)",),
-    "alert.unknown_tag.idle.many.message": (_S + "HubService._unknown_alert (count > 1)",),
-    "alert.unknown_tag.idle.remedy": (_S + "HubService._unknown_alert",),
-    "alert.uid_on_two_antennas.public.message": (_S + "HubService._doubled_alert (public)",),
-    "alert.uid_on_two_antennas.hidden.message": (_S + "HubService._doubled_alert",),
-    "alert.uid_on_two_antennas.remedy": (_S + "HubService._doubled_alert",),
-    "alert.event_log_failed.message": (_S + "HubService.log_failed",),
-    "alert.event_log_failed.remedy": (_S + "HubService.log_failed",),
-    "alert.event_log_loss_accepted.message": (_S + "HubService.replay (accepted_losses)",),
-    "alert.event_log_loss_accepted.remedy": (_S + "HubService.replay (accepted_losses)",),
+    "alert.unknown_tag.idle.one.message": (_S + "TableApp._apply_read (count == 1)",),
+    "alert.unknown_tag.idle.many.message": (_S + "TableApp._apply_read (count > 1)",),
+    "alert.unknown_tag.idle.remedy": (_S + "TableApp._apply_read",),
+    "alert.uid_on_two_antennas.public.message": (_S + "TableApp.check_doubled (public)",),
+    "alert.uid_on_two_antennas.hidden.message": (_S + "TableApp.check_doubled",),
+    "alert.uid_on_two_antennas.remedy": (_S + "TableApp.check_doubled",),
+    "alert.event_log_failed.message": (_S + "TableApp.log_failed",),
+    "alert.event_log_failed.remedy": (_S + "TableApp.log_failed",),
+    "alert.event_log_loss_accepted.message": (_S + "TableApp.replay (accepted_losses)",),
+    "alert.event_log_loss_accepted.remedy": (_S + "TableApp.replay (accepted_losses)",),
     # ------------------------------------------------------------ read-outs
     "award.pot.main": (_P + "_pot_event (award.pot == 0)",),
     "award.pot.side": (_P + "_pot_event (side pot)",),

@@ -5,7 +5,7 @@ pure projection of the live table (a test shows the two agree over the demo's ha
 once the app pushes that picture into the overlay's delay, this fold goes away.
 
 Pure: :class:`OverlayState` is fed the frames the hub *released* to the producer's
-overlay feed (see :mod:`hub.app.hub_service`: antenna frames with every card, the rules' hand
+overlay feed (see :mod:`hub.app.table_app`: antenna frames with every card, the rules' hand
 frames with every card named, equity frames) one at a time, and answers with
 :meth:`OverlayState.picture` — what the overlay shows: each player's seat, name, stack,
 bet, hole cards, folded / all in / acting, equity (quick or exact), hand name, hi-lo
