@@ -36,6 +36,7 @@ class TablePresence:
 
     def __init__(self) -> None:
         self._cards: dict[str, frozenset[str]] = {}
+        self._came: dict[str, tuple[str, ...]] = {}
 
     def apply(self, reader: str, cards: frozenset[str]) -> AntennaChange | None:
         """Set ``reader``'s contents; return the change, or None when nothing changed."""
@@ -43,11 +44,10 @@ class TablePresence:
         if before == cards:
             return None
         self._cards[reader] = cards
+        arrived = _ordered(cards - before)
+        self._came[reader] = tuple(c for c in self._came.get(reader, ()) if c in cards) + arrived
         return AntennaChange(
-            reader=reader,
-            cards=_ordered(cards),
-            arrived=_ordered(cards - before),
-            left=_ordered(before - cards),
+            reader=reader, cards=_ordered(cards), arrived=arrived, left=_ordered(before - cards)
         )
 
     def cards_on(self, reader: str) -> tuple[str, ...]:
@@ -57,3 +57,14 @@ class TablePresence:
     def snapshot(self) -> Mapping[str, tuple[str, ...]]:
         """Every antenna that has held a card, with its cards now."""
         return {r: _ordered(c) for r, c in sorted(self._cards.items())}
+
+    def as_they_came(self) -> Mapping[str, tuple[str, ...]]:
+        """Every antenna that has held a card, with its cards now in the order they came
+        (cards that came together high to low): a board as it was dealt.
+
+        >>> p = TablePresence()
+        >>> _ = p.apply("board", frozenset({"7d"})), p.apply("board", frozenset({"7d", "Ks"}))
+        >>> p.as_they_came()["board"], p.snapshot()["board"]
+        (('7d', 'Ks'), ('Ks', '7d'))
+        """
+        return {r: self._came.get(r, ()) for r in sorted(self._cards)}

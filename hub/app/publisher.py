@@ -5,8 +5,11 @@
 * the **public** feed, live, in which the cards on secret antennas are only counted —
   every frame of it also goes, not retained, to the table's public MQTT topic;
 * the **overlay** feed for the producer, with every card, held back by the configured
-  delay (live only when the config allows live hole cards), and the overlay's own
-  picture of the table, folded from the released frames only;
+  delay (live only when the config allows live hole cards): its frames and, after every
+  change, the overlay's picture of the table as a snapshot (a ``state`` frame), which
+  the application projects from the live table (:func:`hub.views.overlay_scene.
+  overlay_picture`) and the delay holds like any frame — so what the overlay shows is
+  the table as it was, never a picture re-derived from the frames;
 * the seat lights (each change sent once, retained) and the outbox to the broker
   (light commands, alerts, the public topic) — nothing goes out while the table replays
   its event log;
@@ -28,6 +31,8 @@ import asyncio
 import json
 import logging
 from collections import Counter, deque
+from collections.abc import Callable
+from typing import Any
 
 from feltwire.protocol import (
     LightCommand,
@@ -43,8 +48,8 @@ from hub.app.ports import Clock
 from hub.app.presence import TablePresence
 from hub.app.throttle import ThrottledLog
 from hub.views.antennas import overlay_antenna
-from hub.views.frames import Event
-from hub.views.overlay import OverlayFrameError, OverlayState
+from hub.views.frames import Event, frame
+from hub.views.overlay_scene import OverlayScene, overlay_picture
 
 log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
 
@@ -79,8 +84,13 @@ class TablePublisher:
         self.public = Broadcaster(tap=self._to_public_topic)
         self.overlay = Broadcaster()
         self.overlay_presence = TablePresence()
-        self.overlay_state = OverlayState()
-        """The overlay's picture of the table, from the released frames only."""
+        self.picture_source: Callable[[], dict[str, Any]] | None = None
+        """The overlay's picture of the live table now (JSON-ready), given by the
+        application; None until it is (no picture frames are sent then)."""
+        self._held_picture: dict[str, Any] | None = None
+        self.overlay_picture: dict[str, Any] = frame(overlay_picture(OverlayScene({})))
+        """The picture of the last ``state`` frame released to the overlay (as of the
+        delay); an empty table before the first."""
         self.overlay_delay_s = overlay_delay_s
         self._held = DelayedRelease(overlay_delay_s)
         self.held_changed = asyncio.Event()
@@ -175,21 +185,23 @@ class TablePublisher:
         """When the next held overlay frame is due (None: nothing is held)."""
         return self._held.next_release()
 
+    def overlay_changed(self, now: float) -> None:
+        """After a change: the overlay's picture of the live table, into the overlay's
+        delay as a ``state`` frame when it differs from the last one held."""
+        if self.picture_source is None:
+            return
+        picture = self.picture_source()
+        if picture != self._held_picture:
+            self._held_picture = picture
+            self.to_overlay({"type": "state", "t": now, "state": picture}, now)
+
     def _release(self, event: Event) -> None:
-        """Send one overlay event whose time has come, then the overlay's picture of the
-        table with it folded in (a ``state`` frame) when that changed."""
+        """Send one overlay frame whose time has come (a picture becomes the overlay's)."""
         if event["type"] == "antenna":
             self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
+        elif event["type"] == "state":
+            self.overlay_picture = event["state"]
         self.overlay.publish(event)
-        try:
-            changed = self.overlay_state.apply(event)
-        except OverlayFrameError as exc:
-            self._counters["overlay_unreadable"] += 1
-            log.warning("the overlay picture skipped a frame: %s", exc)
-            return
-        if changed:
-            picture = self.overlay_state.picture()
-            self.overlay.publish({"type": "state", "t": event.get("t"), "state": picture})
 
     def release_due(self) -> int:
         """Release every held overlay event whose delay has passed; returns how many."""
@@ -206,5 +218,5 @@ class TablePublisher:
             "table": self.table,
             "delay_s": self.overlay_delay_s,
             "antennas": [overlay_antenna(r, snap.get(r, ())) for r in self.readers],
-            "state": self.overlay_state.picture(),
+            "state": self.overlay_picture,
         }

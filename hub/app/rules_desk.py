@@ -54,11 +54,19 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from feltwire.cards import card_code, card_index
-from feltwire.protocol import LightPattern, ReaderKind, reader_kind, seat_of
+from feltwire.protocol import (
+    EquityFrame,
+    LightPattern,
+    PotAwardRecord,
+    ReaderKind,
+    reader_kind,
+    seat_of,
+)
+from feltwire.protocol.texts import AwardLine
 from hub.app.codec import decode_console, decode_table
 from hub.app.errors import EventLogError
 from hub.app.feeds import Event
@@ -83,8 +91,9 @@ from hub.rules.procedure import (
 )
 from hub.rules.setup import HandSetup, TableProfile
 from hub.rules.table import ChipsDelivered, Entry, Table
-from hub.views.alerts import award_line, award_record, rules_alert_frame
+from hub.views.alerts import award_line, award_record, award_record_model, rules_alert_frame
 from hub.views.antennas import public_antenna
+from hub.views.overlay_scene import OverlayScene
 from hub.views.table import (
     board_view,
     console_player,
@@ -191,6 +200,27 @@ class RulesDesk:
         self._unknown: dict[str, frozenset[str]] = {}
         self._stuck = False
         self._pots: list[PotAwarded] = []
+
+    def overlay_scene(
+        self, antennas: Mapping[str, Sequence[str]], equity: EquityFrame | None
+    ) -> OverlayScene:
+        """What the overlay's picture is projected from: the rules' table and hand, the
+        hand's pot awards (kept until the next hand starts), the last hand's read-outs."""
+        if self.in_hand:
+            pots = [award_record_model(e) for e in self._pots]
+        else:
+            pots = [PotAwardRecord.model_validate(p) for p in self.last_pots]
+        return OverlayScene(
+            antennas=antennas,
+            table=self.table,
+            monitor=self.monitor,
+            setup=self.setup,
+            in_hand=self.in_hand,
+            blinds=self._blinds,
+            pots=pots,
+            awards=[AwardLine.model_validate(a) for a in self.last_awards],
+            equity=equity,
+        )
 
     # ------------------------------------------------------------------ inputs
 

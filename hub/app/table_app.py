@@ -46,7 +46,7 @@ from concurrent.futures import Executor, Future
 from typing import Any
 
 from feltwire.deck import Deck
-from feltwire.protocol import ButtonPress, ReaderKind, reader_kind, seat_of
+from feltwire.protocol import ButtonPress, EquityFrame, ReaderKind, reader_kind, seat_of
 from feltwire.text import Text
 from hub.app.codec import decode_read, encode_read
 from hub.app.equity_watch import EquityWatch
@@ -68,7 +68,8 @@ from hub.config import RulesSettings, TournamentSettings
 from hub.rules.setup import TableProfile
 from hub.views.alerts import alert_frame, doubled_tag_alert, unknown_tag_alert
 from hub.views.antennas import overlay_antenna, public_antenna
-from hub.views.frames import Event
+from hub.views.frames import Event, frame
+from hub.views.overlay_scene import OverlayScene, overlay_picture
 
 log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
 
@@ -165,10 +166,12 @@ class TableApp:
             game=game,
             enabled=live_equity,
             spot=self.equity_spot,
-            publish=self.feeds.to_overlay,
+            publish=self._equity_out,
             clock=clock,
             with_rules=self.desk is not None,
         )
+        self._equity_frame: EquityFrame | None = None
+        self.feeds.picture_source = self.overlay_picture
         self.subscribed = asyncio.Event()
         """Set while the hub is subscribed to its table's topics at the broker."""
         self.inbox: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
@@ -302,7 +305,13 @@ class TableApp:
         )
 
     def _dispatch(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
-        """Apply one input — live or replayed, the same code."""
+        """Apply one input — live or replayed, the same code — then send the overlay's
+        picture of the table, when it changed, into the overlay's delay."""
+        done = self._apply_input(kind, payload, now)
+        self.feeds.overlay_changed(now)
+        return done
+
+    def _apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
         if kind is InputKind.INVENTORY:
             return self._apply_read(decode_read(payload), now)
         if kind is InputKind.BUTTON:
@@ -405,8 +414,8 @@ class TableApp:
     def tell_notices(self) -> None:
         """Alert the dealer of what the intake noticed about nodes (reads lost, a flood, a
         sequence stuck or implausible)."""
-        for frame, node in self.intake.node_alerts(self.clock()):
-            self.feeds.hub_alert(frame, node)
+        for alert, node in self.intake.node_alerts(self.clock()):
+            self.feeds.hub_alert(alert, node)
 
     def handle_button(self, topic: str, payload: bytes) -> ButtonPress | None:
         """A dealer button pressed on a node: counted and shown on the console feed."""
@@ -559,6 +568,22 @@ class TableApp:
                 frame["hand"] = self.desk.hand_number
             self._security_alert(frame, " and ".join(readers))
         return len(due)
+
+    def overlay_picture(self) -> dict[str, Any]:
+        """The overlay's picture of the live table now (JSON-ready): a projection of the
+        rules' state and the antennas (:func:`hub.views.overlay_scene.overlay_picture`)."""
+        antennas = self.intake.presence.as_they_came()
+        if self.desk is None:
+            scene = OverlayScene(antennas=antennas, equity=self._equity_frame)
+        else:
+            scene = self.desk.overlay_scene(antennas, self._equity_frame)
+        return frame(overlay_picture(scene))
+
+    def _equity_out(self, event: Event, happened: float) -> None:
+        """An equity frame to the overlay; the picture then carries its figures."""
+        self._equity_frame = EquityFrame.model_validate(event)
+        self.feeds.to_overlay(event, happened)
+        self.feeds.overlay_changed(happened)
 
     def equity_spot(self) -> LiveSpot | None:
         """The spot of the cards on the table now: the rules' hand when the hub runs the

@@ -68,8 +68,9 @@ HUB_ALERT_CODES: Final = (
     "event_log_failed",
     "event_log_loss_accepted",
 )
-"""The codes of the alerts the hub raises itself (``hub/ingest.py`` NoticeKind, the
-``*_ALERT`` constants of ``hub/app/table_app.py`` and ``hub/views/alerts.py``), beside the rules' ``AlertCode`` values."""
+"""The codes of the alerts the hub raises itself (``hub/app/ingest.py`` NoticeKind, the
+``*_ALERT`` constants of ``hub/app/table_app.py`` and ``hub/views/alerts.py``), beside the
+rules' ``AlertCode`` values."""
 
 PUBLIC_CARD_KEYS: Final = frozenset({"alert.uid_on_two_antennas.public.message"})
 """The only keys with a ``{card}``: the card is named when every antenna it lies on is

@@ -5,10 +5,9 @@ the rules' hand and table, the cards on every antenna, the last equity figures â
 :func:`hub.views.table.players_view` answers for the public. Nothing is re-derived: the
 stacks, bets, pot, the uncalled bet's return, who folded or is all in are the rules'
 own. The app pushes the picture into the overlay's delay as a snapshot (a ``state``
-frame) after every change, so what a page sees is the table as of the delay; the fold of
-released frames (:mod:`hub.views.overlay`) is then no longer needed.
+frame) after every change, so what a page sees is the table as of the delay.
 
-The same two sources as the fold, the richer one winning: with the rules running (a hand
+Two sources, the richer one winning: with the rules running (a hand
 started), players, chips, the board and the hole cards come from the hand, a hole card
 the rules have not learnt yet from the seat's antenna; without rules, every seat whose
 antenna holds a card is a player and the board is what lies on the board antennas.

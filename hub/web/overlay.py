@@ -3,10 +3,11 @@
 ``/overlay`` the page (an OBS browser source: transparent, designed at 1920x1080 and
 scaled to the window), ``/ws/overlay`` its feed; both need the producer role (a token in
 the URL: ``?token=…``). The feed sends a snapshot (with the overlay's picture of the table,
-``state``), then every released frame, each followed by a ``state`` frame with the new
-picture (:mod:`hub.overlay_state`). The page takes ``?offset_ms=N`` (board-sync offset:
-every frame is drawn N ms after it came), ``?lang=`` and ``?setup=1`` (the producer's
-settings; the S key toggles them).
+``state``), then every released frame; after every change the picture of the table as it
+was is one of them (a ``state`` frame, projected by
+:func:`hub.views.overlay_scene.overlay_picture` and held by the delay like the rest). The
+page takes ``?offset_ms=N`` (board-sync offset: every frame is drawn N ms after it came),
+``?lang=`` and ``?setup=1`` (the producer's settings; the S key toggles them).
 """
 
 from __future__ import annotations

@@ -161,7 +161,7 @@ async def test_the_language_switch_turns_an_alert_and_an_award_czech_on_the_thre
         overlay_cs = await overlay.text_content("#awards .award") or ""
         assert overlay_cs != overlay_en and f"P{bb} vyhrává" in overlay_cs
         # the overlay's award read-out from the catalog: the line the picture carries
-        lines = r.hub.service.feeds.overlay_state.picture()["awards"]
+        lines = r.hub.service.feeds.overlay_picture["awards"]
         czech = await overlay.evaluate("a => FW.i18n.awardText(a)", lines[0])
         assert czech == render(Text.from_json(lines[0]["text"]), "cs")
         assert re.fullmatch(award_cs, czech)

@@ -12,12 +12,12 @@ import importlib
 import json
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from feltwire.cards import card_code, card_index
 from feltwire.deck import simulated_deck
+from feltwire.protocol import EquityFrame
 from hub.app.feeds import Subscription
 from hub.app.live_equity import (
     LiveSpot,
@@ -33,7 +33,8 @@ from hub.config import PlayerSettings, RulesSettings
 from hub.equity import Spot
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, UndoAction
-from hub.views.overlay import OverlayFrameError, OverlayState, fold
+from hub.views.frames import frame
+from hub.views.overlay_scene import OverlayScene, overlay_picture
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
 
@@ -118,13 +119,13 @@ def seat_view(picture: dict[str, Any]) -> dict[int, dict[str, Any]]:
 
 def assert_matches_rules(hub: TableApp, rules: TableConsole) -> None:
     """While a betting round is open (or between hands) the overlay's chips are the rules'."""
-    picture = seat_view(hub.feeds.overlay_state.picture())
+    picture = seat_view(hub.feeds.overlay_picture)
     for view in rules.desk.players_view():
         p = picture[view["seat"]]
         assert (p["stack"], p["bet"]) == (view["stack"], view["bet"]), view["seat"]
         if rules.in_hand:
             assert (p["folded"], p["all_in"]) == (view["folded"], view["all_in"]), view["seat"]
-    assert hub.feeds.overlay_state.picture()["pot"] == rules.public_state()["pot"]
+    assert hub.feeds.overlay_picture["pot"] == rules.public_state()["pot"]
 
 
 HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
@@ -132,7 +133,8 @@ HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
 
 def test_docstring_examples() -> None:
     for name in (
-        "hub.views.overlay",
+        "hub.views.overlay_scene",
+        "hub.app.presence",
         "hub.app.live_equity",
         "hub.views.antennas",
         "hub.views.alerts",
@@ -145,16 +147,16 @@ def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> 
     hub, rules, felt, _ = table({2: 1000, 5: 1000, 7: 1000})
     assert rules.desk.setup is not None
     sb, bb, button = rules.desk.setup.seats
-    start = hub.feeds.overlay_state.picture()
+    start = hub.feeds.overlay_picture
     assert start["pot"] == 15 and seat_view(start)[bb]["bet"] == 10
     assert [p["name"] for p in start["players"]] == ["P2", "P5", "P7"]
     held = deal(rules, felt, HOLE)
-    seats = seat_view(hub.feeds.overlay_state.picture())
+    seats = seat_view(hub.feeds.overlay_picture)
     assert {s: p["cards"] for s, p in seats.items()} == held
     assert seats[button]["acting"]
 
     rules.console(ConsoleAction(button, Act.RAISE, 0.0, 60))
-    picture = hub.feeds.overlay_state.picture()
+    picture = hub.feeds.overlay_picture
     me = seat_view(picture)[button]
     assert (me["bet"], me["stack"], picture["pot"]) == (60, 940, 75)
     assert picture["last_action"] == {
@@ -166,27 +168,27 @@ def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> 
     }
     assert_matches_rules(hub, rules)
     rules.console(ConsoleAction(sb, Act.FOLD, 0.0))
-    assert seat_view(hub.feeds.overlay_state.picture())[sb]["folded"]
+    assert seat_view(hub.feeds.overlay_picture)[sb]["folded"]
     assert_matches_rules(hub, rules)
     rules.console(ConsoleAction(bb, Act.CALL, 0.0))
     felt.put("burn", "3c")
     for card in ("Ks", "7d", "2c"):
         felt.put("board", card)
-    picture = hub.feeds.overlay_state.picture()
+    picture = hub.feeds.overlay_picture
     assert picture["board"] == ["Ks", "7d", "2c"]
     assert [p["bet"] for p in picture["players"]] == [0, 0, 0] and picture["pot"] == 125
     assert_matches_rules(hub, rules)
     rules.console(ConsoleAction(bb, Act.CHECK, 0.0))
     rules.console(ConsoleAction(button, Act.BET, 0.0, 100))
-    assert hub.feeds.overlay_state.picture()["pot"] == 225
+    assert hub.feeds.overlay_picture["pot"] == 225
     rules.console(ConsoleAction(bb, Act.FOLD, 0.0))
     # the uncalled 100 went back: the button wins the 125 in the middle, at once
-    picture = hub.feeds.overlay_state.picture()
+    picture = hub.feeds.overlay_picture
     assert picture["in_hand"] and picture["pot"] == 0
     assert seat_view(picture)[button]["acting"]  # R-SHOW-3: asked to show or muck
     shown, hidden = held[button]
     rules.console(ShowHand(button, 0.0, (card_index(shown),)))  # one card turned up
-    picture = hub.feeds.overlay_state.picture()
+    picture = hub.feeds.overlay_picture
     me = seat_view(picture)[button]
     assert me["shown"] and me["shown_cards"] == [shown] and me["cards"] == [shown, hidden]
     assert not picture["in_hand"] and picture["pot"] == 0
@@ -204,73 +206,20 @@ def test_an_undo_puts_the_chips_back_and_a_misdeal_voids_the_hand() -> None:
     assert rules.desk.setup is not None
     _sb, bb, button = rules.desk.setup.seats
     deal(rules, felt, HOLE)
-    before = hub.feeds.overlay_state.picture()
+    before = hub.feeds.overlay_picture
     rules.console(ConsoleAction(button, Act.RAISE, 0.0, 60))
     step = rules.console(UndoAction(0.0))
     assert step is not None and step.refused is None
-    after = hub.feeds.overlay_state.picture()
+    after = hub.feeds.overlay_picture
     assert after["players"] == before["players"] and after["pot"] == before["pot"]
     assert after["last_action"] is None
     rules.console(ConsoleAction(button, Act.CALL, 0.0))
-    assert seat_view(hub.feeds.overlay_state.picture())[button]["bet"] == 10
+    assert seat_view(hub.feeds.overlay_picture)[button]["bet"] == 10
     rules.console(DeclareMisdeal(0.0))
-    picture = hub.feeds.overlay_state.picture()
+    picture = hub.feeds.overlay_picture
     assert picture["voided"] and not picture["in_hand"] and picture["pot"] == 0
     assert all(p["stack"] == 1000 and p["bet"] == 0 for p in picture["players"])
     assert seat_view(picture)[bb]["stack"] == 1000
-
-
-def test_a_hole_card_the_rules_have_not_learnt_is_shown_from_the_antenna() -> None:
-    state = OverlayState()
-    state.apply(
-        {
-            "type": "hand",
-            "hand": 3,
-            "button": 2,
-            "seats": [1, 2],
-            "stacks": [[1, 500], [2, 500]],
-            "names": [[1, "Ann"], [2, "Bob"]],
-            "posts": [[1, "blind", 10], [2, "blind", 5]],
-        }
-    )
-    for seat, card in ((1, "As"), (2, None), (1, "Ah"), (2, None)):
-        state.apply({"type": "event", "event": "HoleCardDealt", "hand": 3, "seat": seat,
-                     "card": card, "up": False})  # fmt: skip
-    assert seat_view(state.picture())[2]["cards"] == [None, None]
-    state.apply({"type": "antenna", "reader": "seat2", "cards": ["Qd"]})
-    assert seat_view(state.picture())[2]["cards"] == ["Qd", None]
-    # a frame of an earlier hand changes nothing
-    assert not state.apply({"type": "event", "event": "BoardDealt", "hand": 2, "card": "2c"})
-    assert state.picture()["board"] == []
-
-
-def test_without_rules_the_antennas_make_the_picture() -> None:
-    state = fold(
-        [
-            {"type": "antenna", "reader": "seat4", "cards": ["Ah", "As"]},
-            {"type": "antenna", "reader": "seat1", "cards": ["Kd", "Kc"]},
-            {"type": "antenna", "reader": "board", "cards": ["7d"]},
-            {"type": "antenna", "reader": "board", "cards": ["Ks", "7d"]},
-            {"type": "antenna", "reader": "muck", "cards": ["2c"]},
-            {"type": "alert", "code": "unknown_tag"},
-        ]
-    )
-    picture = state.picture()
-    assert [(p["seat"], p["cards"], p["name"], p["stack"]) for p in picture["players"]] == [
-        (1, ["Kd", "Kc"], None, None),
-        (4, ["Ah", "As"], None, None),
-    ]
-    assert picture["board"] == ["7d", "Ks"]  # in the order the cards came
-    assert state.frames == 5
-
-
-def test_a_frame_the_overlay_cannot_read_is_refused_with_a_clear_error() -> None:
-    state = OverlayState()
-    with pytest.raises(OverlayFrameError, match="ActionTaken"):
-        state.apply({"type": "event", "event": "ActionTaken", "seat": "x", "kind": "call"})
-    with pytest.raises(OverlayFrameError, match="reader"):
-        state.apply({"type": "antenna", "reader": "seat99", "cards": []})
-    assert state.apply({"type": "button", "button": "undo"}) is False
 
 
 # ---------------------------------------------------------------------- equity
@@ -289,14 +238,15 @@ def test_equity_comes_quick_then_exact() -> None:
     assert [p["equity"] for p in exact["players"]] == [0.8126, 0.1874]
     assert abs(quick["players"][0]["equity"] - 0.8126) < 0.05
     assert [p["hand_name"] for p in exact["players"]] == [None, None]
-    state = OverlayState()
-    state.apply({"type": "antenna", "reader": "seat1", "cards": ["As", "Ah"]})
-    state.apply({"type": "antenna", "reader": "seat2", "cards": ["Kd", "Kc"]})
-    state.apply(quick)
-    first = seat_view(state.picture())[1]["equity"]
-    assert first["exact"] is False
-    state.apply(exact)
-    assert seat_view(state.picture())[1]["equity"] == {
+    antennas = {"seat1": ("As", "Ah"), "seat2": ("Kd", "Kc")}
+
+    def shown(equity: dict[str, Any]) -> dict[str, Any]:
+        scene = OverlayScene(antennas, equity=EquityFrame.model_validate(equity | {"t": 0.0}))
+        seat = seat_view(frame(overlay_picture(scene)))[1]["equity"]
+        return {k: v for k, v in seat.items() if v is not None or k == "hand_name"}
+
+    assert shown(quick)["exact"] is False
+    assert shown(exact) == {
         "equity": 0.8126,
         "win": exact["players"][0]["win"],
         "tie": exact["players"][0]["tie"],
@@ -388,8 +338,8 @@ def test_a_late_snapshot_is_the_picture_the_live_page_drew_and_never_newer() -> 
     states = [f["state"] for f in frames if f["type"] == "state"]
     assert states and states[-1] == hub.overlay_snapshot()["state"]
     assert seat_view(states[-1])[button]["bet"] == 60
-    raw = [f for f in frames if f["type"] != "state"]
-    assert fold(raw).picture() == states[-1]
+    # the released picture is the one the table had when the raise was made
+    assert seat_view(states[-1])[button]["stack"] == 1000 - 60
 
 
 Move = tuple[str, float]
@@ -466,18 +416,14 @@ def test_any_hand_keeps_the_chips_of_the_rules_and_a_late_page_sees_the_same(
                 felt.put("burn", next(rest))
                 for _ in range(3 if not hand.board else 1):
                     felt.put("board", next(rest))
-            state = hub.feeds.overlay_state.picture()
+            state = hub.feeds.overlay_picture
             assert sum(p["stack"] for p in state["players"]) + state["pot"] == total
         assert not rules.in_hand
         frames = drain(ov)
     assert_matches_rules(hub, rules)
-    # every picture the live page got is what a page opening right then gets
-    raw: list[dict[str, Any]] = []
-    pictures = 0
-    for frame in frames:
-        if frame["type"] == "state":
-            assert fold(raw).picture() == frame["state"]
-            pictures += 1
-        else:
-            raw.append(frame)
-    assert pictures > 0 and frame["state"] == hub.overlay_snapshot()["state"]
+    # every picture the live page got keeps the table's chips, and a page opening at the
+    # end gets the last of them
+    pictures = [f["state"] for f in frames if f["type"] == "state"]
+    for picture in pictures:
+        assert sum(p["stack"] for p in picture["players"]) + picture["pot"] == total
+    assert pictures and pictures[-1] == hub.overlay_snapshot()["state"]
