@@ -617,6 +617,6 @@ async def test_control_on_the_open_loopback_broker_the_spy_and_the_injector_work
 
 
 def test_broker_and_config_examples_run() -> None:
-    for name in ("hub.broker", "hub.config", "feltwire.deck"):
+    for name in ("hub.adapters.broker", "hub.config", "feltwire.deck"):
         result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, name

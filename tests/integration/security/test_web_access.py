@@ -276,10 +276,16 @@ async def test_every_route_admits_exactly_its_roles(tmp_path: Path) -> None:
 
 
 def assert_only_page_assets(directory: Path) -> None:
-    """The static directory is the package's, and holds pages, scripts and styles only."""
+    """The static directory is the package's, and holds pages, scripts and styles only —
+    and the message catalog the pages speak from (``messages/<lang>.json``)."""
     assert directory.resolve() == Path(str(STATIC)).resolve()
     files = [p for p in directory.rglob("*") if p.is_file()]
-    assert files and {p.suffix for p in files} <= STATIC_SUFFIXES, files
+    catalogs = {p for p in files if p.suffix == ".json"}
+    assert {p.relative_to(directory).as_posix() for p in catalogs} == {
+        "messages/en.json",
+        "messages/cs.json",
+    }
+    assert files and {p.suffix for p in set(files) - catalogs} <= STATIC_SUFFIXES, files
 
 
 async def test_static_mount_serves_only_page_assets() -> None:
@@ -291,7 +297,7 @@ async def test_static_mount_serves_only_page_assets() -> None:
         assert isinstance(static, StaticFiles)
         assert_only_page_assets(Path(str(static.directory)))
         async with httpx.AsyncClient(base_url=hub.web_url) as http:
-            assert (await http.get("/static/i18n.js")).status_code == 200
+            assert (await http.get("/static/lib/i18n.js")).status_code == 200
             for sneaky in ("/static/../auth.py", "/static/%2e%2e/auth.py", "/static/..%2fauth.py"):
                 r = await http.get(sneaky)
                 assert r.status_code == 404, (sneaky, r.status_code)

@@ -478,7 +478,7 @@ async def test_an_old_pbkdf2_web_user_still_signs_in_and_is_warned_about(
     ):
         assert await attempt(http, "old", "pw1") == 200
         assert await attempt(http, "old", "pw2") == 401
-    warned = [r.getMessage() for r in caplog.records if r.name == "hub.web_users"]
+    warned = [r.getMessage() for r in caplog.records if r.name == "hub.security.users"]
     assert len(warned) == 1
     assert f"feltwire web-user add --role dealer old --file {users}" in warned[0]
 
