@@ -23,18 +23,11 @@ from hub.app.records import AckAlert, InputKind, SeatCommand, SeatOp
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
+from hub.rules import procedure
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure
 from hub.rules.hand import Phase
-from hub.rules.procedure import (
-    Act,
-    ConsoleAction,
-    DeclareMisdeal,
-    ManualCard,
-    MuckHand,
-    ShowHand,
-    UndoAction,
-)
+from hub.rules.procedure import Act
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
 
@@ -118,7 +111,7 @@ def named(data: object, cards: list[str] | set[str]) -> list[str]:
 
 
 def act(rules: TableConsole, seat: int, what: Act, to: int = 0) -> None:
-    step = rules.console(ConsoleAction(seat, what, 0.0, to))
+    step = rules.console(procedure.ConsoleAction(seat, what, 0.0, to))
     assert step is not None and step.refused is None, step
 
 
@@ -206,7 +199,7 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     assert sorted(state["showdown"]["show"]) == sorted(rules.desk.setup.seats)
     assert state["showdown"]["muck"] == [first]
     assert named(state, HOLE) == []
-    step = rules.console(ShowHand(first, 0.0))
+    step = rules.console(procedure.ShowHand(first, 0.0))
     assert step is not None and step.refused is None
     state = rules.console_state()
     assert state["shown"] == [{"seat": first, "cards": held[first], "whole": True}]
@@ -214,11 +207,13 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     assert named(state, others) == []  # the others' cards stay unnamed
     nxt = state["showdown"]["next"]
     assert nxt in state["showdown"]["muck"]
-    step = rules.console(MuckHand(nxt, 0.0))
+    step = rules.console(procedure.MuckHand(nxt, 0.0))
     assert step is not None and step.refused is None
     while (sd := rules.console_state()["showdown"]) is not None:
         rules.console(
-            MuckHand(sd["next"], 0.0) if sd["next"] in sd["muck"] else ShowHand(sd["next"], 0.0)
+            procedure.MuckHand(sd["next"], 0.0)
+            if sd["next"] in sd["muck"]
+            else procedure.ShowHand(sd["next"], 0.0)
         )
     state = rules.console_state()
     assert not state["in_hand"] and state["last_hand"]["hand"] == 1
@@ -256,14 +251,18 @@ def test_uncalled_winner_is_asked_to_show_and_the_hand_survives_a_restart() -> N
     assert state["in_hand"] and state["phase"] == "complete" and state["acting"] == button
     assert state["showdown"]["uncalled"] and state["showdown"]["show"] == [button]
     assert {p["seat"]: p["stack"] for p in state["players"]} == {sb: 995, bb: 990, button: 1015}
-    for refused in (UndoAction(0.0), DeclareMisdeal(0.0), ConsoleAction(sb, Act.CHECK, 0.0)):
+    for refused in (
+        procedure.UndoAction(0.0),
+        procedure.DeclareMisdeal(0.0),
+        procedure.ConsoleAction(sb, Act.CHECK, 0.0),
+    ):
         step = rules.console(refused)
         assert step is not None and step.refused == Text("refusal.console.pot_awarded")
     again, rules2, _ = make(log=log, clock=clock)
     again.replay()
     assert rules2.console_state()["showdown"] == state["showdown"]
     seven, _deuce = held[button]
-    step = rules2.console(ShowHand(button, 0.0, (card_index(seven),)))
+    step = rules2.console(procedure.ShowHand(button, 0.0, (card_index(seven),)))
     assert step is not None and step.refused is None
     after = rules2.console_state()
     assert not after["in_hand"] and after["shown"] == [
@@ -304,12 +303,12 @@ def test_undo_takes_back_the_last_action() -> None:
     assert not before["can_undo"]
     act(rules, button, Act.RAISE, 40)
     assert rules.console_state()["pot"] == 55 and rules.console_state()["can_undo"]
-    step = rules.console(UndoAction(0.0))
+    step = rules.console(procedure.UndoAction(0.0))
     assert step is not None and step.refused is None
     after = rules.console_state()
     for key in ("acting", "legal", "pot", "players"):
         assert after[key] == before[key], key
-    step = rules.console(UndoAction(0.0))
+    step = rules.console(procedure.UndoAction(0.0))
     assert step is not None and step.refused == Text("refusal.console.nothing_to_undo")
 
 
@@ -324,7 +323,7 @@ def test_a_misdeal_restores_the_stacks_of_before_the_hand() -> None:
     act(rules, sb, Act.CALL)
     assert {p["seat"]: p["stack"] for p in rules.console_state()["players"]}[sb] == 960
     assert rules.console_state()["can_misdeal"]
-    step = rules.console(DeclareMisdeal(0.0))
+    step = rules.console(procedure.DeclareMisdeal(0.0))
     assert step is not None and step.refused is None
     state = rules.console_state()
     assert not state["in_hand"] and state["last_hand"] == {
@@ -348,7 +347,8 @@ def test_a_manual_face_down_card_counts_without_being_named() -> None:
     for _ in range(2):
         for seat in seats:
             if seat == seats[1] and table.on.get(f"seat{seat}"):
-                step = rules.console(ManualCard(f"seat{seat}", None, 0.0))  # will not read
+                unread = procedure.ManualCard(f"seat{seat}", None, 0.0)  # will not read
+                step = rules.console(unread)
                 assert step is not None and step.refused is None
                 next(cards)
             else:
@@ -420,8 +420,8 @@ def test_alerts_carry_an_id_and_an_acknowledgement_survives_a_restart() -> None:
     assert rules.desk.setup is not None
     sb, _bb, _button = rules.desk.setup.seats
     deal(rules, table)
-    rules.console(ConsoleAction(sb, Act.CALL, 0.0))  # out of turn
-    rules.console(ConsoleAction(sb, Act.FOLD, 0.0))  # again
+    rules.console(procedure.ConsoleAction(sb, Act.CALL, 0.0))  # out of turn
+    rules.console(procedure.ConsoleAction(sb, Act.FOLD, 0.0))  # again
     alerts = rules.console_state()["alerts"]
     assert [(a["id"], a["code"], a["acknowledged"]) for a in alerts] == [
         (1, "action_out_of_turn", False),
@@ -530,11 +530,11 @@ def test_any_hand_the_console_offers_only_legal_inputs_and_names_no_hole_card(
                 act(rules, legal["seat"], what, to)
             elif (sd := state["showdown"]) is not None:
                 nxt = sd["next"]
-                choices: list[ShowHand | MuckHand] = []
-                choices += [ShowHand(nxt, 0.0)] if nxt in sd["show"] else []
-                choices += [MuckHand(nxt, 0.0)] if nxt in sd["muck"] else []
+                choices: list[procedure.ShowHand | procedure.MuckHand] = []
+                choices += [procedure.ShowHand(nxt, 0.0)] if nxt in sd["show"] else []
+                choices += [procedure.MuckHand(nxt, 0.0)] if nxt in sd["muck"] else []
                 if sd["part"]:  # R-SHOW-3: the uncalled winner shows one card
-                    choices.append(ShowHand(nxt, 0.0, (card_index(held[nxt][-1]),)))
+                    choices.append(procedure.ShowHand(nxt, 0.0, (card_index(held[nxt][-1]),)))
                 step = rules.console(data.draw(st.sampled_from(choices)))
                 assert step is not None and step.refused is None, step
             else:
