@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from feltwire.cards import FULL_DECK, card_index
-from feltwire.deck import simulated_deck
 from feltwire.text import Text
 from hub.adapters.eventlog.store import EventLog
 from hub.app.codec import decode_table
@@ -29,38 +28,10 @@ from hub.rules.games import Structure
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act
 from tests.support.clocks import FakeClock
+from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
 
-DECK = simulated_deck()
 HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
-
-
-class Table:
-    """The antennas as a node reports them (each change a full inventory), with the
-    clock moved on a second per report."""
-
-    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
-        self.hub, self.clock = hub, clock
-        self.on: dict[str, set[str]] = {}
-        self.seq = 0
-
-    def report(self, reader: str) -> None:
-        self.seq += 1
-        self.clock.now += 1
-        uids = sorted(DECK.uid_for(c) for c in self.on.get(reader, set()))
-        body = {"v": 1, "node": "n1", "seq": self.seq, "ts": 0, "reader": reader, "uids": uids}
-        self.hub.handle_message(
-            f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
-        )
-
-    def put(self, reader: str, card: str) -> None:
-        self.on.setdefault(reader, set()).add(card)
-        self.report(reader)
-
-    def clear(self) -> None:
-        for reader in sorted(r for r, cards in self.on.items() if cards):
-            self.on[reader].clear()
-            self.report(reader)
 
 
 def make(
@@ -71,18 +42,18 @@ def make(
     clock: FakeClock | None = None,
     buy_in: int = 1000,
     **hub_options: Any,
-) -> tuple[TableApp, TableConsole, Table]:
+) -> tuple[TableApp, TableConsole, Antennas]:
     clock = clock or FakeClock()
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=buy_in) for s in seats]
     settings = RulesSettings(players=players)
     hub = hub_service(clock, log=log, rules=settings, game=game, **hub_options)
     rules = hub.rules
     assert rules is not None
-    return hub, rules, Table(hub, clock)
+    return hub, rules, Antennas(hub, clock)
 
 
 def deal(
-    rules: TableConsole, table: Table, cards: list[str] | None = None, rounds: int = 2
+    rules: TableConsole, table: Antennas, cards: list[str] | None = None, rounds: int = 2
 ) -> dict[int, list[str]]:
     """``rounds`` cards to each seat of the hand, one at a time clockwise."""
     assert rules.desk.setup is not None
@@ -225,7 +196,7 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
 
 
 def _blinds_fold_to_the_buttons_raise(
-    rules: TableConsole, table: Table
+    rules: TableConsole, table: Antennas
 ) -> tuple[tuple[int, int, int], dict[int, list[str]]]:
     """Deal; the button raises to 30 and both blinds fold. The seats (small blind, big
     blind, button) and the hole cards dealt."""
