@@ -62,14 +62,7 @@ from hub.app.records import ConsoleInput
 from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
-from hub.rules.procedure import (
-    ConsoleAction,
-    DeclareMisdeal,
-    ManualCard,
-    MuckHand,
-    ShowHand,
-    UndoAction,
-)
+from hub.rules import procedure
 from hub.web.auth import Role
 from simulator.antennas import AntennaSurface, MotionClock, wait_event
 from simulator.dealer import EXPECTED, Mistake, SimulatedDealer, choose_mistake
@@ -175,17 +168,17 @@ class HttpConsole:
     def route(inp: ConsoleInput) -> tuple[str, dict[str, Any]] | None:
         """The route and JSON body for ``inp`` (None: the API has no route for it)."""
         match inp:
-            case ConsoleAction(seat=seat, act=act, to=to):
+            case procedure.ConsoleAction(seat=seat, act=act, to=to):
                 return "/api/console/action", {"seat": seat, "act": act.value, "to": to}
-            case ShowHand(seat=seat):
+            case procedure.ShowHand(seat=seat):
                 return "/api/console/show", {"seat": seat}
-            case MuckHand(seat=seat):
+            case procedure.MuckHand(seat=seat):
                 return "/api/console/muck", {"seat": seat}
-            case DeclareMisdeal():
+            case procedure.DeclareMisdeal():
                 return "/api/console/misdeal", {}
-            case UndoAction():
+            case procedure.UndoAction():
                 return "/api/console/undo", {}
-            case ManualCard(reader=reader, card=card):
+            case procedure.ManualCard(reader=reader, card=card):
                 code = None if card is None else card_code(card)
                 return "/api/console/card", {"reader": reader, "card": code}
         return None
@@ -278,7 +271,7 @@ class DemoTable:
                 # the hand did not end (it should not happen): void it before the next
                 self.tally.unfinished += 1
                 log.error("hand %d did not end; declaring a misdeal", setup.number)
-                self.surface.console(DeclareMisdeal(0.0))
+                self.surface.console(procedure.DeclareMisdeal(0.0))
             dealer.collect()
             codes = [a.code.value for a in self.rules.desk.alerts_by_hand.get(setup.number, [])]
             self.tally.record(dealt.mistake, dealt.injected, codes)

@@ -17,16 +17,8 @@ from hub.app.records import (
     SeatOp,
     TableCommand,
 )
+from hub.rules import procedure
 from hub.rules.errors import TableSeat
-from hub.rules.procedure import (
-    Act,
-    ConsoleAction,
-    DeclareMisdeal,
-    ManualCard,
-    MuckHand,
-    ShowHand,
-    UndoAction,
-)
 
 
 def encode_read(read: InventoryRead) -> dict[str, Any]:
@@ -53,7 +45,7 @@ def decode_read(payload: Mapping[str, Any]) -> InventoryRead:
 
 def console_kind(inp: ConsoleInput) -> InputKind:
     """Whether a console input is a betting/showdown action or a dealer command."""
-    if isinstance(inp, ConsoleAction | ShowHand | MuckHand):
+    if isinstance(inp, procedure.ConsoleAction | procedure.ShowHand | procedure.MuckHand):
         return InputKind.CONSOLE
     return InputKind.DEALER
 
@@ -61,13 +53,13 @@ def console_kind(inp: ConsoleInput) -> InputKind:
 def encode_console(inp: ConsoleInput) -> dict[str, Any]:
     """A console input as a log payload (its time is the record's)."""
     out: dict[str, Any] = {"type": type(inp).__name__}
-    if isinstance(inp, ConsoleAction):
+    if isinstance(inp, procedure.ConsoleAction):
         out |= {"seat": inp.seat, "act": inp.act.value, "to": inp.to}
-    elif isinstance(inp, ShowHand | MuckHand):
+    elif isinstance(inp, procedure.ShowHand | procedure.MuckHand):
         out["seat"] = inp.seat
-        if isinstance(inp, ShowHand) and inp.cards:  # part of the hand (R-SHOW-3)
+        if isinstance(inp, procedure.ShowHand) and inp.cards:  # part of the hand (R-SHOW-3)
             out["cards"] = [card_code(c) for c in inp.cards]
-    elif isinstance(inp, ManualCard):
+    elif isinstance(inp, procedure.ManualCard):
         out |= {
             "reader": inp.reader,
             "card": None if inp.card is None else card_code(inp.card),
@@ -79,21 +71,23 @@ def decode_console(payload: Mapping[str, Any], now: float) -> ConsoleInput:
     """The console input a log payload records, stamped ``now``."""
     kind = payload["type"]
     if kind == "ConsoleAction":
-        return ConsoleAction(
-            TableSeat(int(payload["seat"])), Act(payload["act"]), now, int(payload["to"])
+        return procedure.ConsoleAction(
+            TableSeat(int(payload["seat"])), procedure.Act(payload["act"]), now, int(payload["to"])
         )
     if kind == "ShowHand":
         part = tuple(card_index(str(c)) for c in payload.get("cards", ()))
-        return ShowHand(TableSeat(int(payload["seat"])), now, part)
+        return procedure.ShowHand(TableSeat(int(payload["seat"])), now, part)
     if kind == "MuckHand":
-        return MuckHand(TableSeat(int(payload["seat"])), now)
+        return procedure.MuckHand(TableSeat(int(payload["seat"])), now)
     if kind == "ManualCard":
         card = payload["card"]
-        return ManualCard(str(payload["reader"]), None if card is None else card_index(card), now)
+        return procedure.ManualCard(
+            str(payload["reader"]), None if card is None else card_index(card), now
+        )
     if kind == "DeclareMisdeal":
-        return DeclareMisdeal(now)
+        return procedure.DeclareMisdeal(now)
     if kind == "UndoAction":
-        return UndoAction(now)
+        return procedure.UndoAction(now)
     raise EventLogError(f"unknown console input {kind!r} in the event log")
 
 

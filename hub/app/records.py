@@ -11,16 +11,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from hub.rules.procedure import (
-    ConsoleAction,
-    DeclareMisdeal,
-    ManualCard,
-    MuckHand,
-    ShowHand,
-    UndoAction,
-)
+from hub.rules import procedure
 
-ConsoleInput = ConsoleAction | ShowHand | MuckHand | ManualCard | DeclareMisdeal | UndoAction
+ConsoleInput = (
+    procedure.ConsoleAction
+    | procedure.ShowHand
+    | procedure.MuckHand
+    | procedure.ManualCard
+    | procedure.DeclareMisdeal
+    | procedure.UndoAction
+)
 """What the dealer console may enter (actions and dealer commands)."""
 
 Item = tuple["InputKind", Mapping[str, Any], float, float | None]

@@ -44,18 +44,8 @@ from feltwire.text import Text
 from hub.app.errors import LogUnavailable
 from hub.app.records import AckAlert, ConsoleInput, SeatCommand, SeatOp
 from hub.messages import render
+from hub.rules import procedure
 from hub.rules.errors import RulesError, TableSeat
-from hub.rules.procedure import (
-    MANUAL_CARD_IN_PLAY,
-    Act,
-    ConsoleAction,
-    DeclareMisdeal,
-    ManualCard,
-    MuckHand,
-    ShowHand,
-    Step,
-    UndoAction,
-)
 from hub.views.frames import Event
 from hub.views.table import public_event
 from hub.web.dependencies import DealerDep, TableDep, audit, stream
@@ -79,7 +69,7 @@ class ConsoleActionBody(_Strict):
     """A betting action entered at the console: ``to`` is the total of a bet or raise."""
 
     seat: int = Field(ge=1, le=10)
-    act: Act
+    act: procedure.Act
     to: int = Field(0, ge=0)
 
 
@@ -182,7 +172,7 @@ def _refuse(service: TableDesk, text: Text, code: int = status.HTTP_409_CONFLICT
     return refusal
 
 
-def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, Step]:
+def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, procedure.Step]:
     """Enter a console input; 409 when no hand runs."""
     rules = rules_of(service)
     step = rules.console(inp)
@@ -191,7 +181,7 @@ def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, Step]:
     return rules, step
 
 
-def _answer(rules: TableRules, step: Step) -> dict[str, Any]:
+def _answer(rules: TableRules, step: procedure.Step) -> dict[str, Any]:
     """What a console input answers: the step's refusal, alerts and public events, and
     the console's state after it."""
     return {
@@ -253,7 +243,9 @@ async def console_action(
 ) -> dict[str, Any]:
     """Enter a betting action for a seat; the step's refusal, alerts and public events
     (a refused action is 200 with ``accepted: false``: it was logged and may alert)."""
-    rules, step = _enter(service, ConsoleAction(TableSeat(body.seat), body.act, 0.0, body.to))
+    rules, step = _enter(
+        service, procedure.ConsoleAction(TableSeat(body.seat), body.act, 0.0, body.to)
+    )
     if step.refused is not None:
         service.count_refusal(REFUSED)
     return _answer(rules, step)
@@ -264,7 +256,7 @@ async def console_undo(
     service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
 ) -> dict[str, Any]:
     """Take back the last betting action (409 when there is none it can take back)."""
-    return _command(service, UndoAction(0.0))
+    return _command(service, procedure.UndoAction(0.0))
 
 
 @router.post("/api/console/misdeal")
@@ -272,7 +264,7 @@ async def console_misdeal(
     service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
 ) -> dict[str, Any]:
     """Declare a misdeal: the hand is void and every chip goes back (R-DEAL-6)."""
-    return _command(service, DeclareMisdeal(0.0))
+    return _command(service, procedure.DeclareMisdeal(0.0))
 
 
 @router.post("/api/console/card")
@@ -291,8 +283,8 @@ async def console_card(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
         )
     card = None if body.card is None else card_index(body.card)
-    rules, step = _enter(service, ManualCard(body.antenna, card, 0.0))
-    if step.refused == MANUAL_CARD_IN_PLAY:
+    rules, step = _enter(service, procedure.ManualCard(body.antenna, card, 0.0))
+    if step.refused == procedure.MANUAL_CARD_IN_PLAY:
         detail = render(Text("audit.manual_card_in_play"), "en")
         audit(request, service, who, outcome="refused", feed="console", detail=detail)
     if step.refused is not None:
@@ -305,13 +297,13 @@ async def console_show(body: ShowBody, service: TableDep, _: DealerDep) -> dict[
     """A seat shows its hand at showdown — at any moment (R-SHOW-4) — or, after a pot
     won uncontested, all of it or only the ``cards`` named (R-SHOW-3)."""
     part = tuple(card_index(c) for c in body.cards)
-    return _command(service, ShowHand(TableSeat(body.seat), 0.0, part))
+    return _command(service, procedure.ShowHand(TableSeat(body.seat), 0.0, part))
 
 
 @router.post("/api/console/muck")
 async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
     """A seat mucks its hand at showdown, unshown."""
-    return _command(service, MuckHand(TableSeat(body.seat), 0.0))
+    return _command(service, procedure.MuckHand(TableSeat(body.seat), 0.0))
 
 
 @router.post("/api/console/seat")

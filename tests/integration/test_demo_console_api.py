@@ -9,63 +9,23 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from feltwire.config import MqttClientSettings
-from feltwire.deck import simulated_deck
-from feltwire.mqtt import PahoTransport
-from feltwire.publisher import InventoryPublisher
-from hub.bootstrap import HubRuntime, start_hub
-from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.bootstrap import HubRuntime
+from hub.config import WebSettings
 from hub.rules.alerts import AlertCode
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal
 from hub.web.auth import Role
 from simulator.demo import ConsoleAnswer, ConsoleApiError, HttpConsole
-from table_node.config import default_readers
-from table_node.node import Node
-from table_node.simulated import SimulatedTable
-
-DECK = simulated_deck()
-HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
+from tests.support.room import room
 
 
 @pytest.fixture
 async def hub() -> AsyncIterator[HubRuntime]:
     """A hub with three players seated: hand 1 is running, its hole cards dealt by a
     simulated node (the button acts first)."""
-    runtime = await start_hub(
-        HubConfig(
-            table="t1",
-            live_equity=False,
-            mqtt=HubMqttSettings(embedded_port=0),
-            web=WebSettings(port=0),
-            rules=RulesSettings(
-                players=[PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
-            ),
-        )
-    )
-    table = SimulatedTable(default_readers())
-    transport = PahoTransport(
-        MqttClientSettings(url=f"mqtt://{runtime.broker.host}:{runtime.broker.port}"),
-        table="t1",
-        node="n",
-    )
-    publisher = InventoryPublisher(table="t1", node="n", transport=transport)
-    node = Node(list(table.readers.values()), publisher)
-    try:
-        assert await asyncio.to_thread(transport.wait_connected, 10)
-        await asyncio.wait_for(runtime.service.subscribed.wait(), 10)
-        assert runtime.rules is not None and runtime.rules.desk.setup is not None
-        cards = iter(HOLE)
-        for _ in range(2):
-            for seat in runtime.rules.desk.setup.seats:
-                table.reader(f"seat{seat}").place(DECK.uid_for(next(cards)))
-                node.poll_once()
-                assert await asyncio.to_thread(
-                    runtime.service.wait_handled, publisher.published, 10
-                )
-        yield runtime
-    finally:
-        transport.close()
-        await runtime.stop()
+    players = {s: (f"P{s}", 1000) for s in (1, 2, 3)}
+    async with room(WebSettings(port=0), live_equity=False, players=players) as r:
+        await r.deal()
+        yield r.hub
 
 
 async def test_actions_go_in_over_http_and_a_refusal_is_an_answer(hub: HubRuntime) -> None:

@@ -12,6 +12,8 @@ Processes and ports
     :mod:`~tests.support.browser` (headless Chromium through Playwright).
 Hubs and rooms
     :mod:`~tests.support.service` (a hub service in the test process, no broker),
+    :mod:`~tests.support.service_surface` (antennas reported straight to that service),
+    :mod:`~tests.support.node_reports` (a node's inventories as MQTT messages, no broker),
     :mod:`~tests.support.guarded_hub` (a real hub on a guarded broker),
     :mod:`~tests.support.web_hub` (a real hub with web users; signing in),
     :mod:`~tests.support.room` (a real hub with a node dealing at its table),
@@ -22,12 +24,16 @@ Hubs and rooms
 Rules and equity
     :mod:`~tests.support.oracle_pokerkit` (PokerKit as the engine's oracle),
     :mod:`~tests.support.dealer_sim` (the simulated dealer and antenna surface),
+    :mod:`~tests.support.monitor_tables` (one hand's table with a dealing monitor),
+    :mod:`~tests.support.table_play` (table hands played through the engine),
+    :mod:`~tests.support.drawn_hands` (hands drawn by hypothesis),
     :mod:`~tests.support.table_scripts` (short table scripts in PHH notation),
     :mod:`~tests.support.equity_oracle` (poker-equity as the equity oracle).
 Hardware
     :mod:`~tests.support.bridge` (the bridge's in-memory transport and wire to a SimBoard),
     :mod:`~tests.support.frame_strategies` (hypothesis strategies for serial frames),
-    :mod:`~tests.support.firmware` (the board's MicroPython firmware, imported by path).
+    :mod:`~tests.support.firmware` (the board's MicroPython firmware, imported by path),
+    :mod:`~tests.support.registration_pad` (the deck registration pad and its node).
 Documents
     :mod:`~tests.support.readme` (the README's text and TOML examples).
 """

@@ -10,26 +10,22 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from feltwire.config import MqttClientSettings, parse_config
+from feltwire.config import parse_config
 from feltwire.deck import dump_deck, simulated_deck
 from feltwire.errors import ConfigError, DeckError
-from feltwire.mqtt import PahoTransport
-from feltwire.publisher import InventoryPublisher
 from hub.bootstrap import start_hub
 from hub.cli import certs
 from hub.cli.hub import check_files, main
 from hub.config import HubConfig
-from table_node.node import Node
-from table_node.simulated import SimulatedReader
 from tests.support.commands import run_cli
 from tests.support.mosquitto import MosquittoProcess
+from tests.support.registration_pad import registration_pad
 
 ROOT = Path(__file__).resolve().parents[3]
 DECK_TEXT = dump_deck(simulated_deck())
@@ -228,14 +224,7 @@ def test_deck_register_writes_its_files_0600(mosquitto: MosquittoProcess, tmp_pa
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
-    pad = SimulatedReader("register")
-    transport = PahoTransport(MqttClientSettings(url=mosquitto.url), table="t1", node="reg")
-    assert transport.wait_connected(10)
-    node = Node([pad], InventoryPublisher(table="t1", node="reg", transport=transport))
-    stop = threading.Event()
-    poller = threading.Thread(target=node.run, args=(stop, 0.005), daemon=True)
-    poller.start()
-    try:
+    with registration_pad(mosquitto.url) as pad:
         assert proc.stdout is not None
         assert "Ace of spades" in proc.stdout.readline()  # listening
         time.sleep(0.3)
@@ -245,10 +234,6 @@ def test_deck_register_writes_its_files_0600(mosquitto: MosquittoProcess, tmp_pa
             pad.clear()
             time.sleep(0.05)
         _, err = proc.communicate(timeout=30)
-    finally:
-        stop.set()
-        poller.join(2)
-        transport.close()
     assert proc.returncode == 1 and "2 cards so far saved" in err, err
     assert partial.stat().st_mode & 0o777 == 0o600
     assert "As" in partial.read_text()

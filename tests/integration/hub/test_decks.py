@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
-from feltwire.config import MqttClientSettings
 from feltwire.deck import load_deck
-from feltwire.mqtt import PahoTransport
-from feltwire.publisher import InventoryPublisher
 from hub.cli.deck import REGISTER_ORDER, Registration, RegistrationStep
-from table_node.node import Node
-from table_node.simulated import SimulatedReader
 from tests.support.mosquitto import MosquittoProcess
+from tests.support.registration_pad import registration_pad
 
 UID = [f"04{i:02X}AABBCCDD{i:02X}" for i in range(60)]
 
@@ -69,14 +64,7 @@ def test_deck_register_command_writes_a_52_card_deck(
         stderr=subprocess.PIPE,
         text=True,
     )
-    pad = SimulatedReader("register")
-    transport = PahoTransport(MqttClientSettings(url=mosquitto.url), table="t1", node="reg")
-    assert transport.wait_connected(10)
-    node = Node([pad], InventoryPublisher(table="t1", node="reg", transport=transport))
-    stop = threading.Event()
-    poller = threading.Thread(target=node.run, args=(stop, 0.005), daemon=True)
-    poller.start()
-    try:
+    with registration_pad(mosquitto.url) as pad:
         assert proc.stdout is not None
         line = proc.stdout.readline()  # the first prompt: the command is listening
         assert "Ace of spades" in line
@@ -87,10 +75,6 @@ def test_deck_register_command_writes_a_52_card_deck(
             pad.clear()
             time.sleep(0.03)
         _, err = proc.communicate(timeout=30)
-    finally:
-        stop.set()
-        poller.join(2)
-        transport.close()
     assert proc.returncode == 0, err
     deck = load_deck(out)
     assert deck.name == "red1" and len(deck) == 52

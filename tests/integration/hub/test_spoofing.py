@@ -15,7 +15,6 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 from websockets.asyncio.client import connect
 
-from feltwire.deck import simulated_deck
 from feltwire.protocol import alerts_topic
 from hub.app.feeds import Subscription
 from hub.app.table_app import TableApp
@@ -24,31 +23,11 @@ from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings
 from hub.views.alerts import DOUBLED_UID_ALERT
 from hub.views.frames import Event
 from tests.support.clocks import FakeClock
+from tests.support.node_reports import DECK, NodeReports
 from tests.support.service import hub_service
 
-DECK = simulated_deck()
 CODE = DOUBLED_UID_ALERT
 CARD_NAMES = ("As", "Kd", "7h")
-
-
-class Node:
-    """A node's inventories, numbered as a node numbers them."""
-
-    def __init__(self, table: str = "t1") -> None:
-        self.table = table
-        self.seq = 0
-
-    def read(self, reader: str, *cards: str) -> tuple[str, bytes]:
-        self.seq += 1
-        body = {
-            "v": 1,
-            "node": "n1",
-            "seq": self.seq,
-            "ts": 0,
-            "reader": reader,
-            "uids": [DECK.uid_for(c) for c in cards],
-        }
-        return f"feltwire/v1/{self.table}/node/n1/reader/{reader}/tags", json.dumps(body).encode()
 
 
 def drain(sub: Subscription) -> list[Event]:
@@ -75,7 +54,7 @@ def sent_alerts(svc: TableApp) -> list[dict[str, Any]]:
 def test_a_tag_on_two_seats_raises_one_alert_that_names_no_card() -> None:
     clock = FakeClock()
     svc = hub_service(clock)
-    node = Node()
+    node = NodeReports()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat3", "As", "Kd"))
         clock.now += 0.1
@@ -101,7 +80,7 @@ def test_a_tag_on_two_seats_raises_one_alert_that_names_no_card() -> None:
 def test_a_card_moved_between_antennas_raises_nothing() -> None:
     clock = FakeClock()
     svc = hub_service(clock)
-    node = Node()
+    node = NodeReports()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat3", "As", "Kd"))
         clock.now += 1
@@ -118,7 +97,7 @@ def test_a_card_moved_between_antennas_raises_nothing() -> None:
 def test_the_alert_comes_again_when_the_tag_doubles_again() -> None:
     clock = FakeClock()
     svc = hub_service(clock, doubled_after_s=0)
-    node = Node()
+    node = NodeReports()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat1", "7h"))
         svc.handle_message(*node.read("seat2", "7h"))
@@ -132,7 +111,7 @@ def test_the_alert_comes_again_when_the_tag_doubles_again() -> None:
 def test_face_up_antennas_name_the_card() -> None:
     clock = FakeClock()
     svc = hub_service(clock, readers=["board", "up1", "up2", "seat1"], doubled_after_s=0)
-    node = Node()
+    node = NodeReports()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("up1", "7h"))
         svc.handle_message(*node.read("board", "7h"))
@@ -149,7 +128,7 @@ def test_the_alert_is_raised_while_a_hand_runs_too() -> None:
     rules = svc.rules
     assert rules is not None
     assert rules.in_hand
-    node = Node()
+    node = NodeReports()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat2", "As"))
         svc.handle_message(*node.read("seat3", "As"))
@@ -164,7 +143,7 @@ def test_a_replayed_log_does_not_raise_the_alert_again() -> None:
     clock = FakeClock()
     log = EventLog.memory("t1")
     svc = hub_service(clock, log=log, doubled_after_s=0)
-    node = Node()
+    node = NodeReports()
     svc.handle_message(*node.read("seat1", "As"))
     svc.handle_message(*node.read("seat4", "As"))
     assert svc.counters[f"security.{CODE}"] == 1
@@ -198,7 +177,7 @@ async def test_a_running_hub_raises_it_on_time_on_every_channel() -> None:
     listener.on_message = on_message
     listener.on_connect = lambda c, *_: c.subscribe(alerts_topic("t1"), qos=1)
     listener.on_subscribe = lambda *_: subscribed.set()
-    node = Node()
+    node = NodeReports()
     publisher = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
     try:
         listener.connect(hub.broker.host, hub.broker.port)
@@ -231,24 +210,17 @@ async def test_a_running_hub_raises_it_on_time_on_every_channel() -> None:
         await hub.stop()
 
 
-def unknown_read(node: Node, reader: str, *uids: str) -> tuple[str, bytes]:
-    """An inventory with raw uids (tags that may be in no deck)."""
-    node.seq += 1
-    body = {"v": 1, "node": "n1", "seq": node.seq, "ts": 0, "reader": reader, "uids": list(uids)}
-    return f"feltwire/v1/{node.table}/node/n1/reader/{reader}/tags", json.dumps(body).encode()
-
-
 def test_a_tag_not_in_the_deck_raises_an_alert_when_no_hand_runs() -> None:
     clock = FakeClock()
     svc = hub_service(clock)
-    node = Node()
+    node = NodeReports()
     forged = "04C0FFEE000001"
     with svc.public.subscribe() as pub:
-        svc.handle_message(*unknown_read(node, "seat4", forged))
-        svc.handle_message(*unknown_read(node, "seat4", forged))  # still there: no new alert
-        svc.handle_message(*unknown_read(node, "seat4", forged, DECK.uid_for("As")))
-        svc.handle_message(*unknown_read(node, "seat4"))
-        svc.handle_message(*unknown_read(node, "board", forged))  # turns up elsewhere: again
+        svc.handle_message(*node.inventory("seat4", forged))
+        svc.handle_message(*node.inventory("seat4", forged))  # still there: no new alert
+        svc.handle_message(*node.inventory("seat4", forged, DECK.uid_for("As")))
+        svc.handle_message(*node.inventory("seat4"))
+        svc.handle_message(*node.inventory("board", forged))  # turns up elsewhere: again
         raised = [e for e in drain(pub) if e.get("type") == "alert"]
     assert [(a["code"], a["readers"], a["seat"]) for a in raised] == [
         ("unknown_tag", ["seat4"], 4),
@@ -267,9 +239,9 @@ def test_in_a_hand_the_rules_raise_the_unknown_tag_alert_once() -> None:
     rules = svc.rules
     assert rules is not None
     assert rules.in_hand
-    node = Node()
+    node = NodeReports()
     with svc.public.subscribe() as pub:
-        svc.handle_message(*unknown_read(node, "seat2", "04C0FFEE000002"))
+        svc.handle_message(*node.inventory("seat2", "04C0FFEE000002"))
         raised = [e for e in drain(pub) if e.get("type") == "alert"]
     assert [a["code"] for a in raised] == ["unknown_tag"]
     assert raised[0]["hand"] == 1  # the dealing monitor's alert, tied to the hand

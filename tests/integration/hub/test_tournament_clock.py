@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import doctest
-import json
 import re
 import tomllib
 from pathlib import Path
@@ -21,7 +20,6 @@ import pytest
 
 import hub.app.tournament_clock
 from feltwire.config import parse_config
-from feltwire.deck import simulated_deck
 from hub.app.errors import EventLogError
 from hub.app.feeds import Subscription
 from hub.app.table_app import TableApp
@@ -38,9 +36,9 @@ from hub.config import (
 )
 from hub.web.auth import Role
 from tests.support.clocks import FakeClock
+from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
 
-DECK = simulated_deck()
 ROOT = Path(__file__).resolve().parents[3]
 LEVELS = [
     LevelSettings(small_blind=10, big_blind=20, minutes=15),
@@ -57,39 +55,6 @@ def drain(sub: Subscription) -> list[dict[str, Any]]:
     while not sub.queue.empty():
         out.append(sub.queue.get_nowait())
     return out
-
-
-class Antennas:
-    """The table's antennas as a node reports them (a full inventory per change); each
-    report moves the clock one second on."""
-
-    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
-        self.hub, self.clock, self.seq = hub, clock, 0
-        self.on: dict[str, set[str]] = {}
-
-    def _report(self, reader: str) -> None:
-        self.clock.now += 1
-        self.seq += 1
-        uids = sorted(DECK.uid_for(c) for c in self.on.get(reader, set()))
-        body = {"v": 1, "node": "n1", "seq": self.seq, "ts": 0, "reader": reader, "uids": uids}
-        self.hub.handle_message(
-            f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
-        )
-
-    def put(self, reader: str, card: str) -> None:
-        self.on.setdefault(reader, set()).add(card)
-        self._report(reader)
-
-    def move(self, cards: list[str], src: str, dst: str) -> None:
-        self.on[src].difference_update(cards)
-        self._report(src)
-        self.on.setdefault(dst, set()).update(cards)
-        self._report(dst)
-
-    def clear(self) -> None:
-        for reader in sorted(r for r, cs in self.on.items() if cs):
-            self.on[reader].clear()
-            self._report(reader)
 
 
 def make(clock: FakeClock) -> tuple[TableApp, TableConsole]:

@@ -18,7 +18,6 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from feltwire.deck import simulated_deck
 from hub.app.feeds import Event, Subscription
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
@@ -26,10 +25,10 @@ from hub.config import PlayerSettings, RulesSettings
 from hub.rules.procedure import Act, ConsoleAction
 from hub.web.auth import Role
 from tests.support.clocks import FakeClock, MovableClock
+from tests.support.node_reports import DECK, NodeReports
 from tests.support.service import hub_service
 from tests.support.web_hub import running_hub
 
-DECK = simulated_deck()
 DELAY = 1800.0
 PLAYERS = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
 
@@ -53,7 +52,7 @@ class Table:
 
     def __init__(self, clock: FakeClock) -> None:
         self.clock = clock
-        self.seq = 0
+        self.reports = NodeReports()
         self.sides: list[Side] = []
         self._stack = contextlib.ExitStack()  # the subscriptions last as long as the table
         for delay in (0.0, DELAY):
@@ -67,19 +66,9 @@ class Table:
         self.live, self.delayed = self.sides
 
     def read(self, reader: str, cards: list[str]) -> None:
-        self.seq += 1
-        body = {
-            "v": 1,
-            "node": "n1",
-            "seq": self.seq,
-            "ts": 0,
-            "reader": reader,
-            "uids": [DECK.uid_for(c) for c in cards],
-        }
+        message = self.reports.read(reader, *cards)
         for side in self.sides:
-            side.service.handle_message(
-                f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
-            )
+            side.service.handle_message(*message)
 
     def act(self, seat: int, act: Act, to: int = 0) -> None:
         for side in self.sides:

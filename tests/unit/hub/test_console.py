@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from feltwire.cards import FULL_DECK, card_index
-from feltwire.deck import simulated_deck
 from feltwire.text import Text
 from hub.adapters.eventlog.store import EventLog
 from hub.app.codec import decode_table
@@ -23,51 +22,16 @@ from hub.app.records import AckAlert, InputKind, SeatCommand, SeatOp
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
+from hub.rules import procedure
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure
 from hub.rules.hand import Phase
-from hub.rules.procedure import (
-    Act,
-    ConsoleAction,
-    DeclareMisdeal,
-    ManualCard,
-    MuckHand,
-    ShowHand,
-    UndoAction,
-)
+from hub.rules.procedure import Act
 from tests.support.clocks import FakeClock
+from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
 
-DECK = simulated_deck()
 HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
-
-
-class Table:
-    """The antennas as a node reports them (each change a full inventory), with the
-    clock moved on a second per report."""
-
-    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
-        self.hub, self.clock = hub, clock
-        self.on: dict[str, set[str]] = {}
-        self.seq = 0
-
-    def report(self, reader: str) -> None:
-        self.seq += 1
-        self.clock.now += 1
-        uids = sorted(DECK.uid_for(c) for c in self.on.get(reader, set()))
-        body = {"v": 1, "node": "n1", "seq": self.seq, "ts": 0, "reader": reader, "uids": uids}
-        self.hub.handle_message(
-            f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
-        )
-
-    def put(self, reader: str, card: str) -> None:
-        self.on.setdefault(reader, set()).add(card)
-        self.report(reader)
-
-    def clear(self) -> None:
-        for reader in sorted(r for r, cards in self.on.items() if cards):
-            self.on[reader].clear()
-            self.report(reader)
 
 
 def make(
@@ -78,18 +42,18 @@ def make(
     clock: FakeClock | None = None,
     buy_in: int = 1000,
     **hub_options: Any,
-) -> tuple[TableApp, TableConsole, Table]:
+) -> tuple[TableApp, TableConsole, Antennas]:
     clock = clock or FakeClock()
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=buy_in) for s in seats]
     settings = RulesSettings(players=players)
     hub = hub_service(clock, log=log, rules=settings, game=game, **hub_options)
     rules = hub.rules
     assert rules is not None
-    return hub, rules, Table(hub, clock)
+    return hub, rules, Antennas(hub, clock)
 
 
 def deal(
-    rules: TableConsole, table: Table, cards: list[str] | None = None, rounds: int = 2
+    rules: TableConsole, table: Antennas, cards: list[str] | None = None, rounds: int = 2
 ) -> dict[int, list[str]]:
     """``rounds`` cards to each seat of the hand, one at a time clockwise."""
     assert rules.desk.setup is not None
@@ -118,7 +82,7 @@ def named(data: object, cards: list[str] | set[str]) -> list[str]:
 
 
 def act(rules: TableConsole, seat: int, what: Act, to: int = 0) -> None:
-    step = rules.console(ConsoleAction(seat, what, 0.0, to))
+    step = rules.console(procedure.ConsoleAction(seat, what, 0.0, to))
     assert step is not None and step.refused is None, step
 
 
@@ -206,7 +170,7 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     assert sorted(state["showdown"]["show"]) == sorted(rules.desk.setup.seats)
     assert state["showdown"]["muck"] == [first]
     assert named(state, HOLE) == []
-    step = rules.console(ShowHand(first, 0.0))
+    step = rules.console(procedure.ShowHand(first, 0.0))
     assert step is not None and step.refused is None
     state = rules.console_state()
     assert state["shown"] == [{"seat": first, "cards": held[first], "whole": True}]
@@ -214,11 +178,13 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
     assert named(state, others) == []  # the others' cards stay unnamed
     nxt = state["showdown"]["next"]
     assert nxt in state["showdown"]["muck"]
-    step = rules.console(MuckHand(nxt, 0.0))
+    step = rules.console(procedure.MuckHand(nxt, 0.0))
     assert step is not None and step.refused is None
     while (sd := rules.console_state()["showdown"]) is not None:
         rules.console(
-            MuckHand(sd["next"], 0.0) if sd["next"] in sd["muck"] else ShowHand(sd["next"], 0.0)
+            procedure.MuckHand(sd["next"], 0.0)
+            if sd["next"] in sd["muck"]
+            else procedure.ShowHand(sd["next"], 0.0)
         )
     state = rules.console_state()
     assert not state["in_hand"] and state["last_hand"]["hand"] == 1
@@ -230,7 +196,7 @@ def test_showdown_offers_show_and_muck_and_only_shown_hands_name_their_cards() -
 
 
 def _blinds_fold_to_the_buttons_raise(
-    rules: TableConsole, table: Table
+    rules: TableConsole, table: Antennas
 ) -> tuple[tuple[int, int, int], dict[int, list[str]]]:
     """Deal; the button raises to 30 and both blinds fold. The seats (small blind, big
     blind, button) and the hole cards dealt."""
@@ -256,14 +222,18 @@ def test_uncalled_winner_is_asked_to_show_and_the_hand_survives_a_restart() -> N
     assert state["in_hand"] and state["phase"] == "complete" and state["acting"] == button
     assert state["showdown"]["uncalled"] and state["showdown"]["show"] == [button]
     assert {p["seat"]: p["stack"] for p in state["players"]} == {sb: 995, bb: 990, button: 1015}
-    for refused in (UndoAction(0.0), DeclareMisdeal(0.0), ConsoleAction(sb, Act.CHECK, 0.0)):
+    for refused in (
+        procedure.UndoAction(0.0),
+        procedure.DeclareMisdeal(0.0),
+        procedure.ConsoleAction(sb, Act.CHECK, 0.0),
+    ):
         step = rules.console(refused)
         assert step is not None and step.refused == Text("refusal.console.pot_awarded")
     again, rules2, _ = make(log=log, clock=clock)
     again.replay()
     assert rules2.console_state()["showdown"] == state["showdown"]
     seven, _deuce = held[button]
-    step = rules2.console(ShowHand(button, 0.0, (card_index(seven),)))
+    step = rules2.console(procedure.ShowHand(button, 0.0, (card_index(seven),)))
     assert step is not None and step.refused is None
     after = rules2.console_state()
     assert not after["in_hand"] and after["shown"] == [
@@ -304,12 +274,12 @@ def test_undo_takes_back_the_last_action() -> None:
     assert not before["can_undo"]
     act(rules, button, Act.RAISE, 40)
     assert rules.console_state()["pot"] == 55 and rules.console_state()["can_undo"]
-    step = rules.console(UndoAction(0.0))
+    step = rules.console(procedure.UndoAction(0.0))
     assert step is not None and step.refused is None
     after = rules.console_state()
     for key in ("acting", "legal", "pot", "players"):
         assert after[key] == before[key], key
-    step = rules.console(UndoAction(0.0))
+    step = rules.console(procedure.UndoAction(0.0))
     assert step is not None and step.refused == Text("refusal.console.nothing_to_undo")
 
 
@@ -324,7 +294,7 @@ def test_a_misdeal_restores_the_stacks_of_before_the_hand() -> None:
     act(rules, sb, Act.CALL)
     assert {p["seat"]: p["stack"] for p in rules.console_state()["players"]}[sb] == 960
     assert rules.console_state()["can_misdeal"]
-    step = rules.console(DeclareMisdeal(0.0))
+    step = rules.console(procedure.DeclareMisdeal(0.0))
     assert step is not None and step.refused is None
     state = rules.console_state()
     assert not state["in_hand"] and state["last_hand"] == {
@@ -348,7 +318,8 @@ def test_a_manual_face_down_card_counts_without_being_named() -> None:
     for _ in range(2):
         for seat in seats:
             if seat == seats[1] and table.on.get(f"seat{seat}"):
-                step = rules.console(ManualCard(f"seat{seat}", None, 0.0))  # will not read
+                unread = procedure.ManualCard(f"seat{seat}", None, 0.0)  # will not read
+                step = rules.console(unread)
                 assert step is not None and step.refused is None
                 next(cards)
             else:
@@ -420,8 +391,8 @@ def test_alerts_carry_an_id_and_an_acknowledgement_survives_a_restart() -> None:
     assert rules.desk.setup is not None
     sb, _bb, _button = rules.desk.setup.seats
     deal(rules, table)
-    rules.console(ConsoleAction(sb, Act.CALL, 0.0))  # out of turn
-    rules.console(ConsoleAction(sb, Act.FOLD, 0.0))  # again
+    rules.console(procedure.ConsoleAction(sb, Act.CALL, 0.0))  # out of turn
+    rules.console(procedure.ConsoleAction(sb, Act.FOLD, 0.0))  # again
     alerts = rules.console_state()["alerts"]
     assert [(a["id"], a["code"], a["acknowledged"]) for a in alerts] == [
         (1, "action_out_of_turn", False),
@@ -530,11 +501,11 @@ def test_any_hand_the_console_offers_only_legal_inputs_and_names_no_hole_card(
                 act(rules, legal["seat"], what, to)
             elif (sd := state["showdown"]) is not None:
                 nxt = sd["next"]
-                choices: list[ShowHand | MuckHand] = []
-                choices += [ShowHand(nxt, 0.0)] if nxt in sd["show"] else []
-                choices += [MuckHand(nxt, 0.0)] if nxt in sd["muck"] else []
+                choices: list[procedure.ShowHand | procedure.MuckHand] = []
+                choices += [procedure.ShowHand(nxt, 0.0)] if nxt in sd["show"] else []
+                choices += [procedure.MuckHand(nxt, 0.0)] if nxt in sd["muck"] else []
                 if sd["part"]:  # R-SHOW-3: the uncalled winner shows one card
-                    choices.append(ShowHand(nxt, 0.0, (card_index(held[nxt][-1]),)))
+                    choices.append(procedure.ShowHand(nxt, 0.0, (card_index(held[nxt][-1]),)))
                 step = rules.console(data.draw(st.sampled_from(choices)))
                 assert step is not None and step.refused is None, step
             else:

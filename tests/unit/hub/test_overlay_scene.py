@@ -20,7 +20,7 @@ from hub.views.overlay_scene import OverlayScene, overlay_picture
 from simulator.dealer import SimulatedDealer, choose_mistake
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
-from tests.unit.hub.security.test_hole_card_scan import ServiceSurface
+from tests.support.service_surface import ServiceSurface
 
 HANDS = 12
 BUY_IN = 1000

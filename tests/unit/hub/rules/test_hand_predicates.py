@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from hub.rules.dealing import UNKNOWN, DealKind
 from hub.rules.errors import RulesError
-from hub.rules.games import Family, Options, Stakes, game
+from hub.rules.games import Options
 from hub.rules.hand import Hand, Phase
+from tests.support.drawn_hands import drawn_hand
 
 VARIANTS = [
     "NT", "PT", "FT", "PO", "FO/8", "PO/8", "NS",
@@ -53,24 +54,18 @@ SETTINGS = settings(
 )
 
 
-def _setup(data: st.DataObject, variant: str) -> Hand:
-    g = game(variant)
-    most = {Family.STUD: 8 if g.code != "5S" else 7, Family.DRAW: 5}.get(g.family, 6)
-    n = data.draw(st.integers(2, most), label="players")
-    stacks = data.draw(st.lists(st.integers(1, 300), min_size=n, max_size=n), label="stacks")
-    ante = data.draw(st.sampled_from([0, 0, 1, 3]), label="ante")
-    if g.family is Family.STUD:
-        stakes = Stakes.stud_game(n, ante, 3, 6, 12)
-    else:
-        stakes = Stakes.blind_game(n, 5, 10, ante=ante, small_bet=10, big_bet=20)
-    options = Options(
+def _options(data: Any) -> Options:
+    return Options(
         burn_required=data.draw(st.booleans(), label="burn_required"),
         strict_deal_order=data.draw(st.booleans(), label="strict_deal_order"),
         showdown_order=data.draw(st.booleans(), label="showdown_order"),
         antes_by_level=data.draw(st.booleans(), label="antes_by_level"),
         cap_heads_up=data.draw(st.booleans(), label="cap_heads_up"),
     )
-    return Hand(g, stakes, stacks, options)
+
+
+def _setup(data: st.DataObject, variant: str) -> Hand:
+    return drawn_hand(data, variant, draw_players=5, max_stack=300, options=_options)
 
 
 def _snapshot(hand: Hand) -> tuple[object, ...]:

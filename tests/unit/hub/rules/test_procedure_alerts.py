@@ -16,8 +16,7 @@ from feltwire.text import Seat, Text
 from hub.messages import render
 from hub.messages.keys import check
 from hub.rules.alerts import Alert, AlertCode, Severity
-from hub.rules.errors import TableSeat
-from hub.rules.games import Family, Options, Stakes, game
+from hub.rules.games import game
 from hub.rules.hand import Phase
 from hub.rules.procedure import (
     Act,
@@ -25,7 +24,6 @@ from hub.rules.procedure import (
     ActionUndone,
     BoardDealt,
     ConsoleAction,
-    DealingMonitor,
     DeclareMisdeal,
     HandVoided,
     ManualCard,
@@ -36,38 +34,13 @@ from hub.rules.procedure import (
     UndoAction,
     UnknownTag,
 )
-from hub.rules.setup import HandSetup, TableProfile
+from hub.rules.setup import TableProfile
 from tests.support.dealer_sim import EXPECTED, Mistake, Table, applicable, c, play_hand
+from tests.support.monitor_tables import table
 
 A = AlertCode
 
 # ------------------------------------------------------------------------- helpers
-
-
-def table(
-    variant: str,
-    seats: Sequence[int],
-    profile: TableProfile | None = None,
-    stacks: Sequence[int] | None = None,
-    options: Options | None = None,
-) -> Table:
-    """A table with a monitor for one hand; ``seats`` in hand order, the button last."""
-    g = game(variant)
-    n = len(seats)
-    if g.family is Family.STUD:
-        stakes = Stakes.stud_game(n, 1, 2, 5, 10)
-    else:
-        stakes = Stakes.blind_game(n, 5, 10)
-    setup = HandSetup(
-        1,
-        g,
-        tuple(TableSeat(t) for t in seats),
-        seats[-1],
-        stakes,
-        tuple(stacks or (1000,) * n),
-        options or Options(),
-    )
-    return Table(DealingMonitor(setup, profile=profile or TableProfile()))
 
 
 def deal(tb: Table, *motions: str) -> None:

@@ -15,22 +15,10 @@ import pytest
 
 from hub.messages import render
 from hub.rules.games import game
-from hub.rules.setup import TableProfile
 from tests.support.dealer_sim import EXPECTED, Mistake, applicable, play_hand
+from tests.support.monitor_tables import TABLES
 
 HANDS = int(os.environ.get("FELTWIRE_PROCEDURE_HANDS", "1200"))
-
-TABLES: list[tuple[str, TableProfile]] = [
-    ("NT", TableProfile()),
-    ("NT", TableProfile(board_readers=("flop1", "flop2", "flop3", "turn", "river"))),
-    ("NT", TableProfile(burn=False, muck=False)),
-    ("PO", TableProfile()),
-    ("F7S", TableProfile()),
-    ("F7S", TableProfile(up_cards=True)),
-    ("F7S", TableProfile(up_cards=True, burn=False)),
-    ("F5D", TableProfile()),
-    ("F5D", TableProfile(muck=False)),
-]
 
 
 def test_correct_dealing_raises_no_alert() -> None:

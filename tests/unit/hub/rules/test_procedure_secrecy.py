@@ -40,8 +40,7 @@ from hub.rules.procedure import (
 )
 from hub.rules.setup import HandSetup, TableProfile
 from tests.support.dealer_sim import Mistake, play_hand
-
-from .test_procedure_random import TABLES
+from tests.support.monitor_tables import TABLES
 
 CODE = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 NAMES = [f"{RANK_NAMES[c[0]]} of {SUIT_NAMES[c[1]]}".lower() for c in FULL_DECK]

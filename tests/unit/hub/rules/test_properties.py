@@ -21,6 +21,7 @@ from hub.rules.errors import RulesError
 from hub.rules.games import Family, Options, Stakes, Structure, game
 from hub.rules.hand import Hand, Phase, PostKind, replay
 from hub.rules.phh import dumps, from_hand, loads, replay_history
+from tests.support.drawn_hands import drawn_hand
 
 VARIANTS = [
     "NT", "PT", "FT", "PO", "FO/8", "PO/8", "NS",
@@ -35,22 +36,16 @@ SETTINGS = settings(
 )
 
 
-def _setup(data: Any, variant: str) -> Hand:
-    g = game(variant)
-    most = {Family.STUD: 8 if g.code != "5S" else 7, Family.DRAW: 4}.get(g.family, 6)
-    n = data.draw(st.integers(2, most), label="players")
-    stacks = data.draw(st.lists(st.integers(1, 400), min_size=n, max_size=n), label="stacks")
-    ante = data.draw(st.sampled_from([0, 0, 1, 3]), label="ante")
-    if g.family is Family.STUD:
-        stakes = Stakes.stud_game(n, ante, 3, 6, 12)
-    else:
-        stakes = Stakes.blind_game(n, 5, 10, ante=ante, small_bet=10, big_bet=20)
-    options = Options(
+def _options(data: Any) -> Options:
+    return Options(
         bring_in_ties=data.draw(st.sampled_from(list(Options().bring_in_ties.__class__))),
         antes_by_level=data.draw(st.booleans(), label="antes_by_level"),
         cap_heads_up=data.draw(st.booleans(), label="cap_heads_up"),
     )
-    return Hand(g, stakes, stacks, options)
+
+
+def _setup(data: Any, variant: str) -> Hand:
+    return drawn_hand(data, variant, draw_players=4, max_stack=400, options=_options)
 
 
 def _check_invariants(hand: Hand) -> None:

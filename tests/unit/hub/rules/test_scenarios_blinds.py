@@ -3,7 +3,7 @@
 Hands are short table scripts in PHH notation: ``p1`` sits left of the button (small
 blind), ``p2`` is the big blind, the last seat is the button. A returning player who
 missed both blinds posts the big blind live and the small blind dead (``dead_blinds``).
-Hands are played to the end with :func:`~tests.unit.hub.rules.test_table_play.play_out`: every bet
+Hands are played to the end with :func:`~tests.support.table_play.play_out`: every bet
 called, every street checked, the hands shown in turn.
 """
 
@@ -18,9 +18,8 @@ from hub.rules.errors import BetSizeError, IllegalActionError
 from hub.rules.games import Options, Stakes, game
 from hub.rules.hand import Hand, Phase
 from hub.rules.phh import dumps, from_hand, loads, replay_history
+from tests.support.table_play import play_out
 from tests.support.table_scripts import play, won
-
-from .test_table_play import play_out
 
 SIX = [
     "d dh p1 AhAd",

@@ -29,8 +29,7 @@ from hub.rules.procedure import (
     Step,
 )
 from tests.support.dealer_sim import Table, c
-
-from .test_procedure_alerts import table as alerts_table
+from tests.support.monitor_tables import table as alerts_table
 
 SEATS = (2, 5, 7)  # seat 2 small blind, seat 5 big blind, seat 7 the button
 SEAT_RE = re.compile(r"\bseats? (\d+)")

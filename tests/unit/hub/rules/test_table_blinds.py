@@ -17,8 +17,7 @@ from hub.rules.hand import Hand, Phase, PostKind
 from hub.rules.rake import Rake
 from hub.rules.setup import HandSetup
 from hub.rules.table import Entry, HandStarted, Owed, Table, TableConfig
-
-from .test_table_play import (
+from tests.support.table_play import (
     check_down,
     deal_all,
     fold_around,

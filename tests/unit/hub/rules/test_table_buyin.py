@@ -19,8 +19,15 @@ from hub.rules.table import (
     TableConfig,
     TableRules,
 )
-
-from .test_table_play import check_down, deal_all, fold_around, nl_table, play, play_out, stacks
+from tests.support.table_play import (
+    check_down,
+    deal_all,
+    fold_around,
+    nl_table,
+    play,
+    play_out,
+    stacks,
+)
 
 MINUTE = 60.0
 

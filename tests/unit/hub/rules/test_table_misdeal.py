@@ -12,8 +12,7 @@ import pytest
 from hub.rules.games import game
 from hub.rules.table import ButtonRule, Owed, Table, TableConfig, TableError, TableRules
 from hub.rules.tournament import Level, Tournament
-
-from .test_table_play import fold_around, nl_table, play, posts, stacks
+from tests.support.table_play import fold_around, nl_table, play, posts, stacks
 
 MINUTE = 60.0
 

@@ -11,8 +11,7 @@ from collections import Counter
 from hub.rules.games import game
 from hub.rules.hand import Hand, Phase
 from hub.rules.table import ButtonRule, HandStarted, Table, TableConfig, TableRules
-
-from .test_table_play import deal_all, fold_around, nl_table, play, posts
+from tests.support.table_play import deal_all, fold_around, nl_table, play, posts
 
 
 def test_r_pos_1_six_players_a_full_orbit_everyone_pays_each_blind_once() -> None:

@@ -37,8 +37,7 @@ from hub.rules.table import (
     TableConfig,
     TableRules,
 )
-
-from .test_table_play import check_down, deal_all, fold_around, play_out
+from tests.support.table_play import check_down, deal_all, fold_around, play_out
 
 OPS = st.lists(
     st.tuples(

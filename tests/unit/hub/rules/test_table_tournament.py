@@ -8,8 +8,7 @@ from hub.rules.errors import PhaseError
 from hub.rules.games import game
 from hub.rules.table import BuyInError, Table, TableConfig
 from hub.rules.tournament import Level, Tournament
-
-from .test_table_play import deal_all, play, play_out, posts
+from tests.support.table_play import deal_all, play, play_out, posts
 
 MIN = 60.0
 LEVELS = [Level(10, 20, minutes=15), Level(20, 40, minutes=15), Level(50, 100, 10, minutes=15)]

@@ -35,7 +35,7 @@ import os
 import random
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -43,118 +43,25 @@ import httpx
 from feltwire.cards import card_code
 from feltwire.deck import simulated_deck
 from feltwire.protocol import ReaderKind, alerts_topic, public_topic, reader_kind
-from feltwire.publisher import InventoryPublisher
 from feltwire.text import Text
 from hub.app.feeds import Subscription
-from hub.app.records import ConsoleInput
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.messages import LANGS, render
-from hub.rules.hand import Hand
-from hub.rules.procedure import MANUAL_CARD_IN_PLAY, DeclareMisdeal, Input
+from hub.rules.procedure import MANUAL_CARD_IN_PLAY, DeclareMisdeal
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
 from simulator.dealer import Mistake, SimulatedDealer, choose_mistake
-from simulator.monitor_table import MOTION
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
+from tests.support.service_surface import ServiceSurface
 
 HANDS = int(os.environ.get("FELTWIRE_SCAN_HANDS", "1000"))
 DELAY_S = 1800.0
 DECK = simulated_deck()
-BOGUS_UID = "04DEADBEEF0000"
 PUBLIC_KINDS = {ReaderKind.BOARD, ReaderKind.UP}
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
-
-
-class ServiceSurface:
-    """The antennas of a table, reported straight to a hub service as a node would:
-    each motion publishes the full inventory of every antenna it changed."""
-
-    def __init__(self, service: TableApp, rules: TableConsole, clock: FakeClock) -> None:
-        self.service = service
-        self.rules = rules
-        self.clock = clock
-        self.on: dict[str, set[int]] = {}
-        self.extra: dict[str, set[str]] = {}
-        self.publisher = InventoryPublisher(table="t1", node="n1", transport=self, clock=clock)
-        self.motions: list[str] = []
-        self.after_motion: list[Any] = []
-
-    # the transport the publisher sends through
-    def publish(self, topic: str, payload: bytes, *, qos: int, retain: bool) -> None:
-        self.service.handle_message(topic, payload)
-
-    @property
-    def now(self) -> float:
-        return self.clock()
-
-    @property
-    def hand(self) -> Hand:
-        assert self.rules.desk.monitor is not None
-        return self.rules.desk.monitor.hand
-
-    def _report(self, readers: Sequence[str]) -> None:
-        for reader in readers:
-            uids = {DECK.uid_for(card_code(c)) for c in self.on.get(reader, set())}
-            self.publisher.update(reader, frozenset(uids | self.extra.get(reader, set())))
-        for hook in self.after_motion:
-            hook()
-
-    def put(self, reader: str, *cards: int) -> None:
-        self.clock.now += MOTION
-        self.on.setdefault(reader, set()).update(cards)
-        self._report([reader])
-
-    def take(self, reader: str, *cards: int) -> None:
-        self.clock.now += MOTION
-        self.on.setdefault(reader, set()).difference_update(cards)
-        self._report([reader])
-
-    def move(self, cards: Sequence[int], dst: str) -> None:
-        self.clock.now += MOTION
-        touched = [dst]
-        for card in cards:
-            for src in self.where(card):
-                if src != dst:
-                    self.on[src].discard(card)
-                    touched.insert(0, src)
-        self.on.setdefault(dst, set()).update(cards)
-        self._report(list(dict.fromkeys(touched)))
-
-    def console(self, inp: Input) -> object:
-        assert isinstance(inp, ConsoleInput)
-        self.clock.now += MOTION
-        step = self.rules.console(inp)
-        for hook in self.after_motion:
-            hook()
-        return step
-
-    def tick(self) -> object:
-        self.clock.now += MOTION
-        step = self.rules.tick()
-        for hook in self.after_motion:
-            hook()
-        return step
-
-    def unknown_tag(self, reader: str) -> None:
-        self.clock.now += MOTION
-        self.extra[reader] = {BOGUS_UID}
-        self._report([reader])
-        self.clock.now += MOTION
-        self.extra[reader] = set()
-        self._report([reader])
-
-    def clear(self) -> None:
-        self.clock.now += MOTION
-        readers = [r for r, cards in self.on.items() if cards]
-        for reader in readers:
-            self.on[reader].clear()
-        self._report(readers)
-
-    def where(self, card: int) -> list[str]:
-        return sorted(r for r, cs in self.on.items() if card in cs)
 
 
 def strings(value: Any) -> Iterator[str]:
