@@ -435,7 +435,7 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.showdown.all_face_up": ("hub/rules/hand/showdown.py:Showdown.verify_show",),
     "refusal.showdown.card_count": ("hub/rules/hand/showdown.py:Showdown.verify_show",),
     "refusal.showdown.cards_unknown": ("hub/rules/hand/showdown.py:Showdown.verify_show",),
-    "refusal.showdown.board_unread": ("hub/rules/hand/showdown.py:Showdown._verify_show_or_muck",),
+    "refusal.dealing.board_unnamed": ("hub/rules/hand/dealing.py:Dealing.verify_deal_board",),
     "refusal.showdown.hand_over": ("hub/rules/hand/showdown.py:Showdown._verify_show_or_muck",),
     "refusal.showdown.last_claimant": ("hub/rules/hand/showdown.py:Showdown._verify_show_or_muck",),
     "refusal.showdown.mucked": ("hub/rules/hand/showdown.py:Showdown._verify_show_or_muck",),

@@ -322,7 +322,11 @@ class Dealing(HandState):
     # ----------------------------------------------------------------- board
 
     def verify_deal_board(self, card: int) -> None:
-        """Raise unless a board card is due now."""
+        """Raise unless a board card is due now, and named: a board card lies face up, so
+        one dealt unnamed (its tag did not read) is refused — the hands could never be
+        read against it."""
+        if card == UNKNOWN:
+            raise DealingError("R-DEAL-2", Text("refusal.dealing.board_unnamed"))
         self._check_card(card)
         if not self._board_due():
             if self.phase is BETTING:
@@ -337,7 +341,9 @@ class Dealing(HandState):
     def deal_board(self, card: int) -> Deal:
         """Deal a board card (or the stud community card, R-DEAL-4)."""
         stub = self._stub
-        if not (self._fast_deal and self._board_due() and stub.fresh(card) and stub.has(2)):
+        if not (
+            self._fast_deal and card >= 0 and self._board_due() and stub.fresh(card) and stub.has(2)
+        ):
             self.verify_deal_board(card)
         street = self._street_index
         if street and not self._burned:

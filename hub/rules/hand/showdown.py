@@ -103,8 +103,6 @@ class Showdown(HandState):
                 return  # showing again (e.g. with the last card after an all-in) is fine
             raise ShowdownError(rule, Text("refusal.showdown.shown", {"seat": Player(seat)}))
         if self.phase is SHOWDOWN:
-            if UNKNOWN in self.board:  # the hands cannot be read against an unread board
-                raise ShowdownError(rule, Text("refusal.showdown.board_unread"))
             # R-SHOW-4: a hand may be tabled at any moment; the order says who is asked
             # first and who may throw a hand away unseen
             if not showing and self.options.showdown_order and not self._tabled:

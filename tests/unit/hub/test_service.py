@@ -44,9 +44,11 @@ def test_overlay_holds_cards_back_for_the_delay() -> None:
         assert svc.feeds.release_due() == 0 and ov.queue.empty()
         assert "As" not in json.dumps(svc.overlay_snapshot())
         clock.now += 1
-        assert svc.feeds.release_due() == 1
+        assert svc.feeds.release_due() == 2  # the read, and the overlay's picture with it
         ev = ov.queue.get_nowait()
+        picture = ov.queue.get_nowait()
     assert ev["cards"] == ["As"] and ev["reader"] == "seat3"
+    assert picture["type"] == "state" and picture["state"]["players"][0]["cards"] == ["As"]
     assert "As" in json.dumps(svc.overlay_snapshot())
 
 

@@ -168,3 +168,31 @@ def test_r_card_1_learn_hole_records_a_card_read_later() -> None:
     hand.show(0)
     hand.show(1)  # known now: no cards to name
     assert won(hand) == [-20, 20]
+
+
+def test_r_deal_2_a_board_card_dealt_unnamed_is_refused() -> None:
+    """A board card lies face up: dealt without its identity (the tag did not read) it is
+    refused, and ``can_deal_board`` says so — before, the engine took it and the award
+    then failed on the unknown card (the refusal listing every card index of the hand)."""
+    from feltwire.cards import card_index as c
+    from hub.rules.errors import DealingError
+    from hub.rules.hand import Phase
+
+    hand = Hand(game("NT"), Stakes.blind_game(2, 5, 10), (1, 1))  # both all in on the blinds
+    for seat, card in ((0, "As"), (1, "Kd"), (0, "Ah"), (1, "Kc")):
+        hand.deal_hole(seat, c(card))
+    hand.burn(c("2c"))
+    hand.deal_board(c("3d"))
+    assert not hand.can_deal_board(UNKNOWN)
+    with pytest.raises(DealingError, match="R-DEAL-2: a board card lies face up") as refused:
+        hand.deal_board(UNKNOWN)
+    assert refused.value.text.key == "refusal.dealing.board_unnamed"
+    assert hand.board == [c("3d")]  # nothing changed
+    for card in ("4h", "9s"):
+        hand.deal_board(c(card))
+    for burn, card in (("5s", "6c"), ("7d", "8h")):
+        hand.burn(c(burn))
+        hand.deal_board(c(card))
+    hand.show(0)
+    hand.show(1)
+    assert hand.phase is Phase.COMPLETE

@@ -416,29 +416,3 @@ def test_r_pot_1_two_side_pots_with_the_same_winners_are_split_separately() -> N
         (303, [(1, 152), (2, 151)]),
         (198, [(1, 99), (2, 99)]),
     ]
-
-
-def test_r_show_2_no_hand_is_shown_or_mucked_against_an_unread_board_card() -> None:
-    """A board card dealt unread (its tag did not read): the hands cannot be read against
-    it, so at the showdown a show or a muck is refused — with a refusal that names no card
-    — and ``can_show`` says so, rather than the award failing on the unknown card."""
-    from feltwire.cards import card_index as c
-    from hub.rules.dealing import UNKNOWN
-    from hub.rules.games import Stakes, game
-    from hub.rules.hand import Hand
-
-    hand = Hand(game("NT"), Stakes.blind_game(2, 5, 10), (1, 1))  # both all in on the blinds
-    for seat, card in ((0, "As"), (1, "Kd"), (0, "Ah"), (1, "Kc")):
-        hand.deal_hole(seat, c(card))
-    hand.burn(c("2c"))
-    for card in (c("3d"), UNKNOWN, c("4h")):
-        hand.deal_board(card)
-    for burn, card in (("5s", "6c"), ("7d", "8h")):
-        hand.burn(c(burn))
-        hand.deal_board(c(card))
-    assert hand.phase is Phase.SHOWDOWN
-    for seat in (0, 1):
-        assert not hand.can_show(seat) and not hand.can_muck(seat)
-        with pytest.raises(ShowdownError, match="R-SHOW-2: a board card is not read yet") as e:
-            hand.show(seat)
-        assert e.value.text.key == "refusal.showdown.board_unread" and not e.value.text.params
