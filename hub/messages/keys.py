@@ -437,7 +437,9 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.showdown.cards_unknown": ("hub/rules/hand/showdown.py:Showdown.verify_show",),
     "refusal.dealing.board_unnamed": ("hub/rules/hand/dealing.py:Dealing.verify_deal_board",),
     "refusal.showdown.hand_over": ("hub/rules/hand/showdown.py:Showdown._verify_show_or_muck",),
-    "refusal.showdown.last_claimant": ("hub/rules/hand/showdown.py:Showdown._verify_show_or_muck",),
+    "refusal.showdown.last_claimant": (
+        "hub/rules/hand/showdown.py:Showdown._verify_not_last_claimant",
+    ),
     "refusal.showdown.mucked": ("hub/rules/hand/showdown.py:Showdown._verify_show_or_muck",),
     "refusal.showdown.name_shown_cards": ("hub/rules/hand/showdown.py:Showdown.verify_show",),
     "refusal.showdown.no_such_player": (

@@ -113,16 +113,23 @@ class Showdown(HandState):
                         "R-SHOW-1", Text("refusal.out_of_turn.show_order", {"other": Player(nxt)})
                     )
             if not showing:
-                for pot in self.pots():
-                    if seat in pot.eligible and not any(
-                        o != seat and not self._mucked[o] for o in pot.eligible
-                    ):
-                        raise ShowdownError(
-                            rule, Text("refusal.showdown.last_claimant", {"seat": Player(seat)})
-                        )
+                self._verify_not_last_claimant(seat)
             return
         if not self._betting_closed():
             raise PhaseError("R-SHOW-1", Text("refusal.phase.show_after_betting"))
+        if not showing:  # all in before the showdown: the last claim stays too
+            self._verify_not_last_claimant(seat)
+
+    def _verify_not_last_claimant(self, seat: int) -> None:
+        """R-SHOW-2: the last hand with a claim on a pot may not be thrown away — the pot
+        would have no claimant left (and every hand would have to be read to award it)."""
+        for pot in self.pots():
+            if seat in pot.eligible and not any(
+                o != seat and not self._mucked[o] for o in pot.eligible
+            ):
+                raise ShowdownError(
+                    "R-SHOW-2", Text("refusal.showdown.last_claimant", {"seat": Player(seat)})
+                )
 
     def verify_show(self, seat: int, cards: Sequence[int] | None = None) -> None:
         """Raise unless ``seat`` may show now (with ``cards`` if named)."""

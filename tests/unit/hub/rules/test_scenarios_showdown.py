@@ -416,3 +416,30 @@ def test_r_pot_1_two_side_pots_with_the_same_winners_are_split_separately() -> N
         (303, [(1, 152), (2, 151)]),
         (198, [(1, 99), (2, 99)]),
     ]
+
+
+def test_r_show_2_all_in_before_the_river_the_last_claim_cannot_be_mucked() -> None:
+    """Both players all in before the river: one throws the hand away, the other may not
+    — the pot would have no claimant left, and the award would have to read a hand dealt
+    unread (the engine failed on it, its refusal listing the card indexes)."""
+    from hub.rules.dealing import UNKNOWN
+    from hub.rules.games import Stakes, game
+    from hub.rules.hand import Hand
+
+    hand = Hand(game("PO"), Stakes.blind_game(2, 5, 10), (1, 1))  # both all in on the blinds
+    dealt = iter(range(8, 52))
+    for i in range(8):
+        hand.deal_hole(i % 2, UNKNOWN if i == 7 else next(dealt))  # one card read unknown
+    hand.burn(next(dealt))
+    for _ in range(3):
+        hand.deal_board(next(dealt))
+    hand.burn(next(dealt))
+    hand.deal_board(next(dealt))
+    hand.muck(0)
+    assert not hand.can_muck(1)
+    with pytest.raises(ShowdownError, match="R-SHOW-2: p2 is the last claimant of a pot"):
+        hand.muck(1)
+    hand.burn(next(dealt))
+    hand.deal_board(next(dealt))
+    assert hand.phase is Phase.COMPLETE
+    assert won(hand) == [-1, 1]  # p2 takes the pot unread, as the last claimant
