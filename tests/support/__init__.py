@@ -9,7 +9,8 @@ Processes and ports
     :mod:`~tests.support.guarded_brokers` (Mosquitto on the shipped template and the
     embedded broker, with certificates and credentials made at test time),
     :mod:`~tests.support.mqtt_client` (a paho client recording what the broker did),
-    :mod:`~tests.support.browser` (headless Chromium through Playwright).
+    :mod:`~tests.support.browser` (headless Chromium through Playwright),
+    :mod:`~tests.support.loop_thread` (a service on an event loop in a thread of its own).
 Hubs and rooms
     :mod:`~tests.support.service` (a hub service in the test process, no broker),
     :mod:`~tests.support.service_surface` (antennas reported straight to that service),
@@ -20,7 +21,8 @@ Hubs and rooms
     :mod:`~tests.support.console_rig` (the same for the console's browser tests),
     :mod:`~tests.support.eventlog_damage` (a log left by a killed writer, and damage),
     :mod:`~tests.support.clocks` (clocks the test moves),
-    :mod:`~tests.support.commands` (running a command's ``main`` in-process).
+    :mod:`~tests.support.commands` (running a command's ``main`` in-process),
+    :mod:`~tests.support.doctests` (a module's docstring examples as a test).
 Rules and equity
     :mod:`~tests.support.oracle_pokerkit` (PokerKit as the engine's oracle),
     :mod:`~tests.support.dealer_sim` (the simulated dealer and antenna surface),

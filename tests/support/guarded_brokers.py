@@ -6,17 +6,16 @@ in the repository). The fixtures that start them (``table_secrets`` in
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import subprocess
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hub.adapters.broker import EmbeddedBroker
 from hub.cli import certs, credentials
 from tests.support.commands import run_cli
+from tests.support.loop_thread import LoopThread
 from tests.support.mosquitto import mosquitto_binary
 from tests.support.ports import free_port, wait_port
 
@@ -156,42 +155,22 @@ class GuardedEmbedded:
             require_certificate=mutual,
         )
         self.port = self.broker.port
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
 
-    def _run(self) -> None:
-        async def main() -> None:
-            self._loop = asyncio.get_running_loop()
-            self._stop = asyncio.Event()
-            try:
-                await self.broker.start()
-            except BaseException as exc:
-                self._error = exc
-                self._ready.set()
-                return
-            self._ready.set()
-            try:
-                await self._stop.wait()
-            finally:
-                await self.broker.stop()
+        async def up() -> EmbeddedBroker:
+            await self.broker.start()
+            return self.broker
 
-        asyncio.run(main())
+        async def down(broker: EmbeddedBroker) -> None:
+            await broker.stop()
+
+        self._runner = LoopThread(up, down, name="embedded-broker", stop_timeout=10)
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="embedded-broker", daemon=True)
-        self._thread.start()
-        assert self._ready.wait(10), "embedded broker did not start"
-        if self._error is not None:
-            raise self._error
+        self._runner.start()
         wait_port(self.port)
 
     def stop(self) -> None:
-        if self._loop is not None and self._stop is not None and self._thread is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-            self._thread.join(10)
+        self._runner.stop()
 
 
 Guarded = GuardedMosquitto | GuardedEmbedded

@@ -49,3 +49,15 @@ def table(
         options or Options(),
     )
     return Table(DealingMonitor(setup, profile=profile or TableProfile()))
+
+
+def three_handed() -> HandSetup:
+    """Hand 1 of hold'em at seats 2, 5 and 7 (the button), blinds 5/10, 500 each."""
+    return HandSetup(
+        1,
+        game("NT"),
+        seats=(TableSeat(2), TableSeat(5), TableSeat(7)),
+        button=TableSeat(7),
+        stakes=Stakes.blind_game(3, 5, 10),
+        starting_stacks=(500,) * 3,
+    )

@@ -42,14 +42,19 @@ def hub_config(state_dir: Path | None = None, **web: Any) -> HubConfig:
         table="t1",
         mqtt=HubMqttSettings(embedded_port=0),
         web=WebSettings(port=0, token_secret=SECRET, users=USERS, **web),
-        rules=RulesSettings(
-            players=[
-                PlayerSettings(seat=1, name="Ann", buy_in=1000),
-                PlayerSettings(seat=2, name="Bo", buy_in=1000),
-            ],
-            tick_seconds=0,
-        ),
+        rules=two_seated(),
         state_dir=state_dir,
+    )
+
+
+def two_seated() -> RulesSettings:
+    """Rules with Ann and Bo seated at seats 1 and 2 (1000 each), no timed ticks."""
+    return RulesSettings(
+        players=[
+            PlayerSettings(seat=1, name="Ann", buy_in=1000),
+            PlayerSettings(seat=2, name="Bo", buy_in=1000),
+        ],
+        tick_seconds=0,
     )
 
 

@@ -29,10 +29,11 @@ from hub.adapters.eventlog.store import EventLog
 from hub.app.errors import EventLogError
 from hub.bootstrap import HubRuntime, start_hub
 from hub.cli.hub import main as hub_main
-from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.config import HubConfig, HubMqttSettings, WebSettings
 from hub.rules.procedure import Act, ConsoleAction, MuckHand
 from tests.support.eventlog_damage import N, killed_writer, overwrite, seal_of, wal_of
 from tests.support.ports import free_port
+from tests.support.web_hub import two_seated
 
 ROOT = Path(__file__).resolve().parents[3]
 DECK = simulated_deck()
@@ -190,13 +191,7 @@ def hub_config(state_dir: Path, web: int = 0, broker: int = 0) -> HubConfig:
         live_equity=False,
         mqtt=HubMqttSettings(embedded_port=broker),
         web=WebSettings(port=web),
-        rules=RulesSettings(
-            players=[
-                PlayerSettings(seat=1, name="Ann", buy_in=1000),
-                PlayerSettings(seat=2, name="Bo", buy_in=1000),
-            ],
-            tick_seconds=0,
-        ),
+        rules=two_seated(),
         state_dir=state_dir,
     )
 

@@ -28,8 +28,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,12 +47,12 @@ from feltwire.protocol import (
 )
 from feltwire.publisher import InventoryPublisher
 from hub.adapters.broker import HUB_USERNAME, EmbeddedBroker, hub_acl
-from hub.bootstrap import HubRuntime, start_hub
+from hub.bootstrap import HubRuntime
 from hub.cli import deck as decks
 from hub.config import HubConfig, HubMqttSettings
 from hub.security.acl import rules_for_role
 from tests.support.guarded_brokers import Credential, TableSecrets
-from tests.support.guarded_hub import wait_until
+from tests.support.guarded_hub import running, wait_until
 
 DECK = simulated_deck()
 TABLE = "table1"
@@ -215,15 +213,6 @@ def hub_config(mqtt: dict[str, Any]) -> HubConfig:
         {"table": TABLE, "live_equity": False, "mqtt": mqtt, "web": {"port": 0}},
         source="test hub.toml",
     )
-
-
-@asynccontextmanager
-async def running(config: HubConfig) -> AsyncIterator[HubRuntime]:
-    hub = await start_hub(config)
-    try:
-        yield hub
-    finally:
-        await hub.stop()
 
 
 class Node:

@@ -10,11 +10,8 @@ that caused it, as a curl command.
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 import schemathesis
@@ -22,60 +19,24 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 from hub.bootstrap import HubRuntime, start_hub
 from hub.web.auth import Role
+from tests.support.loop_thread import LoopThread
 from tests.support.web_hub import hub_config
 
 EXAMPLES_PER_OPERATION = 25
 
 
-@dataclass
-class HubThread:
+@pytest.fixture(scope="module")
+def live_hub() -> Iterator[HubRuntime]:
     """A hub running on an event loop in a thread of its own (schemathesis and hypothesis
     call it synchronously)."""
 
-    hub: HubRuntime | None = None
-    error: BaseException | None = None
+    async def up() -> HubRuntime:
+        return await start_hub(hub_config())
 
-    def __post_init__(self) -> None:
-        self._ready = threading.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
-        self._thread = threading.Thread(target=self._run, name="hub", daemon=True)
+    async def down(hub: HubRuntime) -> None:
+        await hub.stop()
 
-    def _run(self) -> None:
-        async def main() -> None:
-            self._loop = asyncio.get_running_loop()
-            self._stop = asyncio.Event()
-            try:
-                self.hub = await start_hub(hub_config())
-            except BaseException as exc:
-                self.error = exc
-                self._ready.set()
-                return
-            self._ready.set()
-            try:
-                await self._stop.wait()
-            finally:
-                await self.hub.stop()
-
-        asyncio.run(main())
-
-    def start(self) -> HubRuntime:
-        self._thread.start()
-        assert self._ready.wait(60), "the hub did not start"
-        if self.error is not None:
-            raise self.error
-        assert self.hub is not None
-        return self.hub
-
-    def stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(30)
-
-
-@pytest.fixture(scope="module")
-def live_hub() -> Iterator[HubRuntime]:
-    runner = HubThread()
+    runner = LoopThread(up, down, name="hub")
     hub = runner.start()
     try:
         yield hub

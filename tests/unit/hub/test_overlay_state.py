@@ -7,8 +7,6 @@ step; a page that opens late must see exactly what a page open all along saw.
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 from typing import Any
 
@@ -36,6 +34,7 @@ from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, Un
 from hub.views.frames import frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 from tests.support.clocks import FakeClock
+from tests.support.doctests import assert_examples_pass
 from tests.support.service import hub_service
 
 DECK = simulated_deck()
@@ -132,15 +131,13 @@ HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
 
 
 def test_docstring_examples() -> None:
-    for name in (
+    assert_examples_pass(
         "hub.views.overlay_scene",
         "hub.app.presence",
         "hub.app.live_equity",
         "hub.views.antennas",
         "hub.views.alerts",
-    ):
-        result = doctest.testmod(importlib.import_module(name))
-        assert result.attempted > 0 and result.failed == 0, name
+    )
 
 
 def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> None:

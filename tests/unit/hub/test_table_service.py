@@ -4,8 +4,6 @@ out — and never a hole card on the public feed. No broker: messages go straigh
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import tomllib
 from typing import Any
@@ -28,6 +26,7 @@ from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
 from hub.rules.table import Table
 from tests.support.clocks import FakeClock
+from tests.support.doctests import assert_examples_pass
 from tests.support.service import hub_service
 
 DECK = simulated_deck()
@@ -116,7 +115,7 @@ def assert_no_hole_card(frames: list[dict[str, Any]], hole: list[str]) -> None:
 
 
 def test_docstring_examples() -> None:
-    for name in (
+    assert_examples_pass(
         "hub.app.rules_desk",
         "hub.app.table_app",
         "hub.app.table_console",
@@ -124,9 +123,7 @@ def test_docstring_examples() -> None:
         "hub.app.publisher",
         "hub.app.equity_watch",
         "simulator.dealer",
-    ):
-        result = doctest.testmod(importlib.import_module(name))
-        assert result.attempted > 0 and result.failed == 0, name
+    )
 
 
 def test_out_of_turn_action_alerts_the_feed_the_topic_and_the_seat_light() -> None:

@@ -45,6 +45,7 @@ from hub.messages.phrasebook import read_entries
 from hub.messages.vocabulary import STREET_KEYS
 from hub.rules.alerts import AlertCode
 from hub.rules.errors import TableSeat
+from tests.support.monitor_tables import three_handed
 
 CATALOG = load_catalog()
 FILES = sorted(
@@ -416,18 +417,10 @@ def test_english_says_what_the_pot_award_said() -> None:
 def test_english_says_what_the_rules_refusals_say_today() -> None:
     """A hand's refusal and a table's refusal, rendered, are their errors' messages."""
     from hub.rules.errors import RulesError
-    from hub.rules.games import Stakes, game
-    from hub.rules.setup import HandSetup
+    from hub.rules.games import game
     from hub.rules.table import Table, TableConfig
 
-    setup = HandSetup(
-        1,
-        game("NT"),
-        seats=(TableSeat(2), TableSeat(5), TableSeat(7)),
-        button=TableSeat(7),
-        stakes=Stakes.blind_game(3, 5, 10),
-        starting_stacks=(500,) * 3,
-    )
+    setup = three_handed()
     with pytest.raises(RulesError) as caught:
         setup.new_hand().check(0)
     reason = Text("refusal.phase.no_betting_round", {"phase": phase("dealing")})

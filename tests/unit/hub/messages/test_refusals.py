@@ -30,9 +30,9 @@ from hub.rules.phh import loads, parse_cards, replay_history
 from hub.rules.procedure import ConsoleAction, DealingMonitor, UndoAction
 from hub.rules.procedure.inputs import Act
 from hub.rules.rake import Rake
-from hub.rules.setup import HandSetup
 from hub.rules.table import Table, TableConfig
 from hub.rules.tournament import Level, Tournament
+from tests.support.monitor_tables import three_handed
 
 ROOT = Path(__file__).resolve().parents[4]
 CATALOG = load_catalog()
@@ -285,14 +285,7 @@ def test_a_table_names_the_hands_players_by_seat_in_either_language() -> None:
 def test_the_console_refusal_is_a_text_with_table_seats() -> None:
     """The dealing monitor answers a refused console input with a Text whose players are
     table seats, which renders in Czech."""
-    setup = HandSetup(
-        1,
-        game("NT"),
-        seats=(TableSeat(2), TableSeat(5), TableSeat(7)),
-        button=TableSeat(7),
-        stakes=Stakes.blind_game(3, 5, 10),
-        starting_stacks=(500,) * 3,
-    )
+    setup = three_handed()
     m = DealingMonitor(setup)
     undo = m.apply(UndoAction(now=0.0)).refused
     assert undo == Text("refusal.console.nothing_to_undo")
