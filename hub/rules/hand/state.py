@@ -19,6 +19,7 @@ and a ``can_x`` made from it by :func:`asks`, so "may I?" and "do it" never disa
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from operator import sub
 from typing import Concatenate, ParamSpec, TypeVar
@@ -71,7 +72,7 @@ def asks(verify: Callable[Concatenate[_S, _P], object]) -> Callable[Concatenate[
     return can
 
 
-class HandState:
+class HandState(ABC):
     """What one hand is made of, with its queries; see :class:`hub.rules.hand.Hand`."""
 
     __slots__ = (
@@ -208,21 +209,21 @@ class HandState:
 
     # ------------------------------------------------- the parts' transitions
 
+    @abstractmethod
     def _start_street(self, index: int) -> None:
         """Open street ``index``: its cards are due (:mod:`.dealing`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _start_betting(self) -> None:
         """Open the street's betting round (:mod:`.betting_round`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _checked_shower(self) -> int:
         """Who shows first after a round everyone checked (:mod:`.showdown`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _start_showdown(self) -> None:
         """The last round is over: hands are shown or mucked (:mod:`.showdown`)."""
-        raise NotImplementedError
 
     # --------------------------------------------------------------- queries
 

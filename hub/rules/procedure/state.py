@@ -19,6 +19,7 @@ antennas), :mod:`~hub.rules.procedure.corrections` (manual cards, the misdeal, u
 from __future__ import annotations
 
 import enum
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from feltwire.text import Seat, Text
@@ -82,7 +83,7 @@ class Scratch:
     """Cards this input brought to each of the hand's players (two at once: out of order)."""
 
 
-class MonitorState:
+class MonitorState(ABC):
     """The state of a :class:`~hub.rules.procedure.DealingMonitor` and the questions its
     layers ask of it; see the module docstring. Players are the hand's (0-based) unless a
     name says ``tseat`` (a table seat)."""
@@ -132,10 +133,10 @@ class MonitorState:
         self._s = Scratch()
         self._sync()
 
+    @abstractmethod
     def _sync(self) -> None:
         """Let what the state now makes due take effect; the monitor says what (called
         after each input and once here, when the monitor is built)."""
-        raise NotImplementedError
 
     # ------------------------------------------------------------------ questions
 
