@@ -42,7 +42,7 @@ from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
 from hub.web.server import server_config
 
-log = logging.getLogger("hub.runtime")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 STOP_WAIT_S = 5.0
 """How long :meth:`HubRuntime.stop` waits for a task to end before asking it again."""

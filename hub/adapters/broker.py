@@ -55,7 +55,7 @@ from feltwire.config import MqttUrl
 from hub.config import HubMqttSettings, is_loopback_host
 from hub.security.acl import Acl, AclTable, rules_for_role
 
-log = logging.getLogger("hub.broker")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 _AUTH_PLUGIN = "hub.security.amqtt_plugins.PasswordFileAuth"
 _ACL_PLUGIN = "hub.security.amqtt_plugins.AclTopicCheck"

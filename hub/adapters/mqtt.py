@@ -25,7 +25,7 @@ from hub.app.errors import LogUnavailable
 from hub.app.table_app import MAX_BATCH, TableApp
 from hub.config import TlsFiles
 
-log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 
 async def run_mqtt(

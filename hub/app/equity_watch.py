@@ -25,7 +25,7 @@ from hub.app.table_time import wait_event
 from hub.equity import EquityError
 from hub.views.frames import Event
 
-log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 
 class EquityWatch:

@@ -44,7 +44,7 @@ from feltwire.protocol import (
 from hub.app.nodes import NodeWatch
 from hub.app.throttle import ThrottledLog
 
-log = logging.getLogger("hub.ingest")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 DEFAULT_NODE_RATE = 100.0
 """Messages a second one node may send, sustained (a dealing table sends a few)."""

@@ -51,7 +51,7 @@ from hub.views.antennas import overlay_antenna
 from hub.views.frames import Event, frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 
-log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 HUB_ALERTS_KEPT = 20
 """How many of the hub's own alerts the table keeps for the pages' snapshots."""

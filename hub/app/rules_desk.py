@@ -108,7 +108,7 @@ from hub.views.table import (
     top_up_view,
 )
 
-log = logging.getLogger("hub.table_service")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 __all__ = ["RulesDesk", "profile_for"]
 

@@ -71,7 +71,7 @@ from hub.views.antennas import overlay_antenna, public_antenna
 from hub.views.frames import Event, frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 
-log = logging.getLogger("hub.service")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 __all__ = ["MAX_BATCH", "TableApp"]
 
@@ -126,7 +126,7 @@ class TableApp:
         self.wall = wall
         self.log = log
         """Where every accepted input is appended before it is applied (None: nowhere)."""
-        self.throttle = ThrottledLog(logging.getLogger("hub.service"))
+        self.throttle = ThrottledLog(log)
         """Log lines of faults that repeat (a full disk, a failing task) go through it."""
         self.intake = ReadIntake(
             table=table,

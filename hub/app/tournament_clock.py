@@ -41,7 +41,7 @@ from hub.config import TournamentSettings, tournament_of
 from hub.rules.tournament import Level
 from hub.views.frames import Event
 
-log = logging.getLogger("hub.tournament_clock")  # the name it logged under before issue 14's move
+log = logging.getLogger(__name__)
 
 __all__ = ["CLOCK_COMMAND", "ClockAction", "TournamentClock", "tournament_of"]
 

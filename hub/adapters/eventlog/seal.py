@@ -15,7 +15,7 @@ from pathlib import Path
 from hub.adapters.eventlog.errors import SealDamaged
 from hub.adapters.eventlog.files import datasync, fsync_dir
 
-log = logging.getLogger("hub.eventlog")
+log = logging.getLogger("hub.adapters.eventlog")
 
 
 @dataclass(frozen=True, slots=True)

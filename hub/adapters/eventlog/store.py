@@ -21,7 +21,7 @@ from hub.adapters.eventlog.seal import Seal, SealWriter
 from hub.app.records import AcceptedLoss, InputKind, Item, LogRecord
 from hub.security.chain import GENESIS, row_chain
 
-log = logging.getLogger("hub.eventlog")
+log = logging.getLogger("hub.adapters.eventlog")
 
 Sync = Literal["full", "normal"]
 

@@ -199,7 +199,7 @@ def test_a_log_ahead_of_its_seal_verifies_and_is_resealed(
         log.append(InputKind.TICK, {"i": i}, T0 + i)
     log.close()
     seal_of(path).write_bytes(old_seal)  # as if the hub died before the seal's writes
-    with caplog.at_level(logging.INFO, logger="hub.eventlog"):
+    with caplog.at_level(logging.INFO, logger="hub.adapters.eventlog"):
         again = EventLog(path, "t1")
     assert again.last_seq == 15 and again.last_t == T0 + 14
     assert "inputs 11..15 (5 inputs) committed after the seal's last write" in caplog.text
@@ -317,7 +317,7 @@ def test_a_schema_1_log_is_migrated_in_place_and_sealed(
     db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
     db.commit()
     db.close()
-    with caplog.at_level(logging.INFO, logger="hub.eventlog"):
+    with caplog.at_level(logging.INFO, logger="hub.adapters.eventlog"):
         log = EventLog(path, "t1")
     assert "migrated from schema 1 to 2 (30 inputs chained" in caplog.text
     got = [(r.seq, r.t, r.kind.value, r.payload, r.wall) for r in log.records()]
