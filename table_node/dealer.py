@@ -58,7 +58,7 @@ class AntennaDealer:
 
     It only moves cards between antennas (folds are random, nobody bets): enough for a node
     to publish something. The demo's dealer that plays by the rules is the hub's
-    (``hub.simulation.SimulatedDealer``).
+    (``simulator.dealer.SimulatedDealer``).
     """
 
     def __init__(

@@ -35,7 +35,7 @@ HandNumber = Annotated[int, Field(ge=0, description="the hand's number at the ta
 """The number of a hand (1 for the first; 0 before the first hand)."""
 
 Timestamp = Annotated[float, Field(description="the hub's clock, seconds")]
-"""When it happened, on the hub's clock (:class:`hub.table_time.TableTime`)."""
+"""When it happened, on the hub's clock (:class:`hub.app.table_time.TableTime`)."""
 
 ReaderId = Annotated[str, Field(pattern=READER_ID_PATTERN, description="a reader id")]
 """An antenna's reader id (``seat3``, ``board``, ``muck`` …)."""

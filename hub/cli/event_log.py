@@ -4,7 +4,7 @@
     feltwire event-log accept-loss --config hub.toml [--table T]
 
 ``check`` verifies each table's log read-only (every row's hash chain, the last row
-against the seal: :func:`hub.eventlog.check_log`) and prints its path, how many inputs
+against the seal: :func:`hub.adapters.eventlog.check_log`) and prints its path, how many inputs
 verify, the last one's sequence number and time, and OK or the damage; exit 1 when a log
 is damaged or cannot be checked (a running hub holds it). ``accept-loss`` is how the
 operator lets a hub start on a damaged log (it refuses to otherwise): it keeps the inputs

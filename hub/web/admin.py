@@ -1,7 +1,7 @@
 """The admin's routes: the audit trail of card-bearing pages and feeds, and the nodes.
 
 ``GET /api/admin/audit`` — who opened (or was refused) which card-bearing page or feed,
-when and from where (:mod:`hub.audit`), newest first, ``limit`` entries a page; the
+when and from where (:mod:`hub.security.audit`), newest first, ``limit`` entries a page; the
 answer's ``next_before`` fetches the next (older) page.
 
 ``POST /api/admin/nodes/{node}/reset?table=…`` — reset one node's message sequence: its

@@ -31,7 +31,7 @@ DELETE) authenticated by the session cookie must carry ``X-CSRF-Token`` equal to
 session's token (403 otherwise), and a WebSocket opened with the cookie must come from the
 hub's own origin. Requests carrying a token are exempt — a token is never sent by the
 browser on its own. A rule made with ``audit="…"`` (the routes that carry hole cards)
-appends every open and every refusal to the audit trail (:mod:`hub.audit`).
+appends every open and every refusal to the audit trail (:mod:`hub.security.audit`).
 
 Clocks: sessions' idle and absolute expiry and the sign-in limiter run on a monotonic
 clock (``monotonic``), so a wall-clock jump neither ends nor extends them. The wall clock

@@ -1,8 +1,8 @@
-"""The simulated dealer for the rules tests: a re-export of :mod:`hub.simulation`.
+"""The simulated dealer for the rules tests: a re-export of :mod:`simulator`.
 
 The dealer and its mistakes live in the package (the demo deals with them too);
 :class:`Table` is the fake antenna surface that drives a monitor directly
-(:class:`hub.simulation.MonitorTable`), which scenario tests use as a short table script.
+(:class:`simulator.monitor_table.MonitorTable`), which scenario tests use as a short table script.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ async def room(
 ) -> AsyncIterator[Room]:
     """A running hub with rules (three players: :data:`NAMES`), the node dealing at its
     table, and the dealer's token; ``clock`` and ``monotonic`` are the hub's wall and
-    monotonic clocks (:func:`hub.runtime.start_hub`; None: the system's); with a
+    monotonic clocks (:func:`hub.bootstrap.start_hub`; None: the system's); with a
     ``state_dir`` the hub keeps its event log and audit trail there; ``players`` seats
     others instead (seat: (name, buy-in))."""
     seated = players or {s: (n, 1000) for s, n in NAMES.items()}

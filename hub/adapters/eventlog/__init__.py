@@ -7,7 +7,7 @@ restart is the replay of the log through the same code paths, with the recorded 
 the clock (no MQTT, no wall clock during replay).
 
 Storage: one SQLite file per table (``events.sqlite`` in the state directory, see
-:func:`hub.runtime.event_log_path`) in WAL mode, one row
+:func:`hub.bootstrap.event_log_path`) in WAL mode, one row
 per input: table id, sequence number, ``t`` (the hub's table time: the clock of the
 replay), kind, JSON payload, ``wall`` (the wall-clock time, for records; empty in rows
 written before schema 2) and ``chain``. :meth:`EventLog.append_many` writes many inputs

@@ -1,5 +1,5 @@
 """The event log itself: :class:`EventLog`, one table's inputs appended in SQLite,
-chained and sealed (see :mod:`hub.eventlog`)."""
+chained and sealed (see :mod:`hub.adapters.eventlog`)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ Sync = Literal["full", "normal"]
 
 
 class EventLog:
-    """An append-only log of one table's inputs in SQLite (see :mod:`hub.eventlog`).
+    """An append-only log of one table's inputs in SQLite (see :mod:`hub.adapters.eventlog`).
 
     Opening a file verifies it (:func:`check_log`) and raises :class:`EventLogDamaged`
     for a damaged one; a schema-1 file is migrated, a seal that lags is rewritten.

@@ -2,7 +2,7 @@
 
 An NTP step, ``date -s`` or a Pi without a real-time clock correcting itself moves the
 wall clock by minutes at once. The hub measures every delay on its own time
-(:class:`hub.table_time.TableTime`: anchored on the wall clock at start, then monotonic),
+(:class:`hub.app.table_time.TableTime`: anchored on the wall clock at start, then monotonic),
 so the producer's overlay — which must hold every hole card back for 30 minutes — sends
 nothing of a hand in progress when the wall clock jumps 31 minutes forward, nor when it
 jumps back. Tested through the real hub: a node dealing over MQTT, the dealer's actions

@@ -3,7 +3,7 @@ on the dealer console, the public view, or the public and alert MQTT topics carr
 card before that hand's showdown — while the dealer console's manual-card route is asked,
 over and over, about the hand's hidden cards, and the wall clock jumps back and forth.
 
-A simulated dealer (:mod:`hub.simulation`, with dealing mistakes so alerts fire) plays
+A simulated dealer (:mod:`simulator`, with dealing mistakes so alerts fire) plays
 hands on a real :class:`~hub.app.table_app.TableApp` with its :class:`~hub.app.table_app.
 TableConsole`: every motion becomes the full antenna inventories a node would publish,
 handed to the hub as MQTT messages (``handle_message``); console inputs go to the table
