@@ -126,7 +126,7 @@ class TableApp:
         self.wall = wall
         self.log = log
         """Where every accepted input is appended before it is applied (None: nowhere)."""
-        self.throttle = ThrottledLog(log)
+        self.throttle = ThrottledLog(logging.getLogger(__name__))
         """Log lines of faults that repeat (a full disk, a failing task) go through it."""
         self.intake = ReadIntake(
             table=table,
