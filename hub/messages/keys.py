@@ -218,24 +218,13 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.bet_size.over_stack": (
         "hub/rules/hand/betting_round.py:BettingRound.verify_bet_or_raise_to",
     ),
-    "refusal.body.antenna_either": (
-        "hub/web/console.py:CardBody._one_place (a pydantic 422, English)",
-    ),
-    "refusal.body.no_amount": (
-        "hub/web/console.py:SeatCommandBody._fields_fit (a pydantic 422, English)",
-    ),
-    "refusal.body.no_name": (
-        "hub/web/console.py:SeatCommandBody._fields_fit (a pydantic 422, English)",
-    ),
-    "refusal.body.no_wait": (
-        "hub/web/console.py:SeatCommandBody._fields_fit (a pydantic 422, English)",
-    ),
-    "refusal.body.sit_needs": (
-        "hub/web/console.py:SeatCommandBody._fields_fit (a pydantic 422, English)",
-    ),
-    "refusal.body.top_up_needs": (
-        "hub/web/console.py:SeatCommandBody._fields_fit (a pydantic 422, English)",
-    ),
+    "refusal.body.invalid": ("hub/web/refusal.py:body_text",),
+    "refusal.body.antenna_either": ("hub/web/console.py:CardBody._one_place",),
+    "refusal.body.no_amount": ("hub/web/console.py:SeatCommandBody._fields_fit",),
+    "refusal.body.no_name": ("hub/web/console.py:SeatCommandBody._fields_fit",),
+    "refusal.body.no_wait": ("hub/web/console.py:SeatCommandBody._fields_fit",),
+    "refusal.body.sit_needs": ("hub/web/console.py:SeatCommandBody._fields_fit",),
+    "refusal.body.top_up_needs": ("hub/web/console.py:SeatCommandBody._fields_fit",),
     "refusal.buy_in.above_maximum": ("hub/rules/table/config.py:BuyInLimits.verify",),
     "refusal.buy_in.below_minimum": (
         "hub/rules/table/config.py:BuyInLimits.verify (the below_* key by rule)",

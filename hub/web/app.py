@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Mapping
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
 from hub.app.errors import LogUnavailable
@@ -37,7 +38,7 @@ from hub.web.auth import WebAuth
 from hub.web.errors import AccessRefused
 from hub.web.guard import BodyLimit
 from hub.web.pages import STATIC
-from hub.web.refusal import Refusal, refused
+from hub.web.refusal import Refusal, invalid_body, refused
 from hub.web.tables import TableDesk
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
@@ -83,6 +84,7 @@ def create_app(
     app.add_exception_handler(LogUnavailable, console.log_unavailable)
     app.add_exception_handler(AccessRefused, session.refused)
     app.add_exception_handler(Refusal, refused)
+    app.add_exception_handler(RequestValidationError, invalid_body)
     for router in ROUTERS:
         # the routers' routes themselves go into the app's route table, as routes of the
         # app (FastAPI >= 0.137's include_router would nest each router as one opaque

@@ -50,7 +50,7 @@ from hub.views.frames import Event
 from hub.views.table import public_event
 from hub.web.dependencies import DealerDep, TableDep, audit, stream
 from hub.web.pages import page
-from hub.web.refusal import Refusal
+from hub.web.refusal import BodyRefusal, Refusal
 from hub.web.tables import TableDesk, TableRules
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ class CardBody(_Strict):
     @model_validator(mode="after")
     def _one_place(self) -> CardBody:
         if (self.reader is None) == (self.seat is None):
-            raise ValueError("name the antenna: either reader or seat")
+            raise BodyRefusal(Text("refusal.body.antenna_either"))
         return self
 
     @property
@@ -135,15 +135,15 @@ class SeatCommandBody(_Strict):
     def _fields_fit(self) -> SeatCommandBody:
         op = self.op
         if op is SeatOp.SIT and (self.name is None or self.amount is None):
-            raise ValueError("sit needs the player's name and the buy-in amount")
+            raise BodyRefusal(Text("refusal.body.sit_needs"))
         if op is SeatOp.TOP_UP and self.amount is None:
-            raise ValueError("top_up needs the amount")
+            raise BodyRefusal(Text("refusal.body.top_up_needs"))
         if op is not SeatOp.SIT and self.name is not None:
-            raise ValueError(f"{op.value} takes no name")
+            raise BodyRefusal(Text("refusal.body.no_name", {"op": op.value}))
         if op not in (SeatOp.SIT, SeatOp.TOP_UP) and self.amount is not None:
-            raise ValueError(f"{op.value} takes no amount")
+            raise BodyRefusal(Text("refusal.body.no_amount", {"op": op.value}))
         if op not in (SeatOp.SIT, SeatOp.COME_BACK) and self.wait:
-            raise ValueError(f"{op.value} takes no wait")
+            raise BodyRefusal(Text("refusal.body.no_wait", {"op": op.value}))
         return self
 
     def command(self) -> SeatCommand:

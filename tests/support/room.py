@@ -128,8 +128,7 @@ async def room(
         live_equity=live_equity,
         state_dir=state_dir,
     )
-    times = {} if monotonic is None else {"monotonic": monotonic}
-    hub = await start_hub(config, clock=clock, **times)
+    hub = await start_hub(config, clock=clock, monotonic=monotonic or time.monotonic)
     try:
         async with simulated_node(hub) as sim:
             yield Room(hub, sim.table, sim.node, sim.publisher, hub.token(Role.DEALER))

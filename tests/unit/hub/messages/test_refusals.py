@@ -61,12 +61,6 @@ static scan cannot see them whole; the samples below raise each one."""
 
 NOT_YET_TEXTS = {
     "refusal.ruled",  # the frame of every refusal: RulesError.ruled builds it
-    "refusal.body.antenna_either",  # pydantic's 422 of a body validator
-    "refusal.body.no_amount",
-    "refusal.body.no_name",
-    "refusal.body.no_wait",
-    "refusal.body.sit_needs",
-    "refusal.body.top_up_needs",
     "refusal.http.clock_action",  # hub.app.tournament_clock (not reachable over HTTP)
     "refusal.http.log_unavailable",  # hub.app.errors.LogUnavailable's own message
 }
