@@ -480,6 +480,9 @@ class EmbeddedBroker:
             ports.append(("127.0.0.1", self.hub_port))
         for host, port in ports:
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+                # as the listener itself binds (asyncio sets SO_REUSEADDR): connections
+                # of a hub just stopped, left in TIME_WAIT, do not hold the port
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 try:
                     probe.bind((host, port))
                 except OSError as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -241,3 +242,32 @@ def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
     assert rules(done)["hand"] == 1 and not rules(done)["in_hand"]
     assert rules(done)["awards"] == [{"text": awards[0]["text"], "message": awards[0]["message"]}]
     assert os.path.getsize(log_file) > 0
+
+
+def _connect_mqtt(port: int) -> socket.socket:
+    """A client on the hub's embedded broker: MQTT 3.1.1 CONNECT, CONNACK read."""
+    client = socket.create_connection(("127.0.0.1", port), timeout=5)
+    client.sendall(bytes([0x10, 12, 0, 4]) + b"MQTT" + bytes([4, 2, 0, 60, 0, 0]))
+    assert client.recv(4)[:1] == b"\x20"  # CONNACK
+    return client
+
+
+def test_a_hub_killed_on_its_embedded_broker_starts_again_at_once(tmp_path: Path) -> None:
+    """systemd's ``Restart=`` after a crash: the broker's connections, closed by the hub's
+    side first, sit in TIME_WAIT on the broker's port for a minute; the new hub must be
+    able to listen there at once (issue 15)."""
+    mqtt_port, web_port = free_port(), free_port()
+    config = write_config(tmp_path, "", web_port)
+    config.write_text(config.read_text().replace('url = ""', f"embedded_port = {mqtt_port}"))
+    hub = HubProcess(config, web_port, tmp_path / "hub.log")
+    hub.start()
+    try:
+        client = _connect_mqtt(mqtt_port)
+        hub.kill9()
+        assert client.recv(16) == b""  # the hub's side closed first …
+        client.close()  # … so the broker's port has a connection in TIME_WAIT
+        hub.start()  # fails with the hub's log if the broker cannot listen
+        _connect_mqtt(mqtt_port).close()
+    finally:
+        hub.stop()
+    assert "Address already in use" not in hub.log.read_text()
