@@ -73,11 +73,18 @@ NT_HANDS = ["AsAh", "KsKh", "7c2d"]
 OMAHA_HANDS = ["AsAhKdQc", "KsKhJdTc", "7c2d3h4s"]
 
 
+def limped(tb: Table, seats: Sequence[int], hands: Sequence[str]) -> None:
+    """Deal ``hands`` round robin to ``seats`` (small blind, big blind, button); the button
+    and the small blind call, the big blind checks: the first betting round is over."""
+    round_robin(tb, seats, hands)
+    small, big, button = seats
+    act(tb, button, Act.CALL)
+    act(tb, small, Act.CALL)
+    act(tb, big, Act.CHECK)
+
+
 def holdem_preflop_done(tb: Table) -> None:
-    round_robin(tb, NT_SEATS, NT_HANDS)
-    act(tb, 7, Act.CALL)
-    act(tb, 2, Act.CALL)
-    act(tb, 5, Act.CHECK)
+    limped(tb, NT_SEATS, NT_HANDS)
 
 
 def said(alerts: Sequence[Alert]) -> list[tuple[str, str]]:
@@ -343,10 +350,7 @@ DRAW_HANDS = ["AsKsQsJs2d", "2c3c4c5c9h", "8s8d8h2h3d"]
 
 
 def draw_ready(tb: Table) -> None:
-    round_robin(tb, DRAW_SEATS, DRAW_HANDS)
-    act(tb, 8, Act.CALL)
-    act(tb, 3, Act.CALL)
-    act(tb, 6, Act.CHECK)
+    limped(tb, DRAW_SEATS, DRAW_HANDS)
 
 
 def test_correct_draw_raises_nothing() -> None:
@@ -403,10 +407,7 @@ def test_r_deal_5_short_draw_found_when_the_betting_starts() -> None:
 
 
 def holdem_to_showdown(tb: Table, hands: Sequence[str], board: str) -> None:
-    round_robin(tb, NT_SEATS, hands)
-    act(tb, 7, Act.CALL)
-    act(tb, 2, Act.CALL)
-    act(tb, 5, Act.CHECK)
+    limped(tb, NT_SEATS, hands)
     deal_the_board(tb, NT_SEATS, board)
     for seat in NT_SEATS:
         act(tb, seat, Act.CHECK)
