@@ -1,12 +1,13 @@
 """Hands drawn by hypothesis for the engine's property tests: a game's table of two to its
 most players, random stacks and ante, the fixed 5/10 (stud 3/6/12) stakes, and options the
-test draws itself."""
+test draws itself; ``drawn_settings`` are the hypothesis settings for such tests."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from hub.rules.games import Family, Options, Stakes, game
@@ -34,3 +35,13 @@ def drawn_hand(
     else:
         stakes = Stakes.blind_game(n, 5, 10, ante=ante, small_bet=10, big_bet=20)
     return Hand(g, stakes, stacks, options(data))
+
+
+def drawn_settings(max_examples: int) -> settings:
+    """Hypothesis settings for tests of drawn hands: ``max_examples`` of them, no deadline,
+    and a slow or large draw (a long hand of many players) is not a failure."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )

@@ -194,6 +194,7 @@ def _generic(
         big = st.big_bet if fixed else st.min_bet
         cap = 4 if fixed else None
         first = PkStreet(False, (False,) * hole, 0, False, PkOpening.POSITION, small, cap)
+        streets: tuple[PkStreet, ...]
         if draw:
             streets = (first, PkStreet(True, (), 0, True, PkOpening.POSITION, big, cap))
         else:
@@ -1055,31 +1056,29 @@ def play_table(code: str, seed: int) -> Outcome:
     return outcome
 
 
-def play_tables(code: str, seeds: Sequence[int]) -> list[Result]:
-    """:func:`play_table` for ``seeds`` (a worker of the differential test's pool)."""
-    out: list[Result] = []
-    for seed in seeds:
-        try:
-            outcome = play_table(code, seed)
-        except Mismatch as mismatch:
-            out.append((False, (), mismatch.kind, str(mismatch)))
-        else:
-            out.append((outcome.showdown, tuple(sorted(set(outcome.filtered))), "", ""))
-    return out
-
-
 Result = tuple[bool, tuple[str, ...], str, str]
 """One hand's result as plain data (it crosses processes): (went to a showdown, the
 divergence ids that excused something, mismatch kind or "" when the engines agreed,
 mismatch text)."""
 
 
+def play_tables(code: str, seeds: Sequence[int]) -> list[Result]:
+    """:func:`play_table` for ``seeds`` (a worker of the differential test's pool)."""
+    return _results(play_table, code, seeds)
+
+
 def play_many(code: str, seeds: Sequence[int]) -> list[Result]:
     """Play hands ``seeds`` of ``code`` (a worker of the differential test's pool)."""
+    return _results(play_hand, code, seeds)
+
+
+def _results(play: Callable[[str, int], Outcome], code: str, seeds: Sequence[int]) -> list[Result]:
+    """``play(code, seed)`` for each of ``seeds``, as plain :data:`Result` data; a
+    mismatch is a result, not an error."""
     out: list[Result] = []
     for seed in seeds:
         try:
-            outcome = play_hand(code, seed)
+            outcome = play(code, seed)
         except Mismatch as mismatch:
             out.append((False, (), mismatch.kind, str(mismatch)))
         else:

@@ -4,18 +4,20 @@
 player folds to the last raiser (the big blind collects the blinds); ``hole``/``board``
 give explicit cards and the hand is checked down to a showdown. ``nl_table()`` seats the
 players of a no-limit hold'em table; ``posts`` and ``stacks`` read back what the hand did.
+``Comings`` has players join and leave a table in the property tests' random walks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from feltwire.cards import FULL_DECK, card_index
 from hub.rules.dealing import DealKind
 from hub.rules.games import game
 from hub.rules.hand import Hand, Phase
 from hub.rules.setup import HandSetup
-from hub.rules.table import HandFinished, Table, TableConfig
+from hub.rules.table import Entry, HandFinished, Table, TableConfig
 
 
 def cards(text: str) -> list[int]:
@@ -120,3 +122,32 @@ def nl_table(players: int = 6, stack: int = 2000, sb: int = 10, bb: int = 20) ->
     for seat in range(1, players + 1):
         table.join(seat, f"P{seat}", stack, now=0.0)
     return table
+
+
+@dataclass
+class Comings:
+    """Players joining and leaving ``table`` in a random walk, and the chips they brought
+    (``bought``, to which the walk adds what else it buys) and took away (``left``)."""
+
+    table: Table
+    bought: int = 0
+    left: int = 0
+    names: int = 0
+
+    def join(self, seat: int, param: int, now: float) -> bool:
+        """A new player (N1, N2 …) takes ``seat`` if it is free, with 800 + 400·``param``
+        chips, posting at once or waiting for the big blind by ``param``; whether one did."""
+        if seat in self.table.players:
+            return False
+        self.names += 1
+        amount = 800 + 400 * param
+        self.table.join(seat, f"N{self.names}", amount, now=now, entry=list(Entry)[param % 2])
+        self.bought += amount
+        return True
+
+    def leave(self, seat: int, now: float) -> bool:
+        """The player in ``seat`` leaves with his chips if the table lets him; whether he did."""
+        if not self.table.can_leave(seat):
+            return False
+        self.left += self.table.leave(seat, now).stack
+        return True

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import doctest
-import importlib
 
 import pytest
+
+from tests.support.doctests import assert_examples_pass
 
 MODULES = [
     "hub.rules.errors",
@@ -16,6 +17,22 @@ MODULES = [
     "hub.rules.showdown",
     "hub.rules.hand",
     "hub.rules.phh",
+    "hub.rules.evaluator",
+    "hub.rules.evaluator_tables",
+    "hub.rules.procedure",
+    "hub.rules.procedure.inputs",
+    "hub.rules.procedure.events",
+    "hub.rules.procedure.monitor",
+    "hub.rules.antennas",
+    "hub.rules.table",
+    "hub.rules.table.blinds",
+    "hub.rules.table.config",
+    "hub.rules.table.errors",
+    "hub.rules.table.events",
+    "hub.rules.table.seating",
+    "hub.rules.table.table",
+    "hub.rules.tournament",
+    "hub.rules.rake",
     "hub.cli.history",
 ]
 
@@ -23,6 +40,4 @@ MODULES = [
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
     """Each module's examples run and print what they show."""
-    module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
+    assert_examples_pass(name, flags=doctest.ELLIPSIS)

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from hub.rules.dealing import UNKNOWN, DealKind
 from hub.rules.errors import RulesError
 from hub.rules.games import Options
 from hub.rules.hand import Hand, Phase
-from tests.support.drawn_hands import drawn_hand
+from tests.support.drawn_hands import drawn_hand, drawn_settings
 
 VARIANTS = [
     "NT", "PT", "FT", "PO", "FO/8", "PO/8", "NS",
@@ -47,11 +47,7 @@ OPERATIONS = (
 )
 """Every operation of a hand that has a ``verify_`` and a ``can_``."""
 
-SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+SETTINGS = drawn_settings(150)
 
 
 def _options(data: Any) -> Options:

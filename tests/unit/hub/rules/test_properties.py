@@ -13,7 +13,7 @@ from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from hub.rules.dealing import UNKNOWN, DealKind
@@ -21,7 +21,7 @@ from hub.rules.errors import RulesError
 from hub.rules.games import Family, Options, Stakes, Structure, game
 from hub.rules.hand import Hand, Phase, PostKind, replay
 from hub.rules.phh import dumps, from_hand, loads, replay_history
-from tests.support.drawn_hands import drawn_hand
+from tests.support.drawn_hands import drawn_hand, drawn_settings
 
 VARIANTS = [
     "NT", "PT", "FT", "PO", "FO/8", "PO/8", "NS",
@@ -29,11 +29,7 @@ VARIANTS = [
     "F5D", "N5D", "F2L3D", "N2L1D", "FB",
 ]  # fmt: skip
 
-SETTINGS = settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+SETTINGS = drawn_settings(100)
 
 
 def _options(data: Any) -> Options:

@@ -27,6 +27,15 @@ def _holdem(n: int = 3, **options: Any) -> Hand:
     return Hand(game("NT"), Stakes.blind_game(n, 10, 20), [1000] * n, Options(**options))
 
 
+def _checked_down(p1: str, p2: str, board: str) -> Hand:
+    """NL 10/20 heads-up: p1 and p2 dealt these cards, the blinds called and the flop,
+    turn and river of ``board`` checked through, to the showdown."""
+    actions = [f"d dh p1 {p1}", f"d dh p2 {p2}", "p2 cc", "p1 cc"]
+    for street in (board[:6], board[6:8], board[8:]):
+        actions += [f"d db {street}", "p1 cc", "p2 cc"]
+    return play("NT", [1000] * 2, actions, blinds=(10, 20))
+
+
 def test_r_card_1_a_card_exists_once() -> None:
     """R-CARD-1: the same card dealt twice, or shown while it lies on the board, is refused."""
     hand = _holdem()
@@ -34,26 +43,7 @@ def test_r_card_1_a_card_exists_once() -> None:
     with pytest.raises(DuplicateCardError, match=r"^R-CARD-1: a card is already in play"):
         hand.deal_hole(1, card_index("As"))
     assert not hand.can_deal_hole(1, card_index("As"))
-    unknown = play(
-        "NT",
-        [1000] * 2,
-        [
-            "d dh p1 ????",
-            "d dh p2 KsKd",
-            "p2 cc",
-            "p1 cc",
-            "d db AsAh2c",
-            "p1 cc",
-            "p2 cc",
-            "d db 3d",
-            "p1 cc",
-            "p2 cc",
-            "d db 4d",
-            "p1 cc",
-            "p2 cc",
-        ],
-        blinds=(10, 20),
-    )
+    unknown = _checked_down("????", "KsKd", "AsAh2c3d4d")
     with pytest.raises(DuplicateCardError, match=r"^R-CARD-1: a card is already in play"):
         unknown.show(0, cards("AsQs"))
 
@@ -119,26 +109,7 @@ def test_r_deal_5_omaha_at_most_ten_players() -> None:
 
 def test_r_show_2_shown_cards_must_be_the_seats_cards() -> None:
     """R-SHOW-2: a seat cannot show cards it does not hold."""
-    hand = play(
-        "NT",
-        [1000] * 2,
-        [
-            "d dh p1 AhKh",
-            "d dh p2 QsQd",
-            "p2 cc",
-            "p1 cc",
-            "d db 2c3c4c",
-            "p1 cc",
-            "p2 cc",
-            "d db 5d",
-            "p1 cc",
-            "p2 cc",
-            "d db 9d",
-            "p1 cc",
-            "p2 cc",
-        ],
-        blinds=(10, 20),
-    )
+    hand = _checked_down("AhKh", "QsQd", "2c3c4c5d9d")
     with pytest.raises(ShowdownError, match=r"^R-SHOW-2: p1 does not hold"):
         hand.show(0, cards("AhJh"))
 

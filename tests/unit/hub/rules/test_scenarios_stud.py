@@ -70,30 +70,33 @@ def test_r_stud_1_razz_highest_card_brings_in_aces_low() -> None:
 
 
 THIRD = ["d dh p1 AsKs5d", "d dh p2 AdKd5c", "d dh p3 QsQd2h", "p3 pb", "p1 cc", "p2 cc"]
+RAZZ_FOURTH = [
+    "d dh p1 9s9dKc", "d dh p2 8s8dQs", "d dh p3 7s7c3c", "p1 pb", "p2 cc", "p3 cc",
+    "d dh p1 Ac", "d dh p2 2d", "d dh p3 2c",
+]  # fmt: skip
 
 
-def test_r_stud_2_highest_hand_showing_acts_first() -> None:
-    """R-STUD-2: from 4th street the highest hand showing acts first: K-5 beats 9-5."""
-    hand = play("F7S", [1000] * 3, [*THIRD, "d dh p1 9c", "d dh p2 Kh", "d dh p3 3c"], **STUD)
-    assert hand.actor == 1
-
-
-def test_r_stud_2_equal_hands_showing_first_left_of_the_dealer() -> None:
-    """R-STUD-2: equal hands showing (9-5 and 9-5) → the first seat left of the dealer."""
-    hand = play("F7S", [1000] * 3, [*THIRD, "d dh p1 9c", "d dh p2 9h", "d dh p3 3c"], **STUD)
-    assert hand.actor == 0
-
-
-def test_r_stud_2_razz_lowest_hand_showing_acts_first() -> None:
-    """R-STUD-2 in razz: the lowest hand showing acts first (A-2 beats 3-2)."""
-    hand = play(
-        "FR",
-        [1000] * 3,
-        ["d dh p1 9s9dKc", "d dh p2 8s8dQs", "d dh p3 7s7c3c", "p1 pb", "p2 cc", "p3 cc",
-         "d dh p1 Ac", "d dh p2 2d", "d dh p3 2c"],
-        **STUD,
-    )  # fmt: skip
-    assert hand.actor == 2  # 3-2 vs K-A vs Q-2: K-A is a king low; 3-2 is lowest
+@pytest.mark.parametrize(
+    ("variant", "actions", "first"),
+    [
+        # K-5 beats 9-5: the highest hand showing acts first
+        pytest.param(
+            "F7S", [*THIRD, "d dh p1 9c", "d dh p2 Kh", "d dh p3 3c"], 1, id="highest-showing"
+        ),
+        # equal hands showing (9-5 and 9-5): the first seat left of the dealer
+        pytest.param(
+            "F7S", [*THIRD, "d dh p1 9c", "d dh p2 9h", "d dh p3 3c"], 0, id="equal-showing"
+        ),
+        # razz, the lowest hand showing: 3-2 vs K-A vs Q-2 (K-A is a king low)
+        pytest.param("FR", RAZZ_FOURTH, 2, id="razz-lowest-showing"),
+    ],
+)
+def test_r_stud_2_best_hand_showing_acts_first(
+    variant: str, actions: list[str], first: int
+) -> None:
+    """R-STUD-2: from 4th street the best hand showing acts first (the highest, in razz
+    the lowest); between equal hands, the first seat left of the dealer."""
+    assert play(variant, [1000] * 3, actions, **STUD).actor == first
 
 
 def test_r_bet_9_open_pair_on_4th_street_allows_the_big_bet() -> None:

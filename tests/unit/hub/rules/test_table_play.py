@@ -1,12 +1,7 @@
-"""The table-play helpers (:mod:`tests.support.table_play`) themselves, and the runnable
-examples in the table modules' docstrings."""
+"""The table-play helpers (:mod:`tests.support.table_play`) themselves (the table
+modules' docstring examples run in ``test_docs``)."""
 
 from __future__ import annotations
-
-import doctest
-import importlib
-
-import pytest
 
 from tests.support.table_play import nl_table, play
 
@@ -22,24 +17,3 @@ def test_check_down_with_explicit_cards() -> None:
     table = nl_table(3)
     _, done = play(table, button=1, hole={1: "AsAd", 2: "7c2d", 3: "9h8h"}, board="KcQd5s4h3c")
     assert dict(done.stacks) == {1: 2040, 2: 1980, 3: 1980}
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "hub.rules.table",
-        "hub.rules.table.blinds",
-        "hub.rules.table.config",
-        "hub.rules.table.errors",
-        "hub.rules.table.events",
-        "hub.rules.table.seating",
-        "hub.rules.table.table",
-        "hub.rules.tournament",
-        "hub.rules.rake",
-    ],
-)
-def test_docstring_examples(name: str) -> None:
-    """The runnable examples in the table modules' docstrings stay true."""
-    module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0

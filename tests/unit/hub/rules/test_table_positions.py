@@ -11,7 +11,7 @@ from collections import Counter
 from hub.rules.games import game
 from hub.rules.hand import Hand, Phase
 from hub.rules.table import ButtonRule, HandStarted, Table, TableConfig, TableRules
-from tests.support.table_play import deal_all, fold_around, nl_table, play, posts
+from tests.support.table_play import deal_all, fold_around, nl_table, play, play_out, posts
 
 
 def test_r_pos_1_six_players_a_full_orbit_everyone_pays_each_blind_once() -> None:
@@ -107,14 +107,7 @@ def test_r_pos_4_heads_up_button_posts_small_blind_acts_first_then_last() -> Non
     hand.check()
     deal_all(hand)
     assert setup.seats[hand.actor or 0] == 5  # and last after the flop
-    while hand.phase is not Phase.COMPLETE:
-        if hand.phase is Phase.DEALING:
-            deal_all(hand)
-        elif hand.phase is Phase.BETTING:
-            hand.check()
-        else:
-            hand.show(hand.shower or 0)
-    table.finish_hand(hand)
+    table.finish_hand(play_out(hand))  # checked down to the showdown
     nxt = table.start_hand(now=60.0)
     assert nxt.button == 5 and posts(table) == {5: (10, 0), 2: (20, 0)}
 

@@ -37,7 +37,7 @@ from hub.rules.table import (
     TableConfig,
     TableRules,
 )
-from tests.support.table_play import check_down, deal_all, fold_around, play_out
+from tests.support.table_play import Comings, check_down, deal_all, fold_around, play_out
 
 OPS = st.lists(
     st.tuples(
@@ -60,26 +60,23 @@ def test_chips_conserved_button_never_skips_two_players(
 ) -> None:
     rake = Rake(rate=Fraction(5, 100), cap=10) if raked else Rake()
     table = Table(TableConfig(game("NT"), small_blind=10, big_blind=20, rake=rake))
-    bought = left = raked_total = 0
+    walk = Comings(table)
+    raked_total = 0
     last: tuple[int, tuple[int, ...]] | None = None
     now = 0.0
-    names = 0
     for kind, seat, param in ops:
         now += 60.0
-        if kind == "join" and seat not in table.players:
-            names += 1
-            amount = 800 + 400 * param
-            table.join(seat, f"N{names}", amount, now=now, entry=list(Entry)[param % 2])
-            bought += amount
-        elif kind == "leave" and table.can_leave(seat):
-            left += table.leave(seat, now).stack
+        if kind == "join":
+            walk.join(seat, param, now)
+        elif kind == "leave":
+            walk.leave(seat, now)
         elif kind == "sit_out" and table.can_sit_out(seat):
             table.sit_out(seat)
         elif kind in ("back", "wait") and table.can_come_back(seat):
             table.come_back(seat, Entry.POST if kind == "back" else Entry.WAIT_FOR_BIG_BLIND)
         elif kind == "top_up" and table.can_add_chips(seat, 100, now):
             table.add_chips(seat, 100, now)
-            bought += 100
+            walk.bought += 100
         elif kind == "hand":
             ready = [s for s, p in table.players.items() if not p.sitting_out and p.stack]
             first = table.big_blind_seat is None and ready
@@ -109,7 +106,7 @@ def test_chips_conserved_button_never_skips_two_players(
             raked_total += table.finish_hand(hand, now=now).rake
             last = (setup.button, setup.seats)
         on_table = sum(p.stack + p.pending for p in table.players.values())
-        assert on_table == bought - left - raked_total
+        assert on_table == walk.bought - walk.left - raked_total
 
 
 @settings(max_examples=40, deadline=None)
@@ -227,22 +224,18 @@ def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
 ) -> None:
     rules = TableRules(button=button_rule)
     table = Table(TableConfig(game("NT"), small_blind=10, big_blind=20, rules=rules))
-    bought = left = refused = 0
+    walk = Comings(table)
+    refused = 0
     now = 0.0
     for seat, k in sorted(seated.items()):
         table.join(seat, f"P{seat}", 800 + 400 * k, now=now)
-        bought += 800 + 400 * k
-    names = 0
+        walk.bought += 800 + 400 * k
     result: dict[int, int] = {}  # seat -> stack at the end of its last hand, before top-ups
     for kind, seat, param, top_ups, misdeals in ops:
         now += 60.0
-        if kind == "join" and seat not in table.players:
-            names += 1
-            amount = 800 + 400 * param
-            table.join(seat, f"N{names}", amount, now=now, entry=list(Entry)[param % 2])
-            bought += amount
-        elif kind == "leave" and table.can_leave(seat):
-            left += table.leave(seat, now).stack
+        if kind == "join":
+            walk.join(seat, param, now)
+        elif kind == "leave" and walk.leave(seat, now):
             result.pop(seat, None)
         elif kind == "sit_out" and table.can_sit_out(seat):
             table.sit_out(seat)
@@ -252,7 +245,7 @@ def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
             amount = 100 * (param + 1)
             if table.can_add_chips(seat, amount, now):
                 table.add_chips(seat, amount, now)
-                bought += amount
+                walk.bought += amount
                 assert table.players[seat].stack <= MAXIMUM  # R-BUY-4 between hands
         elif kind == "hand":
             ready = [s for s, p in table.players.items() if not p.sitting_out and p.stack]
@@ -270,7 +263,7 @@ def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
             for _ in range(misdeals):
                 # chips bought during the hand that is then void (by players dealt in:
                 # a busted player's rebuy would change who the redeal deals in)
-                bought += _buy_during(table, [t for t in top_ups if t[0] in setup.seats], now)
+                walk.bought += _buy_during(table, [t for t in top_ups if t[0] in setup.seats], now)
                 voided = table.misdeal()
                 refused += _check_deliveries(voided.deliveries)
                 delivered = {d.seat: d.delivered for d in voided.deliveries}
@@ -294,7 +287,7 @@ def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
                 )
                 assert again.posts == started.posts
                 setup, started = redeal, again
-            bought += _buy_during(table, top_ups, now)
+            walk.bought += _buy_during(table, top_ups, now)
             if param == 3:
                 hand = _shove(setup)
             else:
@@ -303,7 +296,7 @@ def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
             result.update(done.stacks)
             refused += _check_deliveries(done.deliveries)
         on_table = sum(p.stack + p.pending for p in table.players.values())
-        assert on_table == bought - left - refused
+        assert on_table == walk.bought - walk.left - refused
         assert all(p.pending == 0 for p in table.players.values()) or table.current is not None
 
 
