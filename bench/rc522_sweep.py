@@ -25,14 +25,7 @@ import random
 import sys
 from collections.abc import Callable
 
-from table_node.emulation import (
-    FakeGpio,
-    MFRC522Emulator,
-    Tag,
-    VirtualClock,
-    fake_rpi_modules,
-    fake_spidev_module,
-)
+from table_node.emulation import MFRC522Emulator, Tag, VirtualClock, fake_pi_modules
 from table_node.rc522 import RC522
 
 ANTENNAS = [f"seat{n}" for n in range(1, 11)] + ["board", "burn", "muck"]
@@ -64,8 +57,7 @@ def ours(clock: VirtualClock, chips: list[MFRC522Emulator]) -> Sweep:
 
 
 def with_fake_pi(chips: list[MFRC522Emulator]) -> None:
-    sys.modules["spidev"] = fake_spidev_module({(0, i): c for i, c in enumerate(chips)})
-    sys.modules.update(fake_rpi_modules(FakeGpio()))
+    sys.modules.update(fake_pi_modules({(0, i): c for i, c in enumerate(chips)}))
     for name in [m for m in sys.modules if m.startswith(("mfrc522", "pirc522"))]:
         del sys.modules[name]
 

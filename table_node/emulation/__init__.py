@@ -25,6 +25,8 @@ The modules, by what they emulate:
 - :mod:`~table_node.emulation.bus` — a shared SPI bus with chip selects
   (:class:`EmulatedSpiBus`) and a ``spidev`` look-alike (:func:`fake_spidev_module`);
 - :mod:`~table_node.emulation.gpio` — an ``RPi.GPIO`` look-alike (:class:`FakeGpio`);
+- :mod:`~table_node.emulation.pi` — both look-alikes as the modules a library imports
+  (:func:`fake_pi_modules`);
 - :mod:`~table_node.emulation.clock` — :class:`VirtualClock`.
 
 >>> chip = MFRC522Emulator()
@@ -42,6 +44,7 @@ from table_node.emulation.chip import MFRC522Emulator
 from table_node.emulation.clock import VirtualClock
 from table_node.emulation.gpio import FakeGpio, fake_rpi_modules
 from table_node.emulation.iso14443 import BIT_US, FDT_US, crc_a
+from table_node.emulation.pi import fake_pi_modules
 from table_node.emulation.tags import Tag, TagState
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "TagState",
     "VirtualClock",
     "crc_a",
+    "fake_pi_modules",
     "fake_rpi_modules",
     "fake_spidev_module",
 ]

@@ -101,8 +101,7 @@ async def test_the_language_switch_turns_an_alert_and_an_award_czech_on_the_thre
     browser: Any,
 ) -> None:
     async with rig(live=True) as r:
-        assert r.rules.desk.setup is not None
-        sb, bb, button = r.rules.desk.setup.seats
+        sb, bb, button = r.seats
         url, dealer = r.hub.web_url, r.hub.token(Role.DEALER)
         context = await browser.new_context(viewport={"width": 1920, "height": 1080})
         console, public, overlay = [await context.new_page() for _ in range(3)]
@@ -111,10 +110,7 @@ async def test_the_language_switch_turns_an_alert_and_an_award_czech_on_the_thre
         await overlay.goto(f"{r.hub.overlay_url}&lang=en")
         for page in (console, public):
             await page.wait_for_selector("#status[data-state='live']", timeout=WAIT)
-        cards = iter(HOLE)
-        for _ in range(2):
-            for seat in (sb, bb, button):
-                await r.put(f"seat{seat}", next(cards))
+        await r.deal_hole_cards()
         # a card entered by hand that is already in play: the console's refusal, in English
         await console.select_option("#manual-reader", "board")
         await console.fill("#manual-card", HOLE[0])

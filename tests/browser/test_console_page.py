@@ -75,8 +75,7 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
     browser: Any,
 ) -> None:
     async with rig(live=True) as r:
-        assert r.rules.desk.setup is not None
-        sb, bb, button = r.rules.desk.setup.seats
+        sb, bb, button = r.seats
         token = r.hub.token(Role.DEALER)
         page = await browser.new_page(viewport={"width": 1920, "height": 1080})
         frames: list[str] = []
@@ -94,15 +93,12 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
         # the overlay shows hole cards live here: the console says so in red
         assert await page.locator("#live-warning").is_visible()
         before = {s: 1000 for s in SEATS}  # the buy-ins: stacks before hand 1
-        cards = iter(HOLE)
-        for _ in range(2):
-            for seat in (sb, bb, button):
-                await r.put(f"seat{seat}", next(cards))
+        await r.deal_hole_cards()
         # pre-flop, the button faces the big blind
         await assert_offers_the_engines_actions(page, r)
         await choose_and_confirm(page, "r", 30)
         await wait_acting(page, sb)
-        assert r.hand.bets[r.rules.desk.setup.hand_seat(button) or 0] == 30
+        assert r.bet(button) == 30
         await assert_offers_the_engines_actions(page, r)
         await choose_and_confirm(page, "c")
         await wait_acting(page, bb)
@@ -182,8 +178,7 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
 
 async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: Any) -> None:
     async with rig() as r:
-        assert r.rules.desk.setup is not None
-        sb, _bb, button = r.rules.desk.setup.seats
+        sb, _bb, button = r.seats
         token = r.hub.token(Role.DEALER)
         page = await browser.new_page(viewport={"width": 1024, "height": 768})
         await page.goto(f"{r.hub.web_url}/console?token={token}&lang=en")
@@ -333,15 +328,9 @@ async def test_uncalled_winner_shows_one_card_on_the_console_and_the_public_view
     and the public view say one card was shown; the console names that card only, the
     public view none; then the hand closes."""
     async with rig() as r:
-        assert r.rules.desk.setup is not None
-        sb, bb, button = r.rules.desk.setup.seats
+        sb, bb, button = r.seats
         dealer = {"Authorization": f"Bearer {r.hub.token(Role.DEALER)}"}
-        held: dict[int, list[str]] = {s: [] for s in (sb, bb, button)}
-        cards = iter(HOLE)
-        for _ in range(2):
-            for seat in (sb, bb, button):
-                held[seat].append(card := next(cards))
-                await r.put(f"seat{seat}", card)
+        held = await r.deal_hole_cards()
         async with httpx.AsyncClient(base_url=r.hub.web_url, timeout=10) as http:
             post = http.post
             for body in (

@@ -27,8 +27,7 @@ async def test_a_raise_on_the_console_reaches_the_overlay_and_the_public_view(
     browser: Any,
 ) -> None:
     async with rig(live=True) as r:
-        assert r.rules.desk.setup is not None
-        sb, bb, button = r.rules.desk.setup.seats
+        sb, _bb, button = r.seats
         context = await browser.new_context(viewport={"width": 1920, "height": 1080})
         console = await context.new_page()
         overlay = await context.new_page()
@@ -37,10 +36,7 @@ async def test_a_raise_on_the_console_reaches_the_overlay_and_the_public_view(
         await overlay.goto(f"{r.hub.overlay_url}&lang=en")
         await public.goto(f"{r.hub.web_url}/?lang=en")
         await console.wait_for_selector("#status[data-state='live']", timeout=WAIT)
-        cards = iter(HOLE)
-        for _ in range(2):
-            for seat in (sb, bb, button):
-                await r.put(f"seat{seat}", next(cards))
+        await r.deal_hole_cards()
         # pre-flop the button acts first three-handed: raise to 60 on the console page
         await wait_acting(console, button)
         await choose_and_confirm(console, "r", 60)
@@ -55,7 +51,7 @@ async def test_a_raise_on_the_console_reaches_the_overlay_and_the_public_view(
                 arg=button,
                 timeout=WAIT,
             )
-        assert r.hand.bets[r.rules.desk.setup.hand_seat(button) or 0] == 60
+        assert r.bet(button) == 60
         # the overlay shows the hole cards (live here); the console and the public view not
         overlay_html = await overlay.content()
         assert any(f'data-card="{c}"' in overlay_html for c in HOLE)

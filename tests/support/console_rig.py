@@ -46,6 +46,12 @@ class Rig:
         assert self.rules.desk.monitor is not None
         return self.rules.desk.monitor.hand
 
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats of the hand in hand order: the small blind, the big blind, the button."""
+        assert self.rules.desk.setup is not None
+        return self.rules.desk.setup.seats
+
     async def put(self, reader: str, card: str) -> None:
         """Lay a card on an antenna; wait until the hub has taken the read."""
         self.table.reader(reader).place(DECK.uid_for(card))
@@ -53,9 +59,24 @@ class Rig:
         service = self.hub.service
         assert await asyncio.to_thread(service.wait_handled, self.publisher.published, 10)
 
+    async def deal_hole_cards(self) -> dict[int, list[str]]:
+        """Deal :data:`HOLE` on the seats' antennas, two to each seat of the hand one at a
+        time in hand order; the cards each seat got."""
+        held: dict[int, list[str]] = {s: [] for s in self.seats}
+        cards = iter(HOLE)
+        for _ in range(2):
+            for seat in self.seats:
+                held[seat].append(card := next(cards))
+                await self.put(f"seat{seat}", card)
+        return held
+
+    def bet(self, seat: int) -> int:
+        """What ``seat`` has bet on this street of the running hand."""
+        return self.hand.bets[self.seats.index(seat)]
+
     def seat_to_act(self) -> int:
-        assert self.rules.desk.setup is not None and self.hand.actor is not None
-        return self.rules.desk.setup.seats[self.hand.actor]
+        assert self.hand.actor is not None
+        return self.seats[self.hand.actor]
 
 
 @asynccontextmanager

@@ -6,9 +6,7 @@ in the repository). The fixtures that start them (``table_secrets`` in
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +14,7 @@ from hub.adapters.broker import EmbeddedBroker
 from hub.cli import certs, credentials
 from tests.support.commands import run_cli
 from tests.support.loop_thread import LoopThread
-from tests.support.mosquitto import mosquitto_binary
+from tests.support.mosquitto import Mosquitto
 from tests.support.ports import free_port, wait_port
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto" / "feltwire.conf"
@@ -102,40 +100,17 @@ def render_template(secrets: TableSecrets, workdir: Path, port: int, *, mutual: 
     if mutual:
         assert "\nrequire_certificate false\n" in text
         text = text.replace("\nrequire_certificate false\n", "\nrequire_certificate true\n")
-    # as root, Mosquitto would drop to its own user, which cannot read our tmp dir
-    user = "user root\n" if os.geteuid() == 0 else ""
-    return f"{user}log_dest file {workdir}/mosquitto.log\n{text}"
+    return text
 
 
-class GuardedMosquitto:
+class GuardedMosquitto(Mosquitto):
     """A real Mosquitto running the shipped template."""
 
     kind = "mosquitto"
 
     def __init__(self, secrets: TableSecrets, workdir: Path, *, mutual: bool) -> None:
-        self.port = free_port()
-        self.config = workdir / "mosquitto.conf"
-        self.config.write_text(render_template(secrets, workdir, self.port, mutual=mutual))
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [mosquitto_binary(), "-c", str(self.config)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        try:
-            wait_port(self.port)
-        except TimeoutError:
-            self.proc.kill()
-            _, err = self.proc.communicate()
-            raise RuntimeError(f"mosquitto did not start: {err.decode()}") from None
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-            self.proc = None
+        port = free_port()
+        super().__init__(workdir, port, render_template(secrets, workdir, port, mutual=mutual))
 
 
 class GuardedEmbedded:

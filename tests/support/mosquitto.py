@@ -23,34 +23,53 @@ def mosquitto_binary() -> str:
     return found
 
 
-class MosquittoProcess:
-    """A Mosquitto broker of the test's own, on a free port, with its own config."""
+class Mosquitto:
+    """A Mosquitto broker of the test's own in ``workdir``: its config ``text`` (listening
+    on ``port``) in ``mosquitto.conf``, its log in ``mosquitto.log``; started and stopped,
+    and started again if need be."""
 
-    def __init__(self, workdir: Path, extra_config: str = "") -> None:
-        self.port = free_port()
+    def __init__(self, workdir: Path, port: int, text: str) -> None:
+        self.port = port
         self.config = workdir / "mosquitto.conf"
         self.log = workdir / "mosquitto.log"
-        # as root, Mosquitto would drop to its own user, which cannot write in our tmp dir
+        # as root, Mosquitto would drop to its own user, which cannot use our tmp dir
         user = "user root\n" if os.geteuid() == 0 else ""
-        self.config.write_text(
-            f"{user}listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-            f"log_dest file {self.log}\n{extra_config or 'persistence false'}\n"
-        )
+        self.config.write_text(f"{user}log_dest file {self.log}\n{text}")
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        """Start it and wait until it listens; if it never does, fail with what it said."""
         self.proc = subprocess.Popen(
             [mosquitto_binary(), "-c", str(self.config)],
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
-        wait_port(self.port)
+        try:
+            wait_port(self.port)
+        except TimeoutError:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+            raise RuntimeError(f"mosquitto did not start: {err.decode()}") from None
 
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()
-            self.proc.wait(timeout=10)
+            self.proc.communicate(timeout=10)  # waits, and closes its stderr pipe
             self.proc = None
+
+
+class MosquittoProcess(Mosquitto):
+    """A Mosquitto broker of the test's own, on a free port, anonymous, with ``extra_config``
+    (none: ``persistence false``)."""
+
+    def __init__(self, workdir: Path, extra_config: str = "") -> None:
+        port = free_port()
+        super().__init__(
+            workdir,
+            port,
+            f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+            f"{extra_config or 'persistence false'}\n",
+        )
 
     @property
     def url(self) -> str:

@@ -13,14 +13,7 @@ import pytest
 
 from feltwire.config import load_config
 from table_node.config import NodeConfig
-from table_node.emulation import (
-    FakeGpio,
-    MFRC522Emulator,
-    Tag,
-    VirtualClock,
-    fake_rpi_modules,
-    fake_spidev_module,
-)
+from table_node.emulation import MFRC522Emulator, Tag, VirtualClock, fake_pi_modules
 from table_node.main import build_readers
 from table_node.mfrc522_backend import Mfrc522Reader
 
@@ -33,8 +26,7 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture
 def chip_and_lib(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[MFRC522Emulator, ModuleType]]:
     chip = MFRC522Emulator(clock=VirtualClock())
-    monkeypatch.setitem(sys.modules, "spidev", fake_spidev_module({(0, 0): chip}))
-    for name, module in fake_rpi_modules(FakeGpio()).items():
+    for name, module in fake_pi_modules({(0, 0): chip}).items():
         monkeypatch.setitem(sys.modules, name, module)
     for loaded in [m for m in sys.modules if m.startswith("mfrc522")]:
         monkeypatch.delitem(sys.modules, loaded)

@@ -21,14 +21,7 @@ from types import ModuleType
 
 import pytest
 
-from table_node.emulation import (
-    FakeGpio,
-    MFRC522Emulator,
-    Tag,
-    VirtualClock,
-    fake_rpi_modules,
-    fake_spidev_module,
-)
+from table_node.emulation import FakeGpio, MFRC522Emulator, Tag, VirtualClock, fake_pi_modules
 from table_node.rc522 import RC522
 
 pytestmark = pytest.mark.skipif(
@@ -48,8 +41,7 @@ def pi(monkeypatch: pytest.MonkeyPatch) -> Iterator[Pi]:
     clock = VirtualClock()
     chips = {(0, 0): MFRC522Emulator(clock=clock), (0, 1): MFRC522Emulator(clock=clock)}
     gpio = FakeGpio()
-    monkeypatch.setitem(sys.modules, "spidev", fake_spidev_module(chips))
-    for name, module in fake_rpi_modules(gpio).items():
+    for name, module in fake_pi_modules(chips, gpio).items():
         monkeypatch.setitem(sys.modules, name, module)
 
     def fresh(name: str) -> ModuleType:

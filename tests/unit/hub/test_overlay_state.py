@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from feltwire.cards import card_code, card_index
-from feltwire.deck import simulated_deck
 from feltwire.protocol import EquityFrame
 from hub.app.feeds import Subscription
 from hub.app.live_equity import (
@@ -35,40 +34,10 @@ from hub.views.frames import frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 from tests.support.clocks import FakeClock
 from tests.support.doctests import assert_examples_pass
+from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
 
-DECK = simulated_deck()
 ALL_CARDS = [card_code(i) for i in range(52)]
-
-
-class Felt:
-    """The table's antennas as a node reports them: each change a full inventory."""
-
-    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
-        self.hub = hub
-        self.clock = clock
-        self.on: dict[str, set[str]] = {}
-        self.seq = 0
-
-    def _report(self, reader: str) -> None:
-        self.seq += 1
-        uids = sorted(DECK.uid_for(c) for c in self.on.get(reader, set()))
-        body = {"v": 1, "node": "n1", "seq": self.seq, "ts": 0, "reader": reader, "uids": uids}
-        self.hub.handle_message(
-            f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
-        )
-
-    def put(self, reader: str, *cards: str) -> None:
-        self.clock.now += 1
-        self.on.setdefault(reader, set()).update(cards)
-        self._report(reader)
-
-    def move(self, cards: list[str], src: str, dst: str) -> None:
-        self.clock.now += 1
-        self.on[src].difference_update(cards)
-        self._report(src)
-        self.on.setdefault(dst, set()).update(cards)
-        self._report(dst)
 
 
 def players_of(buy_ins: dict[int, int]) -> RulesSettings:
@@ -85,11 +54,11 @@ def seat_players(hub: TableApp) -> TableConsole:
 
 def table(
     buy_ins: dict[int, int], delay: float = 0
-) -> tuple[TableApp, TableConsole, Felt, FakeClock]:
+) -> tuple[TableApp, TableConsole, Antennas, FakeClock]:
     clock = FakeClock()
     hub = hub_service(clock, overlay_delay_s=delay, rules=players_of(buy_ins))
     assert hub.rules is not None
-    return hub, hub.rules, Felt(hub, clock), clock
+    return hub, hub.rules, Antennas(hub, clock, step_per="change"), clock
 
 
 def drain(sub: Subscription) -> list[dict[str, Any]]:
@@ -99,7 +68,7 @@ def drain(sub: Subscription) -> list[dict[str, Any]]:
     return out
 
 
-def deal(rules: TableConsole, felt: Felt, cards: list[str]) -> dict[int, list[str]]:
+def deal(rules: TableConsole, felt: Antennas, cards: list[str]) -> dict[int, list[str]]:
     """Two cards to each seat of the hand, one at a time clockwise."""
     assert rules.desk.setup is not None
     held: dict[int, list[str]] = {s: [] for s in rules.desk.setup.seats}
@@ -388,7 +357,7 @@ def test_any_hand_keeps_the_chips_of_the_rules_and_a_late_page_sees_the_same(
     buy_ins, cards, moves = hand_
     clock = FakeClock()
     hub = hub_service(clock, rules=players_of(buy_ins), opened=False)
-    felt = Felt(hub, clock)
+    felt = Antennas(hub, clock, step_per="change")
     total = sum(buy_ins.values())
     with hub.overlay.subscribe() as ov:
         rules = seat_players(hub)

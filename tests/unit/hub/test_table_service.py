@@ -12,7 +12,6 @@ import pytest
 
 from feltwire.cards import card_index
 from feltwire.config import parse_config
-from feltwire.deck import simulated_deck
 from feltwire.protocol import LightPattern, alerts_topic
 from feltwire.text import Seat, Text
 from hub.app.feeds import Subscription
@@ -27,45 +26,8 @@ from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
 from hub.rules.table import Table
 from tests.support.clocks import FakeClock
 from tests.support.doctests import assert_examples_pass
+from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
-
-DECK = simulated_deck()
-
-
-class Antennas:
-    """The table's antennas as a node reports them: each change a full inventory."""
-
-    def __init__(self, hub: TableApp, clock: FakeClock) -> None:
-        self.hub = hub
-        self.clock = clock
-        self.on: dict[str, set[str]] = {}
-        self.seq = 0
-
-    def _report(self, reader: str, extra: tuple[str, ...] = ()) -> None:
-        self.seq += 1
-        uids = sorted(DECK.uid_for(c) for c in self.on.get(reader, set())) + list(extra)
-        body = {"v": 1, "node": "n1", "seq": self.seq, "ts": 0, "reader": reader, "uids": uids}
-        self.hub.handle_message(
-            f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
-        )
-
-    def put(self, reader: str, *cards: str, extra: tuple[str, ...] = ()) -> None:
-        self.clock.now += 1
-        self.on.setdefault(reader, set()).update(cards)
-        self._report(reader, extra)
-
-    def move(self, cards: list[str], src: str, dst: str) -> None:
-        self.clock.now += 1
-        self.on[src].difference_update(cards)
-        self._report(src)
-        self.on.setdefault(dst, set()).update(cards)
-        self._report(dst)
-
-    def clear(self) -> None:
-        self.clock.now += 1
-        for reader in sorted(r for r, cs in self.on.items() if cs):
-            self.on[reader].clear()
-            self._report(reader)
 
 
 def make(seats: tuple[int, ...] = (2, 5, 7)) -> tuple[TableApp, TableConsole, Antennas]:
@@ -74,7 +36,7 @@ def make(seats: tuple[int, ...] = (2, 5, 7)) -> tuple[TableApp, TableConsole, An
     hub = hub_service(clock, rules=RulesSettings(players=players))
     rules = hub.rules
     assert rules is not None
-    return hub, rules, Antennas(hub, clock)
+    return hub, rules, Antennas(hub, clock, step_per="change")
 
 
 def drain(sub: Subscription) -> list[dict[str, Any]]:
@@ -340,7 +302,7 @@ def make_heads_up(buy_in: int) -> tuple[TableApp, TableConsole, Antennas]:
     hub = hub_service(clock, rules=RulesSettings(players=players))
     rules = hub.rules
     assert rules is not None
-    return hub, rules, Antennas(hub, clock)
+    return hub, rules, Antennas(hub, clock, step_per="change")
 
 
 def test_the_rules_section_sets_the_return_option_of_r_buy_3() -> None:
@@ -366,7 +328,7 @@ def test_the_rules_section_sets_the_return_option_of_r_buy_3() -> None:
 def test_without_rules_the_lights_follow_presence() -> None:
     clock = FakeClock()
     hub = hub_service(clock)
-    table = Antennas(hub, clock)
+    table = Antennas(hub, clock, step_per="change")
     table.put("seat4", "As")
     assert hub.rules is None and hub.feeds.lights.current() == {4: LightPattern.IDLE}
     assert "rules" not in hub.public_snapshot()
