@@ -27,18 +27,11 @@ from feltwire.deck import simulated_deck
 from feltwire.publisher import InventoryPublisher
 from feltwire.text import Seat, Text
 from hub.bootstrap import HubRuntime, start_hub
-from hub.config import (
-    HubConfig,
-    HubMqttSettings,
-    LevelSettings,
-    PlayerSettings,
-    RulesSettings,
-    TournamentSettings,
-    WebSettings,
-)
+from hub.config import LevelSettings, PlayerSettings, RulesSettings, TournamentSettings
 from hub.web.auth import Role
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
+from tests.support.hub_configs import embedded_hub_config
 from tests.support.room import simulated_node
 
 DECK = simulated_deck()
@@ -126,14 +119,7 @@ async def room(seats: tuple[int, ...]) -> AsyncIterator[Room]:
     players = [PlayerSettings(seat=s, name=NAMES[s], buy_in=3000) for s in seats]
     clock = ShiftedClock()
     hub = await start_hub(
-        HubConfig(
-            table="t1",
-            live_equity=False,
-            mqtt=HubMqttSettings(embedded_port=0),
-            web=WebSettings(port=0),
-            rules=RulesSettings(players=players),
-            tournament=TOURNAMENT,
-        ),
+        embedded_hub_config(rules=RulesSettings(players=players), tournament=TOURNAMENT),
         monotonic=clock,
     )
     try:

@@ -15,9 +15,9 @@ from feltwire.mqtt import PahoTransport
 from feltwire.outbox import Outbox
 from feltwire.publisher import InventoryPublisher, SeqCounter
 from hub.bootstrap import start_hub
-from hub.config import HubConfig, HubMqttSettings, WebSettings
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
+from tests.support.hub_configs import hub_on_broker
 from tests.support.mosquitto import MosquittoProcess
 
 DECK = simulated_deck()
@@ -48,14 +48,7 @@ async def test_broker_outage_and_node_restart_lose_nothing(tmp_path: Path) -> No
         extra_config=f"persistence true\npersistence_location {tmp_path}/\nautosave_interval 1\n",
     )
     broker.start()
-    hub = await start_hub(
-        HubConfig(
-            table="t1",
-            readers=READERS,
-            mqtt=HubMqttSettings(url=broker.url),
-            web=WebSettings(port=0, overlay_delay_minutes=0, allow_live_hole_cards=True),
-        )
-    )
+    hub = await start_hub(hub_on_broker(broker.url, READERS))
     seen: list[tuple[str, tuple[str, ...]]] = []
     expected: list[tuple[str, tuple[str, ...]]] = []
     table = SimulatedTable(READERS)

@@ -22,13 +22,13 @@ from feltwire.mqtt import PahoTransport
 from feltwire.protocol import LightPattern
 from feltwire.publisher import InventoryPublisher
 from hub.bootstrap import start_hub
-from hub.config import HubConfig, HubMqttSettings, WebSettings
 from table_node.config import NodeConfig
 from table_node.emulation import MFRC522Emulator, Tag, VirtualClock
 from table_node.lights import SeatLight, SeatLights
 from table_node.main import attach_lights
 from table_node.node import Node
 from table_node.rc522_reader import RC522Wiring, build_rc522_readers
+from tests.support.hub_configs import hub_on_broker
 from tests.support.mosquitto import MosquittoProcess
 
 DECK = simulated_deck()
@@ -38,14 +38,7 @@ READERS = ["seat1", "seat2", "seat3", "board"]
 async def test_tag_on_emulated_chip_becomes_card_and_lights_the_seat(
     mosquitto: MosquittoProcess,
 ) -> None:
-    hub = await start_hub(
-        HubConfig(
-            table="t1",
-            readers=READERS,
-            mqtt=HubMqttSettings(url=mosquitto.url),
-            web=WebSettings(port=0, overlay_delay_minutes=0, allow_live_hole_cards=True),
-        )
-    )
+    hub = await start_hub(hub_on_broker(mosquitto.url, READERS))
     factory = MockFactory(pin_class=MockPWMPin)
     Device.pin_factory = factory
     clock = VirtualClock()

@@ -19,15 +19,23 @@ from feltwire.protocol import alerts_topic
 from hub.app.feeds import Subscription
 from hub.app.table_app import TableApp
 from hub.bootstrap import start_hub
-from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.config import PlayerSettings, RulesSettings
 from hub.views.alerts import DOUBLED_UID_ALERT
 from hub.views.frames import Event
 from tests.support.clocks import FakeClock
+from tests.support.hub_configs import embedded_hub_config
 from tests.support.node_reports import DECK, NodeReports
 from tests.support.service import hub_service
 
 CODE = DOUBLED_UID_ALERT
 CARD_NAMES = ("As", "Kd", "7h")
+
+
+def reporting_table(**options: Any) -> tuple[FakeClock, TableApp, NodeReports]:
+    """A hub service on a clock the test moves (``options`` go to
+    :func:`~tests.support.service.hub_service`) and a node's reports for it."""
+    clock = FakeClock()
+    return clock, hub_service(clock, **options), NodeReports()
 
 
 def drain(sub: Subscription) -> list[Event]:
@@ -52,9 +60,7 @@ def sent_alerts(svc: TableApp) -> list[dict[str, Any]]:
 
 
 def test_a_tag_on_two_seats_raises_one_alert_that_names_no_card() -> None:
-    clock = FakeClock()
-    svc = hub_service(clock)
-    node = NodeReports()
+    clock, svc, node = reporting_table()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat3", "As", "Kd"))
         clock.now += 0.1
@@ -78,9 +84,7 @@ def test_a_tag_on_two_seats_raises_one_alert_that_names_no_card() -> None:
 
 
 def test_a_card_moved_between_antennas_raises_nothing() -> None:
-    clock = FakeClock()
-    svc = hub_service(clock)
-    node = NodeReports()
+    clock, svc, node = reporting_table()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat3", "As", "Kd"))
         clock.now += 1
@@ -95,9 +99,7 @@ def test_a_card_moved_between_antennas_raises_nothing() -> None:
 
 
 def test_the_alert_comes_again_when_the_tag_doubles_again() -> None:
-    clock = FakeClock()
-    svc = hub_service(clock, doubled_after_s=0)
-    node = NodeReports()
+    _, svc, node = reporting_table(doubled_after_s=0)
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat1", "7h"))
         svc.handle_message(*node.read("seat2", "7h"))
@@ -109,9 +111,7 @@ def test_the_alert_comes_again_when_the_tag_doubles_again() -> None:
 
 
 def test_face_up_antennas_name_the_card() -> None:
-    clock = FakeClock()
-    svc = hub_service(clock, readers=["board", "up1", "up2", "seat1"], doubled_after_s=0)
-    node = NodeReports()
+    _, svc, node = reporting_table(readers=["board", "up1", "up2", "seat1"], doubled_after_s=0)
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("up1", "7h"))
         svc.handle_message(*node.read("board", "7h"))
@@ -121,14 +121,12 @@ def test_face_up_antennas_name_the_card() -> None:
 
 
 def test_the_alert_is_raised_while_a_hand_runs_too() -> None:
-    clock = FakeClock()
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
     settings = RulesSettings(players=players, debounce_seconds=0)
-    svc = hub_service(clock, doubled_after_s=0, rules=settings)
+    _, svc, node = reporting_table(doubled_after_s=0, rules=settings)
     rules = svc.rules
     assert rules is not None
     assert rules.in_hand
-    node = NodeReports()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.read("seat2", "As"))
         svc.handle_message(*node.read("seat3", "As"))
@@ -140,10 +138,8 @@ def test_the_alert_is_raised_while_a_hand_runs_too() -> None:
 def test_a_replayed_log_does_not_raise_the_alert_again() -> None:
     from hub.adapters.eventlog.store import EventLog
 
-    clock = FakeClock()
     log = EventLog.memory("t1")
-    svc = hub_service(clock, log=log, doubled_after_s=0)
-    node = NodeReports()
+    clock, svc, node = reporting_table(log=log, doubled_after_s=0)
     svc.handle_message(*node.read("seat1", "As"))
     svc.handle_message(*node.read("seat4", "As"))
     assert svc.counters[f"security.{CODE}"] == 1
@@ -157,14 +153,7 @@ def test_a_replayed_log_does_not_raise_the_alert_again() -> None:
 async def test_a_running_hub_raises_it_on_time_on_every_channel() -> None:
     """Through the embedded broker: the alert reaches the public WebSocket and the alerts
     topic by itself (no further read needed), and /api/stats counts it."""
-    hub = await start_hub(
-        HubConfig(
-            table="t1",
-            live_equity=False,
-            mqtt=HubMqttSettings(embedded_port=0),
-            web=WebSettings(port=0),
-        )
-    )
+    hub = await start_hub(embedded_hub_config())
     received: list[bytes] = []
     got_alert = threading.Event()
     subscribed = threading.Event()
@@ -211,9 +200,7 @@ async def test_a_running_hub_raises_it_on_time_on_every_channel() -> None:
 
 
 def test_a_tag_not_in_the_deck_raises_an_alert_when_no_hand_runs() -> None:
-    clock = FakeClock()
-    svc = hub_service(clock)
-    node = NodeReports()
+    _, svc, node = reporting_table()
     forged = "04C0FFEE000001"
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.inventory("seat4", forged))
@@ -233,13 +220,11 @@ def test_a_tag_not_in_the_deck_raises_an_alert_when_no_hand_runs() -> None:
 
 
 def test_in_a_hand_the_rules_raise_the_unknown_tag_alert_once() -> None:
-    clock = FakeClock()
     players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
-    svc = hub_service(clock, rules=RulesSettings(players=players))
+    _, svc, node = reporting_table(rules=RulesSettings(players=players))
     rules = svc.rules
     assert rules is not None
     assert rules.in_hand
-    node = NodeReports()
     with svc.public.subscribe() as pub:
         svc.handle_message(*node.inventory("seat2", "04C0FFEE000002"))
         raised = [e for e in drain(pub) if e.get("type") == "alert"]

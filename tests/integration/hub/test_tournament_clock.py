@@ -25,17 +25,10 @@ from hub.app.feeds import Subscription
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
-from hub.config import (
-    HubConfig,
-    HubMqttSettings,
-    LevelSettings,
-    PlayerSettings,
-    RulesSettings,
-    TournamentSettings,
-    WebSettings,
-)
+from hub.config import HubConfig, LevelSettings, PlayerSettings, RulesSettings, TournamentSettings
 from hub.web.auth import Role
 from tests.support.clocks import FakeClock
+from tests.support.hub_configs import embedded_hub_config
 from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
 
@@ -175,16 +168,14 @@ def test_the_readme_tournament_example_is_valid() -> None:
 
 
 def config(state_dir: Path | None = None, **overrides: Any) -> HubConfig:
+    """The real hub with :data:`PLAYERS` seated and :data:`TOURNAMENT`'s clock ticking
+    every 50 ms; ``overrides`` replace :class:`~hub.config.HubConfig` fields."""
     options: dict[str, Any] = {
-        "table": "t1",
-        "live_equity": False,
-        "mqtt": HubMqttSettings(embedded_port=0),
-        "web": WebSettings(port=0),
         "rules": RulesSettings(players=PLAYERS, tick_seconds=0.05),
         "tournament": TOURNAMENT,
         "state_dir": state_dir,
     } | overrides
-    return HubConfig(**options)
+    return embedded_hub_config(**options)
 
 
 async def post(hub: HubRuntime, action: str, role: Role | None = Role.DEALER) -> httpx.Response:

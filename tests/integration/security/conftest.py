@@ -13,16 +13,21 @@ import pytest
 from tests.support.guarded_brokers import Guarded, TableSecrets, add_credential, start_guarded
 
 
+def _serve(kind: str, secrets: TableSecrets, workdir: Path, *, mutual: bool) -> Iterator[Guarded]:
+    """A guarded broker of ``kind`` for a fixture to yield; stopped when the test is done."""
+    broker = start_guarded(kind, secrets, workdir, mutual=mutual)
+    try:
+        yield broker
+    finally:
+        broker.stop()
+
+
 @pytest.fixture(params=["mosquitto", "embedded"])
 def guarded(
     request: pytest.FixtureRequest, table_secrets: TableSecrets, tmp_path: Path
 ) -> Iterator[Guarded]:
     """A broker requiring TLS, passwords and the ACL (server certificate only)."""
-    broker = start_guarded(request.param, table_secrets, tmp_path, mutual=False)
-    try:
-        yield broker
-    finally:
-        broker.stop()
+    yield from _serve(request.param, table_secrets, tmp_path, mutual=False)
 
 
 @pytest.fixture(params=["mosquitto", "embedded"])
@@ -30,11 +35,7 @@ def guarded_mutual(
     request: pytest.FixtureRequest, table_secrets: TableSecrets, tmp_path: Path
 ) -> Iterator[Guarded]:
     """The same, with a client certificate required (mutual TLS)."""
-    broker = start_guarded(request.param, table_secrets, tmp_path, mutual=True)
-    try:
-        yield broker
-    finally:
-        broker.stop()
+    yield from _serve(request.param, table_secrets, tmp_path, mutual=True)
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +57,4 @@ def broker(
     request: pytest.FixtureRequest, secrets: TableSecrets, tmp_path: Path
 ) -> Iterator[Guarded]:
     """A guarded broker (TLS, passwords, the ACL) on :func:`secrets`' credentials."""
-    b = start_guarded(request.param, secrets, tmp_path, mutual=False)
-    try:
-        yield b
-    finally:
-        b.stop()
+    yield from _serve(request.param, secrets, tmp_path, mutual=False)

@@ -13,6 +13,7 @@ import pytest
 
 from feltwire.deck import simulated_deck
 from feltwire.protocol import reader_tags_filter, reader_tags_topic
+from tests.support.broker_checks import connect_on_hub_session, leave_hub_session
 from tests.support.guarded_brokers import GuardedMosquitto, TableSecrets
 from tests.support.mqtt_client import connect, wait_for
 
@@ -33,13 +34,8 @@ def mosquitto(table_secrets: TableSecrets, tmp_path: Path) -> Iterator[GuardedMo
 def test_a_flood_is_kept_for_the_hub_while_it_is_away(
     mosquitto: GuardedMosquitto, table_secrets: TableSecrets
 ) -> None:
-    hub_id = "feltwire-hub-table1"
-    hub = connect(
-        mosquitto, table_secrets, table_secrets.users["hub1"], client_id=hub_id, clean_session=False
-    )
-    assert hub.connected.is_set()
-    assert hub.subscribe(reader_tags_filter("table1")) == [1]
-    hub.close()  # the session stays: the broker queues for it
+    # the hub's session stays while it is away: the broker queues for it
+    leave_hub_session(mosquitto, table_secrets, "hub1", reader_tags_filter("table1"))
 
     node = connect(mosquitto, table_secrets, table_secrets.users["node1"])
     assert node.connected.is_set()
@@ -53,9 +49,7 @@ def test_a_flood_is_kept_for_the_hub_while_it_is_away(
         info.wait_for_publish(timeout=30)
     node.close()
 
-    back = connect(
-        mosquitto, table_secrets, table_secrets.users["hub1"], client_id=hub_id, clean_session=False
-    )
+    back = connect_on_hub_session(mosquitto, table_secrets, "hub1")
     try:
         assert back.connected.is_set()
         wait_for(lambda: len(back.messages) >= FLOOD, 60)

@@ -5,6 +5,12 @@ from __future__ import annotations
 
 import time
 
+from tests.support.broker_checks import (
+    clients,
+    connect_on_hub_session,
+    leave_hub_session,
+    retained_for_late_subscriber,
+)
 from tests.support.guarded_brokers import Credential, Guarded, TableSecrets
 from tests.support.mqtt_client import QUIET, connect, wait_for
 
@@ -34,10 +40,7 @@ def test_plain_tcp_is_refused_where_tls_is_required(
 
 
 def test_node_reads_reach_its_hub(guarded: Guarded, table_secrets: TableSecrets) -> None:
-    hub = connect(guarded, table_secrets, table_secrets.users["hub1"])
-    node = connect(guarded, table_secrets, table_secrets.users["node1"])
-    try:
-        assert hub.connected.is_set() and node.connected.is_set()
+    with clients(guarded, table_secrets, "hub1", "node1") as (hub, node):
         assert hub.subscribe("feltwire/v1/table1/node/+/reader/+/tags") == [1]
         node.publish(T1_SEAT1, b"mine")
         assert wait_for(lambda: (T1_SEAT1, b"mine") in hub.messages, 5)
@@ -47,19 +50,12 @@ def test_node_reads_reach_its_hub(guarded: Guarded, table_secrets: TableSecrets)
         assert wait_for(
             lambda: ("feltwire/v1/table1/seat/3/light/set", b"light") in node.messages, 5
         )
-    finally:
-        hub.close()
-        node.close()
 
 
 def test_node_cannot_publish_for_another_table(
     guarded: Guarded, table_secrets: TableSecrets
 ) -> None:
-    hub2 = connect(guarded, table_secrets, table_secrets.users["hub2"])
-    node1 = connect(guarded, table_secrets, table_secrets.users["node1"])
-    node2 = connect(guarded, table_secrets, table_secrets.users["node2"])
-    try:
-        assert hub2.connected.is_set() and node1.connected.is_set() and node2.connected.is_set()
+    with clients(guarded, table_secrets, "hub2", "node1", "node2") as (hub2, node1, node2):
         assert hub2.subscribe("feltwire/v1/table2/#") in ([1], [128])
         hub2.subscribe("feltwire/v1/table2/node/+/reader/+/tags")
         hub2.subscribe("feltwire/v1/table2/node/+/availability")
@@ -71,25 +67,18 @@ def test_node_cannot_publish_for_another_table(
         assert wait_for(lambda: (T2_SEAT1, b"genuine") in hub2.messages, 5)
         time.sleep(QUIET)
         assert all(p not in (b"spoofed", b"offline") for _, p in hub2.messages), hub2.messages
-    finally:
-        hub2.close()
-        node1.close()
-        node2.close()
     # nor did the broker keep the spoofed message as the retained state of table2's seat1
-    late = connect(guarded, table_secrets, table_secrets.users["hub2"])
-    try:
-        late.subscribe("feltwire/v1/table2/node/+/reader/+/tags")
-        time.sleep(QUIET)
-        assert not [m for m in late.messages if m[1] == b"spoofed"], late.messages
-    finally:
-        late.close()
+    retained = retained_for_late_subscriber(
+        guarded,
+        table_secrets,
+        "hub2",
+        "feltwire/v1/table2/node/+/reader/+/tags",
+    )
+    assert not [m for m in retained if m[1] == b"spoofed"], retained
 
 
 def test_node_cannot_read_reader_topics(guarded: Guarded, table_secrets: TableSecrets) -> None:
-    node1 = connect(guarded, table_secrets, table_secrets.users["node1"])
-    spy = connect(guarded, table_secrets, table_secrets.users["node2"])
-    try:
-        assert node1.connected.is_set() and spy.connected.is_set()
+    with clients(guarded, table_secrets, "node1", "node2") as (node1, spy):
         node1.publish(T1_SEAT1, b"retained hole cards", retain=True)
         for topic_filter in (
             "feltwire/v1/table1/node/+/reader/+/tags",
@@ -110,27 +99,21 @@ def test_node_cannot_read_reader_topics(guarded: Guarded, table_secrets: TableSe
         time.sleep(QUIET)
         assert own in ([128], [0], [1])
         assert not [m for m in node1.messages if "/reader/" in m[0]], node1.messages
-    finally:
-        node1.close()
-        spy.close()
 
 
 def test_node_cannot_take_over_the_hubs_session(
     guarded: Guarded, table_secrets: TableSecrets
 ) -> None:
-    hub_id = "feltwire-hub-table1"
-    hub = connect(
-        guarded, table_secrets, table_secrets.users["hub1"], client_id=hub_id, clean_session=False
+    leave_hub_session(
+        guarded,
+        table_secrets,
+        "hub1",
+        "feltwire/v1/table1/node/+/reader/+/tags",
     )
-    assert hub.connected.is_set()
-    hub.subscribe("feltwire/v1/table1/node/+/reader/+/tags")
-    hub.close()
     node = connect(guarded, table_secrets, table_secrets.users["node1"])
     node.publish(T1_SEAT1, b"queued for the hub")
     node.close()
-    thief = connect(
-        guarded, table_secrets, table_secrets.users["node2"], client_id=hub_id, clean_session=False
-    )
+    thief = connect_on_hub_session(guarded, table_secrets, "node2")
     try:
         time.sleep(QUIET)
         assert (T1_SEAT1, b"queued for the hub") not in thief.messages
@@ -141,9 +124,7 @@ def test_node_cannot_take_over_the_hubs_session(
         # leaks, and the hub gets the retained state when it subscribes again (see
         # docs/security.md). The embedded broker refuses the thief and keeps the queue.
         return
-    back = connect(
-        guarded, table_secrets, table_secrets.users["hub1"], client_id=hub_id, clean_session=False
-    )
+    back = connect_on_hub_session(guarded, table_secrets, "hub1")
     try:
         assert wait_for(lambda: (T1_SEAT1, b"queued for the hub") in back.messages, 5), (
             back.messages

@@ -26,7 +26,7 @@ from feltwire.protocol import reader_tags_topic
 from feltwire.publisher import InventoryPublisher, SeqCounter
 from hub.app.nodes import STALE_STREAK
 from hub.bootstrap import HubRuntime, start_hub
-from hub.config import HubConfig, HubMqttSettings, TlsFiles, WebSettings
+from hub.config import TlsFiles
 from hub.web.auth import Role
 from tests.support.guarded_brokers import Guarded, TableSecrets
 from tests.support.guarded_hub import (
@@ -39,7 +39,8 @@ from tests.support.guarded_hub import (
     url,
     wait_until,
 )
-from tests.support.room import simulated_node
+from tests.support.hub_configs import embedded_hub_config
+from tests.support.room import SimulatedNode, simulated_node
 
 QS = DECK.uid_for("Qs")
 
@@ -102,14 +103,19 @@ async def test_a_top_sequence_on_the_nodes_own_credential_pins_nothing(
         thief_link.close()
 
 
-def open_hub_config(state_dir: Path) -> HubConfig:
-    return HubConfig(
-        table="t1",
-        live_equity=False,
-        mqtt=HubMqttSettings(embedded_port=0),
-        web=WebSettings(port=0),
-        state_dir=state_dir,
-    )
+async def node_reads_as_on_seat1(hub: HubRuntime, sim: SimulatedNode) -> None:
+    """The node reads the ace of spades on seat1; wait until the hub has it there."""
+    sim.table.reader("seat1").place(AS)
+    sim.node.poll_once()
+    await wait_until(lambda: hub.service.intake.presence.cards_on("seat1") == ("As",))
+
+
+async def forge_the_board(hub: HubRuntime, seq: int) -> None:
+    """An anonymous forger on the open broker publishes the queen of spades as node n's
+    board inventory, with sequence number ``seq``."""
+    forged = {"v": 1, "node": "n", "seq": seq, "ts": 0, "reader": "board", "uids": [QS]}
+    board = reader_tags_topic("t1", "n", "board")
+    await asyncio.to_thread(raw_publish, hub.broker.port, board, forged)
 
 
 async def admin_post(hub: HubRuntime, path: str) -> httpx.Response:
@@ -124,16 +130,11 @@ async def test_an_anonymous_forger_on_the_open_loopback_broker_stalls_nothing(
     """The demo's situation: anyone on the machine may publish on the open loopback
     broker. A board card with seq 2**63-1 on the node's own topic is refused; the board
     stays as the node reads it and the node's reads go on."""
-    hub = await start_hub(open_hub_config(tmp_path / "state"))
+    hub = await start_hub(embedded_hub_config(state_dir=tmp_path / "state"))
     try:
         async with simulated_node(hub) as sim:
-            sim.table.reader("seat1").place(AS)
-            sim.node.poll_once()
-            await wait_until(lambda: hub.service.intake.presence.cards_on("seat1") == ("As",))
-            forged = {"v": 1, "node": "n", "seq": TOP_SEQ, "ts": 0, "reader": "board"}
-            forged["uids"] = [QS]
-            board = reader_tags_topic("t1", "n", "board")
-            await asyncio.to_thread(raw_publish, hub.broker.port, board, forged)
+            await node_reads_as_on_seat1(hub, sim)
+            await forge_the_board(hub, TOP_SEQ)
             await wait_until(lambda: hub.service.counters.get("rejected.seq_jump") == 1)
             assert hub.service.intake.presence.cards_on("board") == ()
             sim.table.reader("board").place(KD)
@@ -149,17 +150,12 @@ async def test_an_admin_resets_a_node_pushed_far_ahead_and_the_reset_is_kept(
     """A forged count plausibly ahead (seq + 50,000) is taken; the node's real reads then
     arrive stale. The dealer is told, an admin resets the node's sequence over the web,
     the node's reads are taken again — and a restarted hub replays the reset."""
-    hub = await start_hub(open_hub_config(tmp_path / "state"))
+    hub = await start_hub(embedded_hub_config(state_dir=tmp_path / "state"))
     try:
         async with simulated_node(hub) as sim:
-            sim.table.reader("seat1").place(AS)
-            sim.node.poll_once()
-            await wait_until(lambda: hub.service.intake.presence.cards_on("seat1") == ("As",))
+            await node_reads_as_on_seat1(hub, sim)
             ahead = sim.publisher._seq.take() + 50_000  # the node's next number, far ahead
-            forged = {"v": 1, "node": "n", "seq": ahead, "ts": 0, "reader": "board"}
-            forged["uids"] = [QS]
-            board = reader_tags_topic("t1", "n", "board")
-            await asyncio.to_thread(raw_publish, hub.broker.port, board, forged)
+            await forge_the_board(hub, ahead)
             await wait_until(lambda: hub.service.intake.presence.cards_on("board") == ("Qs",))
             board_reader = sim.table.reader("board")
             for n in range(STALE_STREAK):  # the node's real reads of the board: all stale
@@ -183,7 +179,7 @@ async def test_an_admin_resets_a_node_pushed_far_ahead_and_the_reset_is_kept(
         assert kept == [{"command": "reset_node", "node": "n"}]
     finally:
         await hub.stop()
-    again = await start_hub(open_hub_config(tmp_path / "state"))
+    again = await start_hub(embedded_hub_config(state_dir=tmp_path / "state"))
     try:  # the reset is replayed: the board as it was, the forged count forgotten
         assert again.service.intake.presence.cards_on("board") == ("As",)
         assert again.service.node_stats()["n"]["last_seq"] < ahead

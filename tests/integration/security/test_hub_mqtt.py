@@ -53,28 +53,32 @@ class TableNode:
         self.transport.close()
 
 
-async def read_reaches_the_hub(hub: HubRuntime, node: TableNode) -> None:
-    assert await asyncio.to_thread(node.transport.wait_connected, 10)
-    await asyncio.wait_for(hub.service.subscribed.wait(), 15)
-    node.publisher.update("seat3", frozenset({DECK.uid_for("As")}))
-    await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("As",))
-    assert hub.service.counters["accepted"] == 1
-    # and the hub's light command for that seat reaches the node over the same guarded broker
-    light = "feltwire/v1/table1/seat/3/light/set"
-    await wait_until(lambda: light in node.lights)
-    assert node.lights[light] is not LightPattern.OFF
+async def read_reaches_the_hub(
+    config: HubConfig, broker: Guarded, secrets: TableSecrets, *, client_cert: bool
+) -> None:
+    """The hub of ``config`` takes node pi1's read (the node presents its client
+    certificate or not) and its light command for that seat reaches the node."""
+    node = TableNode(broker, secrets, client_cert=client_cert)
+    try:
+        async with running(config) as hub:
+            assert await asyncio.to_thread(node.transport.wait_connected, 10)
+            await asyncio.wait_for(hub.service.subscribed.wait(), 15)
+            node.publisher.update("seat3", frozenset({DECK.uid_for("As")}))
+            await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("As",))
+            assert hub.service.counters["accepted"] == 1
+            # and the light command for that seat reaches the node over the same guarded broker
+            light = "feltwire/v1/table1/seat/3/light/set"
+            await wait_until(lambda: light in node.lights)
+            assert node.lights[light] is not LightPattern.OFF
+    finally:
+        node.close()
 
 
 async def test_hub_takes_a_nodes_read_with_its_credential_and_the_table_ca(
     guarded: Guarded, table_secrets: TableSecrets
 ) -> None:
     config = hub_config(url(guarded, table_secrets.users["hub1"]), TlsFiles(table_secrets.ca))
-    node = TableNode(guarded, table_secrets, client_cert=False)
-    try:
-        async with running(config) as hub:
-            await read_reaches_the_hub(hub, node)
-    finally:
-        node.close()
+    await read_reaches_the_hub(config, guarded, table_secrets, client_cert=False)
 
 
 async def test_hub_with_its_certificate_passes_mutual_tls(
@@ -84,12 +88,7 @@ async def test_hub_with_its_certificate_passes_mutual_tls(
     run_cli(certs.main, ["client", "--ca", ca_dir, "--name", "table1-hub", "--out", out])
     tls = TlsFiles(table_secrets.ca, tmp_path / "table1-hub.crt", tmp_path / "table1-hub.key")
     config = hub_config(url(guarded_mutual, table_secrets.users["hub1"]), tls)
-    node = TableNode(guarded_mutual, table_secrets, client_cert=True)
-    try:
-        async with running(config) as hub:
-            await read_reaches_the_hub(hub, node)
-    finally:
-        node.close()
+    await read_reaches_the_hub(config, guarded_mutual, table_secrets, client_cert=True)
 
 
 async def refused(hub: HubRuntime, caplog: pytest.LogCaptureFixture, why: str) -> None:

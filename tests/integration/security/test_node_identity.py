@@ -22,6 +22,7 @@ from feltwire.protocol import button_topic, reader_tags_filter, reader_tags_topi
 from feltwire.publisher import InventoryPublisher, SeqCounter
 from hub.config import TlsFiles
 from hub.security.acl import Acl, read_acl_file
+from tests.support.broker_checks import clients, retained_for_late_subscriber
 from tests.support.guarded_brokers import Credential, Guarded, TableSecrets, add_credential
 from tests.support.guarded_hub import (
     AS,
@@ -52,13 +53,9 @@ def board_only(secrets: TableSecrets) -> Credential:
 def test_a_node_cannot_publish_on_another_nodes_topics(
     broker: Guarded, secrets: TableSecrets
 ) -> None:
-    hub = connect(broker, secrets, secrets.users["hub"])
-    north = connect(broker, secrets, secrets.users["north"])
-    south = connect(broker, secrets, secrets.users["south"])
     norths_seat3 = reader_tags_topic("table1", "pi-north", "seat3")
     norths_button = button_topic("table1", "pi-north")
-    try:
-        assert hub.connected.is_set() and north.connected.is_set() and south.connected.is_set()
+    with clients(broker, secrets, "hub", "north", "south") as (hub, north, south):
         assert hub.subscribe(reader_tags_filter("table1")) == [1]
         assert hub.subscribe(BUTTONS) == [1]
         south.publish(norths_seat3, b"forged", retain=True)
@@ -69,27 +66,15 @@ def test_a_node_cannot_publish_on_another_nodes_topics(
         assert wait_for(lambda: len([m for m in hub.messages if m[1] == b"genuine"]) == 2, 5)
         time.sleep(QUIET)
         assert not [m for m in hub.messages if m[1] == b"forged"], hub.messages
-    finally:
-        hub.close()
-        north.close()
-        south.close()
     # nor did the broker keep the forged inventory as pi-north's retained seat3
-    late = connect(broker, secrets, secrets.users["hub"])
-    try:
-        assert late.subscribe(reader_tags_filter("table1")) == [1]
-        time.sleep(QUIET)
-        assert (norths_seat3, b"forged") not in late.messages, late.messages
-    finally:
-        late.close()
+    retained = retained_for_late_subscriber(broker, secrets, "hub", reader_tags_filter("table1"))
+    assert (norths_seat3, b"forged") not in retained, retained
 
 
 def test_a_node_given_readers_reaches_only_those(
     broker: Guarded, secrets: TableSecrets, board_only: Credential
 ) -> None:
-    hub = connect(broker, secrets, secrets.users["hub"])
-    node = connect(broker, secrets, board_only)
-    try:
-        assert hub.connected.is_set() and node.connected.is_set()
+    with clients(broker, secrets, "hub", "board") as (hub, node):  # "board": board_only
         assert hub.subscribe(reader_tags_filter("table1")) == [1]
         node.publish(reader_tags_topic("table1", "pi-board", "seat3"), b"not its reader")
         node.publish(reader_tags_topic("table1", "pi-board", "burn"), b"its burn")
@@ -97,9 +82,6 @@ def test_a_node_given_readers_reaches_only_those(
         assert wait_for(lambda: len(hub.messages) >= 2, 5)
         time.sleep(QUIET)
         assert sorted(p for _, p in hub.messages) == [b"its board", b"its burn"], hub.messages
-    finally:
-        hub.close()
-        node.close()
     acl = Acl(read_acl_file(secrets.acl))
     assert acl.may_publish(board_only.username, "feltwire/v1/table1/node/pi-board/button")
     assert not acl.may_publish(board_only.username, "feltwire/v1/table1/node/pi-north/button")

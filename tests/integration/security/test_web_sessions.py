@@ -7,26 +7,48 @@ import os
 import sqlite3
 import stat
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from hub.bootstrap import HubRuntime
 from hub.security.audit import AUDIT_FILE, AuditLog
 from hub.web.auth import ACCESS_HEADER, CSRF_HEADER, SESSION_COOKIE, Role
 from tests.support.clocks import MovableClock
-from tests.support.web_hub import PASSWORD, app_of, running_hub, sign_in, user_name
+from tests.support.web_hub import PASSWORD, SignedIn, app_of, running_hub, sign_in, user_name
 
 ACTION = {"seat": 1, "act": "fold"}
 
 
-async def test_sign_in_sets_a_guarded_cookie_and_answers_who_am_i() -> None:
+@asynccontextmanager
+async def hub_and_client(
+    state_dir: Path | None = None, **options: Any
+) -> AsyncIterator[tuple[HubRuntime, httpx.AsyncClient]]:
+    """A hub of :func:`~tests.support.web_hub.running_hub` (``options`` are its keywords)
+    and an HTTP client of its web server."""
     async with (
-        running_hub() as hub,
+        running_hub(state_dir, **options) as hub,
         httpx.AsyncClient(base_url=hub.web_url) as http,
     ):
+        yield hub, http
+
+
+async def signed_in(http: httpx.AsyncClient, role: str) -> SignedIn:
+    """Sign in as the test user of ``role``, then empty the client's cookie jar: each
+    request presents the session (or none) by the headers it is given."""
+    user = await sign_in(http, role)
+    http.cookies.clear()
+    return user
+
+
+async def test_sign_in_sets_a_guarded_cookie_and_answers_who_am_i() -> None:
+    async with hub_and_client() as (_, http):
         r = await http.post("/api/session", json={"name": "dealer-user", "password": PASSWORD})
         assert r.status_code == 200, r.text
         cookie = r.headers["set-cookie"]
@@ -47,20 +69,14 @@ async def test_sign_in_sets_a_guarded_cookie_and_answers_who_am_i() -> None:
 
 
 async def test_secure_cookie_unless_loopback_http() -> None:
-    async with (
-        running_hub(secure_cookies=True) as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
+    async with hub_and_client(secure_cookies=True) as (_, http):
         r = await http.post("/api/session", json={"name": "dealer-user", "password": PASSWORD})
         assert r.status_code == 200, r.text
         assert "; secure" in r.headers.get("set-cookie", "").lower(), r.headers
 
 
 async def test_wrong_password_and_unknown_name_get_the_same_answer() -> None:
-    async with (
-        running_hub() as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
+    async with hub_and_client() as (_, http):
         wrong = await http.post("/api/session", json={"name": "dealer-user", "password": "no"})
         nobody = await http.post("/api/session", json={"name": "nobody", "password": PASSWORD})
         assert wrong.status_code == nobody.status_code == 401
@@ -82,12 +98,8 @@ async def test_wrong_password_and_unknown_name_get_the_same_answer() -> None:
 
 
 async def test_csrf_token_required_for_cookie_authenticated_changes() -> None:
-    async with (
-        running_hub() as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
-        dealer = await sign_in(http, "dealer")
-        http.cookies.clear()
+    async with hub_and_client() as (hub, http):
+        dealer = await signed_in(http, "dealer")
         cookie = dealer.headers(csrf=False)
         no_header = await http.post("/api/console/action", json=ACTION, headers=cookie)
         assert no_header.status_code == 403 and no_header.headers[ACCESS_HEADER] == "refused"
@@ -116,10 +128,7 @@ async def test_csrf_token_required_for_cookie_authenticated_changes() -> None:
 
 
 async def test_session_websocket_only_from_the_hubs_own_origin() -> None:
-    async with (
-        running_hub() as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
+    async with hub_and_client() as (hub, http):
         producer = await sign_in(http, "producer")
         url = hub.web_url.replace("http", "ws", 1) + "/ws/overlay"
         cookie = producer.headers(csrf=False)
@@ -132,17 +141,12 @@ async def test_session_websocket_only_from_the_hubs_own_origin() -> None:
 
 
 async def test_pages_for_a_signed_in_user_carry_the_csrf_token() -> None:
-    async with (
-        running_hub() as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
-        producer = await sign_in(http, "producer")
-        http.cookies.clear()
+    async with hub_and_client() as (hub, http):
+        producer = await signed_in(http, "producer")
         meta = f'<meta name="csrf-token" content="{producer.csrf}">'
         assert meta in (await http.get("/overlay", headers=producer.headers(csrf=False))).text
         assert meta in (await http.get("/login", headers=producer.headers(csrf=False))).text
-        dealer = await sign_in(http, "dealer")
-        http.cookies.clear()
+        dealer = await signed_in(http, "dealer")
         console = (await http.get("/console", headers=dealer.headers(csrf=False))).text
         assert f'<meta name="csrf-token" content="{dealer.csrf}">' in console
         anonymous = (await http.get("/login")).text
@@ -152,12 +156,9 @@ async def test_pages_for_a_signed_in_user_carry_the_csrf_token() -> None:
 
 async def test_sessions_expire_when_idle_and_after_their_lifetime() -> None:
     clock = MovableClock(time.monotonic())
-    async with (
-        running_hub(monotonic=clock, session_hours=3, session_idle_minutes=60) as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
-        dealer = await sign_in(http, "dealer")
-        http.cookies.clear()
+    expiring = hub_and_client(monotonic=clock, session_hours=3, session_idle_minutes=60)
+    async with expiring as (_, http):
+        dealer = await signed_in(http, "dealer")
         cookie = dealer.headers(csrf=False)
 
         async def console_state() -> httpx.Response:
@@ -173,8 +174,7 @@ async def test_sessions_expire_when_idle_and_after_their_lifetime() -> None:
         assert (await http.get("/", headers=cookie)).status_code == 200
         assert (await http.get("/login", headers=cookie)).status_code == 200
 
-        idle = await sign_in(http, "dealer")
-        http.cookies.clear()
+        idle = await signed_in(http, "dealer")
         clock.now += 61 * 60
         r = await http.get("/api/console/state", headers=idle.headers(csrf=False))
         assert r.status_code == 401
@@ -182,10 +182,7 @@ async def test_sessions_expire_when_idle_and_after_their_lifetime() -> None:
 
 async def test_sign_in_is_rate_limited_per_name_and_per_address() -> None:
     clock = MovableClock(time.monotonic())
-    async with (
-        running_hub(monotonic=clock) as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
+    async with hub_and_client(monotonic=clock) as (_, http):
 
         async def attempt(name: str, password: str = "wrong") -> httpx.Response:
             r = await http.post("/api/session", json={"name": name, "password": password})
@@ -217,8 +214,7 @@ async def test_overlay_opens_and_refusals_are_audited(tmp_path: Path) -> None:
         httpx.AsyncClient(base_url=hub.web_url, headers={"User-Agent": "OBS/30"}) as http,
     ):
         assert (await http.get("/overlay", params={"token": hub.producer_token})).status_code == 200
-        producer = await sign_in(http, "producer")
-        http.cookies.clear()
+        producer = await signed_in(http, "producer")
         url = hub.web_url.replace("http", "ws", 1) + "/ws/overlay"
         async with connect(
             url, additional_headers=producer.headers(csrf=False) | {"User-Agent": "Chromium"}
@@ -273,10 +269,7 @@ async def test_removed_user_loses_their_session(tmp_path: Path) -> None:
     write_users_file(
         users_file, [WebUser(name="temp", role="dealer", password_hash=hash_web_password("pw"))]
     )
-    async with (
-        running_hub(users_file=users_file) as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
+    async with hub_and_client(users_file=users_file) as (hub, http):
         r = await http.post("/api/session", json={"name": "temp", "password": "pw"})
         assert r.status_code == 200
         assert (await http.get("/api/console/state")).status_code == 200
@@ -287,10 +280,7 @@ async def test_removed_user_loses_their_session(tmp_path: Path) -> None:
 
 
 async def test_a_browser_without_the_role_is_sent_to_sign_in() -> None:
-    async with (
-        running_hub() as hub,
-        httpx.AsyncClient(base_url=hub.web_url) as http,
-    ):
+    async with hub_and_client() as (_, http):
         page = await http.get("/overlay", params={"table": "t1"}, headers={"Accept": "text/html"})
         assert page.status_code == 401 and page.headers[ACCESS_HEADER] == "refused"
         assert 'url=/login?next=%2Foverlay%3Ftable%3Dt1"' in page.text
