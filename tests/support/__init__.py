@@ -9,9 +9,13 @@ Processes and ports
     :mod:`~tests.support.guarded_brokers` (Mosquitto on the shipped template and the
     embedded broker, with certificates and credentials made at test time),
     :mod:`~tests.support.mqtt_client` (a paho client recording what the broker did),
+    :mod:`~tests.support.broker_checks` (what the broker security tests check: clients
+    of several credentials, the hub's persistent session, a late subscriber),
     :mod:`~tests.support.browser` (headless Chromium through Playwright),
     :mod:`~tests.support.loop_thread` (a service on an event loop in a thread of its own).
 Hubs and rooms
+    :mod:`~tests.support.hub_configs` (the hub configs most tests run: embedded broker,
+    or a broker the test started),
     :mod:`~tests.support.service` (a hub service in the test process, no broker),
     :mod:`~tests.support.service_surface` (antennas reported straight to that service),
     :mod:`~tests.support.node_reports` (a node's inventories as MQTT messages, no broker),
