@@ -99,7 +99,7 @@ async def refused(hub: HubRuntime, caplog: pytest.LogCaptureFixture, why: str) -
         return [
             r
             for r in caplog.records
-            if r.name == "hub.service" and "broker connection lost" in r.getMessage()
+            if r.name == "hub.adapters.mqtt" and "broker connection lost" in r.getMessage()
         ]
 
     await wait_until(lambda: len(refusals()) >= 1, 30)
@@ -118,7 +118,7 @@ async def test_hub_with_a_wrong_password_is_refused(
         url(guarded, hub1, password=hub1.password + "x"), TlsFiles(table_secrets.ca)
     )
     node = TableNode(guarded, table_secrets, client_cert=False)
-    caplog.set_level(logging.WARNING, logger="hub.service")
+    caplog.set_level(logging.WARNING, logger="hub.adapters.mqtt")
     try:
         assert await asyncio.to_thread(node.transport.wait_connected, 10)
         node.publisher.update("seat3", frozenset({DECK.uid_for("As")}))  # retained, waiting
@@ -132,7 +132,7 @@ async def test_hub_without_the_table_ca_does_not_trust_the_broker(
     guarded: Guarded, table_secrets: TableSecrets, caplog: pytest.LogCaptureFixture
 ) -> None:
     config = hub_config(url(guarded, table_secrets.users["hub1"]), TlsFiles())  # system CAs
-    caplog.set_level(logging.WARNING, logger="hub.service")
+    caplog.set_level(logging.WARNING, logger="hub.adapters.mqtt")
     async with running(config) as hub:
         await refused(hub, caplog, "certificate verify failed")
 
@@ -143,7 +143,7 @@ async def test_hub_without_its_certificate_is_refused_under_mutual_tls(
     config = hub_config(
         url(guarded_mutual, table_secrets.users["hub1"]), TlsFiles(table_secrets.ca)
     )
-    caplog.set_level(logging.WARNING, logger="hub.service")
+    caplog.set_level(logging.WARNING, logger="hub.adapters.mqtt")
     async with running(config) as hub:
         await refused(hub, caplog, "")  # the broker drops the handshake: no reason given
 

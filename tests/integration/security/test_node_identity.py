@@ -135,7 +135,7 @@ async def test_the_hub_refuses_a_payload_naming_another_node(
     forged = (
         f'{{"v": 1, "node": "pi-north", "seq": {TOP_SEQ}, "ts": 0, "reader": "seat3", "uids": []}}'
     ).encode()
-    caplog.set_level(logging.WARNING, logger="hub.ingest")
+    caplog.set_level(logging.WARNING, logger="hub.app.ingest")
     config = hub_config(url(broker, secrets.users["hub"]), TlsFiles(secrets.ca))
     try:
         async with running(config) as hub:
