@@ -491,6 +491,15 @@ def table_config(settings: RulesSettings, game_code: str) -> TableConfig:
     )
 
 
+def _check_rules(settings: RulesSettings, game_code: str, where: str) -> None:
+    """Raise the config error for a ``[rules]`` section (of ``where``, a prefix naming its
+    table; "" for the top level) the rules refuse for ``game_code``."""
+    try:
+        table_config(settings, game_code)
+    except RulesError as err:
+        raise ValueError(f"{where}[rules]: {err}") from None
+
+
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 """What a table id may be (it is part of every topic and names the table's log directory)."""
 
@@ -704,19 +713,13 @@ class HubConfig(ConfigModel):
         for resolved in self.table_configs():
             if resolved.rules is None:
                 continue
-            try:
-                table_config(resolved.rules, resolved.game)
-            except RulesError as err:
-                raise ValueError(f"[[tables]] {resolved.table!r}: [rules]: {err}") from None
+            _check_rules(resolved.rules, resolved.game, f"[[tables]] {resolved.table!r}: ")
         return self
 
     @model_validator(mode="after")
     def _rules_valid(self) -> HubConfig:
         if self.rules is not None:
-            try:
-                table_config(self.rules, self.game)
-            except RulesError as err:
-                raise ValueError(f"[rules]: {err}") from None
+            _check_rules(self.rules, self.game, "")
         return self
 
     @model_validator(mode="after")
