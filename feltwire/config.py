@@ -18,7 +18,7 @@ import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from pydantic import (
@@ -151,36 +151,55 @@ def parse_mqtt_url(url: str) -> MqttUrl:
     )
 
 
-class MqttClientSettings(ConfigModel):
+FileT = TypeVar("FileT", str, Path)
+
+
+class MqttClientBase(ConfigModel, Generic[FileT]):
+    """What the settings of every MQTT client (a node's, a bridge's, the hub's) have: the
+    broker ``url`` (checked when given), the keep-alive, and the TLS files, which need an
+    mqtts:// url. ``FileT`` is the type of the file fields (``Path`` in the hub's)."""
+
+    _TLS_FILES_HINT: ClassVar[str] = ""
+    """Said after "ca_file, cert_file and key_file need an mqtts:// url"."""
+
+    url: str | None = Field(None, description="broker URL (mqtt:// or mqtts://)")
+    keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
+    ca_file: FileT | None = Field(
+        None,
+        description="CA certificate that signed the broker's (mqtts://); unset = the system CAs",
+    )
+    cert_file: FileT | None = Field(
+        None, description="this client's certificate, for a broker that requires mutual TLS"
+    )
+    key_file: FileT | None = Field(None, description="the private key of cert_file")
+
+    @field_validator("url")
+    @classmethod
+    def _url_valid(cls, url: str | None) -> str | None:
+        if url is not None:
+            parse_mqtt_url(url)
+        return url
+
+    @model_validator(mode="after")
+    def _tls_files_consistent(self) -> Self:
+        if (self.cert_file is None) != (self.key_file is None):
+            raise ValueError("cert_file and key_file go together")
+        if (self.ca_file or self.cert_file) and (
+            self.url is None or not parse_mqtt_url(self.url).tls
+        ):
+            raise ValueError(
+                "ca_file, cert_file and key_file need an mqtts:// url" + self._TLS_FILES_HINT
+            )
+        return self
+
+
+class MqttClientSettings(MqttClientBase[str]):
     """How a node or bridge reaches the broker."""
 
     url: str = Field(
         f"mqtt://127.0.0.1:{EMBEDDED_BROKER_PORT}",
         description="broker URL; the default is a hub's embedded broker on this machine",
     )
-    keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
-    ca_file: str | None = Field(
-        None,
-        description="CA certificate that signed the broker's (mqtts://); unset = the system CAs",
-    )
-    cert_file: str | None = Field(
-        None, description="this client's certificate, for a broker that requires mutual TLS"
-    )
-    key_file: str | None = Field(None, description="the private key of cert_file")
-
-    @field_validator("url")
-    @classmethod
-    def _url_valid(cls, url: str) -> str:
-        parse_mqtt_url(url)
-        return url
-
-    @model_validator(mode="after")
-    def _tls_files_consistent(self) -> MqttClientSettings:
-        if (self.cert_file is None) != (self.key_file is None):
-            raise ValueError("cert_file and key_file go together")
-        if (self.ca_file or self.cert_file) and not self.address.tls:
-            raise ValueError("ca_file, cert_file and key_file need an mqtts:// url")
-        return self
 
     @property
     def address(self) -> MqttUrl:
@@ -191,6 +210,7 @@ class MqttClientSettings(ConfigModel):
 __all__ = [
     "EMBEDDED_BROKER_PORT",
     "ConfigModel",
+    "MqttClientBase",
     "MqttClientSettings",
     "MqttUrl",
     "config_for_command",

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 
 from feltwire.cards import FULL_DECK, RANKS
-from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, parse_mqtt_url
+from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, MqttClientBase
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure, game
@@ -63,7 +63,7 @@ EMBEDDED_GUARD_HELP = (
 """Which commands make the files a guarded embedded broker needs (for error messages)."""
 
 
-class HubMqttSettings(ConfigModel):
+class HubMqttSettings(MqttClientBase[Path]):
     """Where the hub gets its reads: a broker it connects to, or one it embeds.
 
     With no ``url`` the hub embeds a broker. On loopback (the default ``embedded_host``)
@@ -75,8 +75,14 @@ class HubMqttSettings(ConfigModel):
     template uses). The hub itself then connects in-process with a credential it makes at
     each start (a random password, never written anywhere) through a listener on
     127.0.0.1 that admits that credential only, so no password of the hub's goes in
-    ``hub.toml``.
+    ``hub.toml``. ``keepalive`` and the TLS files for a broker at ``url`` (``ca_file``,
+    ``cert_file``, ``key_file``) are :class:`~feltwire.config.MqttClientBase`'s.
     """
+
+    _TLS_FILES_HINT = (
+        " (the embedded broker's own TLS files are embedded_cert_file, embedded_key_file "
+        "and embedded_ca_file)"
+    )
 
     url: str | None = Field(
         None,
@@ -136,36 +142,6 @@ class HubMqttSettings(ConfigModel):
             "signed by embedded_ca_file (`feltwire certs client`) as well as its password"
         ),
     )
-    keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
-    ca_file: Path | None = Field(
-        None,
-        description="CA certificate that signed the broker's (mqtts://); unset = the system CAs",
-    )
-    cert_file: Path | None = Field(
-        None, description="the hub's client certificate, for a broker that requires mutual TLS"
-    )
-    key_file: Path | None = Field(None, description="the private key of cert_file")
-
-    @field_validator("url")
-    @classmethod
-    def _url_valid(cls, url: str | None) -> str | None:
-        if url is not None:
-            parse_mqtt_url(url)
-        return url
-
-    @model_validator(mode="after")
-    def _tls_files_consistent(self) -> HubMqttSettings:
-        if (self.cert_file is None) != (self.key_file is None):
-            raise ValueError("cert_file and key_file go together")
-        if (self.ca_file or self.cert_file) and (
-            self.url is None or not parse_mqtt_url(self.url).tls
-        ):
-            raise ValueError(
-                "ca_file, cert_file and key_file need an mqtts:// url (the embedded "
-                "broker's own TLS files are embedded_cert_file, embedded_key_file and "
-                "embedded_ca_file)"
-            )
-        return self
 
     @property
     def embedded_guards(self) -> dict[str, Path | None]:
@@ -491,6 +467,15 @@ def table_config(settings: RulesSettings, game_code: str) -> TableConfig:
     )
 
 
+def _check_rules(settings: RulesSettings, game_code: str, where: str) -> None:
+    """Raise the config error for a ``[rules]`` section (of ``where``, a prefix naming its
+    table; "" for the top level) the rules refuse for ``game_code``."""
+    try:
+        table_config(settings, game_code)
+    except RulesError as err:
+        raise ValueError(f"{where}[rules]: {err}") from None
+
+
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 """What a table id may be (it is part of every topic and names the table's log directory)."""
 
@@ -704,19 +689,13 @@ class HubConfig(ConfigModel):
         for resolved in self.table_configs():
             if resolved.rules is None:
                 continue
-            try:
-                table_config(resolved.rules, resolved.game)
-            except RulesError as err:
-                raise ValueError(f"[[tables]] {resolved.table!r}: [rules]: {err}") from None
+            _check_rules(resolved.rules, resolved.game, f"[[tables]] {resolved.table!r}: ")
         return self
 
     @model_validator(mode="after")
     def _rules_valid(self) -> HubConfig:
         if self.rules is not None:
-            try:
-                table_config(self.rules, self.game)
-            except RulesError as err:
-                raise ValueError(f"[rules]: {err}") from None
+            _check_rules(self.rules, self.game, "")
         return self
 
     @model_validator(mode="after")

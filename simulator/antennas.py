@@ -147,18 +147,23 @@ class AntennaSurface:
     # --- motions
     def put(self, reader: str, *cards: int) -> None:
         """Lay ``cards`` on ``reader``."""
-        self.clock.advance()
-        for card in cards:
-            self.antennas.reader(reader).place(self._uid(card))
-        self.on.setdefault(reader, set()).update(cards)
-        self._sweep()
+        self._lay_or_lift(reader, cards, lay=True)
 
     def take(self, reader: str, *cards: int) -> None:
         """Lift ``cards`` off ``reader``."""
+        self._lay_or_lift(reader, cards, lay=False)
+
+    def _lay_or_lift(self, reader: str, cards: tuple[int, ...], *, lay: bool) -> None:
+        """Lay ``cards`` on ``reader`` (``lay``) or lift them off it; then one sweep."""
         self.clock.advance()
         for card in cards:
-            self.antennas.reader(reader).lift(self._uid(card))
-        self.on.setdefault(reader, set()).difference_update(cards)
+            antenna = self.antennas.reader(reader)
+            (antenna.place if lay else antenna.lift)(self._uid(card))
+        lying = self.on.setdefault(reader, set())
+        if lay:
+            lying.update(cards)
+        else:
+            lying.difference_update(cards)
         self._sweep()
 
     def move(self, cards: Sequence[int], dst: str) -> None:

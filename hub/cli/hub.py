@@ -7,6 +7,7 @@ import os
 import secrets
 import signal
 import ssl
+from collections.abc import Callable, Sized
 from pathlib import Path
 
 from pydantic import SecretStr
@@ -65,14 +66,9 @@ def check_files(config: HubConfig) -> list[str]:
                 decks[key] = f"{len(deck)} cards, every card of {game(table.game).name}"
         if decks[key]:
             checked.append(f"table {table.table}: deck {table.deck}, {decks[key]}")
-    web = config.web
-    if web.users_file is not None:
-        try:
-            users = read_users_file(web.users_file)
-        except ValueError as exc:  # changed since the config was validated
-            problems.append(f"[web] users_file: {exc}")
-        else:
-            checked.append(f"[web] users_file {web.users_file}: {len(users)} users")
+    users_file = config.web.users_file
+    if users_file is not None:  # read again: it may have changed since validation
+        _check_file(checked, problems, "[web] users_file", users_file, read_users_file, "users")
     mqtt = config.mqtt
     if mqtt.url is not None:
         if mqtt.ca_file is not None:
@@ -93,25 +89,14 @@ def check_files(config: HubConfig) -> list[str]:
         )
     if mqtt.embedded_ca_file is not None:
         _check_tls(checked, problems, "[mqtt] embedded_ca_file", ca=mqtt.embedded_ca_file)
-    if mqtt.embedded_password_file is not None:
-        try:
-            credentials = read_password_file(mqtt.embedded_password_file)
-        except (OSError, PasswordFileError) as exc:
-            problems.append(f"[mqtt] embedded_password_file: {_why(exc)}")
-        else:
-            checked.append(
-                f"[mqtt] embedded_password_file {mqtt.embedded_password_file}: "
-                f"{len(credentials)} credentials"
-            )
-    if mqtt.embedded_acl_file is not None:
-        try:
-            acl = read_acl_file(mqtt.embedded_acl_file)
-        except (OSError, AclFileError) as exc:
-            problems.append(f"[mqtt] embedded_acl_file: {_why(exc)}")
-        else:
-            checked.append(
-                f"[mqtt] embedded_acl_file {mqtt.embedded_acl_file}: {len(acl.users)} users"
-            )
+    guard_files: tuple[tuple[str, Callable[[Path], Sized], str, type[ValueError]], ...] = (
+        ("embedded_password_file", read_password_file, "credentials", PasswordFileError),
+        ("embedded_acl_file", lambda path: read_acl_file(path).users, "users", AclFileError),
+    )
+    for name, read, what, error in guard_files:
+        path = mqtt.embedded_guards[name]
+        if path is not None:
+            _check_file(checked, problems, f"[mqtt] {name}", path, read, what, error)
     if mqtt.embedded_is_guarded:
         checked.append(
             f"{where}: TLS {'on' if mqtt.embedded_cert_file else 'off'}, passwords, ACL; the "
@@ -134,6 +119,25 @@ def _why(exc: Exception) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return f"{exc.filename}: cannot read it ({exc.strerror})"
     return str(exc)
+
+
+def _check_file(
+    checked: list[str],
+    problems: list[str],
+    key_name: str,
+    path: Path,
+    read: Callable[[Path], Sized],
+    what: str,
+    error: type[ValueError] = ValueError,
+) -> None:
+    """Read ``path`` as the hub will: a problem if ``read`` raises OSError or ``error``,
+    else a checked line with the count of ``what`` it holds."""
+    try:
+        count = len(read(path))
+    except (OSError, error) as exc:
+        problems.append(f"{key_name}: {_why(exc)}")
+    else:
+        checked.append(f"{key_name} {path}: {count} {what}")
 
 
 def _check_tls(

@@ -301,28 +301,28 @@ def _plural(rank: int) -> str:
     return name + ("es" if name.endswith("x") else "s")
 
 
+_MADE_HAND_WORDS: Final[dict[HandCategory, str]] = {
+    HandCategory.STRAIGHT_FLUSH: "Straight Flush, {name[0]} high",
+    HandCategory.FOUR_OF_A_KIND: "Four of a Kind, {plural[0]}",
+    HandCategory.FULL_HOUSE: "Full House, {plural[0]} over {plural[3]}",
+    HandCategory.FLUSH: "Flush, {name[0]} high",
+    HandCategory.STRAIGHT: "Straight, {name[0]} high",
+    HandCategory.THREE_OF_A_KIND: "Three of a Kind, {plural[0]}",
+    HandCategory.TWO_PAIR: "Two Pair, {plural[0]} and {plural[2]}",
+    HandCategory.PAIR: "Pair of {plural[0]}",
+    HandCategory.HIGH_CARD: "High Card, {name[0]}",
+}
+"""How a broadcaster says each category: ``name[i]`` / ``plural[i]`` is the rank at
+position ``i`` of the hand's reading order ("Kings over Sevens": positions 0 and 3)."""
+
+
 def _describe_made_hand(category: int, ranks: tuple[int, ...]) -> str:
     """Words for a five-card high-hand class (ranks in reading order, 12 = ace)."""
-    top = ranks[0]
-    match HandCategory(category):
-        case HandCategory.STRAIGHT_FLUSH:
-            return "Royal Flush" if top == 12 else f"Straight Flush, {_name(top)} high"
-        case HandCategory.FOUR_OF_A_KIND:
-            return f"Four of a Kind, {_plural(top)}"
-        case HandCategory.FULL_HOUSE:
-            return f"Full House, {_plural(top)} over {_plural(ranks[3])}"
-        case HandCategory.FLUSH:
-            return f"Flush, {_name(top)} high"
-        case HandCategory.STRAIGHT:
-            return f"Straight, {_name(top)} high"
-        case HandCategory.THREE_OF_A_KIND:
-            return f"Three of a Kind, {_plural(top)}"
-        case HandCategory.TWO_PAIR:
-            return f"Two Pair, {_plural(top)} and {_plural(ranks[2])}"
-        case HandCategory.PAIR:
-            return f"Pair of {_plural(top)}"
-        case HandCategory.HIGH_CARD:
-            return f"High Card, {_name(top)}"
+    if category == HandCategory.STRAIGHT_FLUSH and ranks[0] == 12:
+        return "Royal Flush"
+    return _MADE_HAND_WORDS[HandCategory(category)].format(
+        name=[_name(r) for r in ranks], plural=[_plural(r) for r in ranks]
+    )
 
 
 # ---------------------------------------------------------------------------------------

@@ -18,8 +18,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ParamSpec
+
 from feltwire.protocol import AlertFrame, PotAwardRecord, reader_kind, seat_of
 from feltwire.protocol.texts import AwardLine
+from feltwire.protocol.values import FrameModel
 from feltwire.text import Text
 from hub.messages import antenna, joined, render
 from hub.rules.alerts import Alert
@@ -46,6 +50,8 @@ UNKNOWN_TAG_ALERT = "unknown_tag"
 code the dealing monitor uses in a hand)."""
 DOUBLED_UID_ALERT = "uid_on_two_antennas"
 """The security alert's code: one registered tag read on two antennas at the same time."""
+
+P = ParamSpec("P")
 
 
 def alert_frame_model(
@@ -83,25 +89,19 @@ def alert_frame_model(
     )
 
 
-def alert_frame(
-    code: str,
-    rule: str,
-    text: Text,
-    remedy: Text,
-    now: float,
-    *,
-    seat: int | None = None,
-    severity: str = "warning",
-    node: str | None = None,
-    readers: list[str] | None = None,
-) -> Event:
-    """A hub's own alert frame (``{"type": "alert", "id": None, …}``) as a JSON object:
-    :func:`alert_frame_model`."""
-    return frame(
-        alert_frame_model(
-            code, rule, text, remedy, now, seat=seat, severity=severity, node=node, readers=readers
-        )
-    )
+def _framed(build: Callable[P, FrameModel]) -> Callable[P, Event]:
+    """The JSON-object builder of a model builder: :func:`frame` of what ``build`` makes,
+    with ``build``'s parameters."""
+
+    def framed(*args: P.args, **kwargs: P.kwargs) -> Event:
+        return frame(build(*args, **kwargs))
+
+    return framed
+
+
+alert_frame = _framed(alert_frame_model)
+"""A hub's own alert frame (``{"type": "alert", "id": None, …}``) as a JSON object:
+:func:`alert_frame_model`, with its parameters."""
 
 
 def rules_alert_frame(alert: Alert, alert_id: int, hand: int, now: float) -> Event:
@@ -126,9 +126,8 @@ def award_line_model(text: Text) -> AwardLine:
     return AwardLine.model_validate({"text": text.as_json(), "message": render(text)})
 
 
-def award_line(text: Text) -> Event:
-    """:func:`award_line_model` as a JSON object (``{"text", "message"}``)."""
-    return frame(award_line_model(text))
+award_line = _framed(award_line_model)
+""":func:`award_line_model` as a JSON object (``{"text", "message"}``)."""
 
 
 def award_record_model(event: PotAwarded) -> PotAwardRecord:
@@ -137,9 +136,8 @@ def award_record_model(event: PotAwarded) -> PotAwardRecord:
     return PotAwardRecord.model_validate(event.as_dict() | {"message": render(event.text)})
 
 
-def award_record(event: PotAwarded) -> Event:
-    """:func:`award_record_model` as a JSON object."""
-    return frame(award_record_model(event))
+award_record = _framed(award_record_model)
+""":func:`award_record_model` as a JSON object."""
 
 
 def unknown_tag_alert(reader: str, count: int, now: float) -> Event:

@@ -55,7 +55,17 @@ def pot_parts_of(
 
 def award_uncontested(winner: int, amount: int) -> PotAward:
     """Everyone else folded: one pot, uncontested (R-BET-7)."""
-    return make_award(0, amount, (winner,), (make_share(winner, amount, WHOLE, False),), True)
+    return _whole_pot(0, amount, (winner,), winner, True)
+
+
+def _whole_pot(
+    pot: int, amount: int, eligible: tuple[int, ...], winner: int, uncontested: bool
+) -> PotAward:
+    """Pot number ``pot`` (``amount`` chips) taken whole by ``winner``, the one claimant
+    left (``uncontested``) or the one best hand."""
+    return make_award(
+        pot, amount, eligible, (make_share(winner, amount, WHOLE, False),), uncontested
+    )
 
 
 def odd_chip_order(
@@ -101,10 +111,8 @@ def award_pots(
     for index, (pot_amount, eligible) in enumerate(parts):
         claimants = [s for s in eligible if not mucked[s]] or list(eligible)
         if len(claimants) == 1:
-            s = claimants[0]
-            won[s] += pot_amount
-            share = make_share(s, pot_amount, WHOLE, False)
-            awards.append(make_award(index, pot_amount, eligible, (share,), True))
+            won[claimants[0]] += pot_amount
+            awards.append(_whole_pot(index, pot_amount, eligible, claimants[0], True))
             continue
         if not hi_lo:
             # the common case, checked first: one best hand takes the whole pot
@@ -125,10 +133,8 @@ def award_pots(
                 elif v == best:
                     highs.append(s)
             if len(highs) == 1:
-                s = highs[0]
-                won[s] += pot_amount
-                share = make_share(s, pot_amount, WHOLE, False)
-                awards.append(make_award(index, pot_amount, eligible, (share,), False))
+                won[highs[0]] += pot_amount
+                awards.append(_whole_pot(index, pot_amount, eligible, highs[0], False))
                 continue
             lows: list[int] = []
         else:
