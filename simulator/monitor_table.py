@@ -87,6 +87,7 @@ class MonitorTable:
     come :data:`SLIDE` apart).
 
     >>> from hub.rules.games import Stakes, game
+    >>> from hub.rules.setup import HandSetup
     >>> setup = HandSetup(1, game("NT"), (2, 5), 5, Stakes.blind_game(2, 5, 10), (500, 500))
     >>> tb = MonitorTable(DealingMonitor(setup))
     >>> _ = tb.put("seat9", c("As"))

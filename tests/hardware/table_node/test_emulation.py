@@ -6,14 +6,10 @@ cannot hide an emulator bug.
 
 from __future__ import annotations
 
-import doctest
-import importlib
-import pkgutil
 from dataclasses import dataclass
 
 import pytest
 
-import table_node.emulation as emulation
 from table_node.emulation import (
     BIT_US,
     EmulatedSpiBus,
@@ -347,12 +343,3 @@ def test_shared_bus_routes_to_the_selected_chip_only() -> None:
     assert bus.xfer2([VERSION << 1 | 0x80, 0]) == [0, 0x90]
     assert bus.log == [(), ("b",), ("a", "b")]
     assert (a.transfers, b.transfers) == (1, 2)
-
-
-@pytest.mark.parametrize(
-    "module",
-    ["table_node.emulation"]
-    + [f"table_node.emulation.{m.name}" for m in pkgutil.iter_modules(emulation.__path__)],
-)
-def test_docstring_examples(module: str) -> None:
-    assert doctest.testmod(importlib.import_module(module)).failed == 0

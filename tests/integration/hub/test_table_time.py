@@ -3,19 +3,12 @@ and never behind what the event log already holds."""
 
 from __future__ import annotations
 
-import doctest
 from pathlib import Path
 
-import hub.app.table_time
 from hub.app.table_time import TableTime
 from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from tests.support.clocks import FakeClock
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.app.table_time)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_a_wall_clock_jump_either_way_does_not_move_the_hubs_time() -> None:

@@ -9,7 +9,6 @@ embedded broker, SQLite event log) with that clock, over real HTTP."""
 from __future__ import annotations
 
 import asyncio
-import doctest
 import re
 import tomllib
 from pathlib import Path
@@ -18,7 +17,6 @@ from typing import Any
 import httpx
 import pytest
 
-import hub.app.tournament_clock
 from feltwire.config import parse_config
 from hub.app.errors import EventLogError
 from hub.app.feeds import Subscription
@@ -61,11 +59,6 @@ def clock_state(rules: TableConsole) -> dict[str, Any]:
     state = rules.public_state()["clock"]
     assert isinstance(state, dict)
     return state
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.app.tournament_clock)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_levels_advance_with_the_clock_and_each_new_level_is_a_public_frame() -> None:

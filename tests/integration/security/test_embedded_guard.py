@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import doctest
-import importlib
 import logging
 import os
 import socket
@@ -603,9 +601,3 @@ async def test_control_on_the_open_loopback_broker_the_spy_and_the_injector_work
         finally:
             node.close()
             spy.close()
-
-
-def test_broker_and_config_examples_run() -> None:
-    for name in ("hub.adapters.broker", "hub.config", "feltwire.deck"):
-        result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-        assert result.failed == 0, name

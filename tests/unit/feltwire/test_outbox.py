@@ -61,12 +61,3 @@ def test_the_state_dir_and_outbox_are_the_owners_only(tmp_path: Path) -> None:
         box.close()
     finally:
         os.umask(old)
-
-
-def test_files_docstring_examples() -> None:
-    import doctest
-
-    import feltwire.files
-
-    result = doctest.testmod(feltwire.files)
-    assert result.attempted > 0 and result.failed == 0

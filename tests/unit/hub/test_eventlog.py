@@ -3,11 +3,8 @@ state after a replay is the state live processing reached."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import os
-import pkgutil
 import sqlite3
 import stat
 from pathlib import Path
@@ -17,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import hub.adapters.eventlog
 from feltwire.deck import simulated_deck
 from hub.adapters.eventlog.store import EventLog
 from hub.app.errors import EventLogError
@@ -83,20 +79,6 @@ def state(svc: TableApp, table: TableConsole | None) -> dict[str, Any]:
             "hand": None if hand is None else (hand.phase, hand.pot_total, hand.actor),
         }
     return out
-
-
-def test_docstring_examples() -> None:
-    modules = (
-        [hub.adapters.eventlog]
-        + [
-            importlib.import_module(f"hub.adapters.eventlog.{m.name}")
-            for m in pkgutil.iter_modules(hub.adapters.eventlog.__path__)
-        ]
-        + [importlib.import_module("hub.app.records"), importlib.import_module("hub.app.codec")]
-    )
-    results = [doctest.testmod(m, optionflags=doctest.ELLIPSIS) for m in modules]
-    assert results[0].attempted > 0 and sum(r.attempted for r in results) > results[0].attempted
-    assert [r.failed for r in results] == [0] * len(modules)
 
 
 def test_appends_read_back_in_order_and_survive_a_reopen(tmp_path: Path) -> None:

@@ -3,17 +3,9 @@ the rate limit, a node stuck behind, and the operator's reset."""
 
 from __future__ import annotations
 
-import doctest
-
-import hub.app.nodes
 from hub.app.nodes import MAX_GAP, MAX_NODES, MAX_SEQ_JUMP, STALE_STREAK, NodeWatch
 
 WALL_MS = 1_800_000_000_000
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.app.nodes)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_a_count_no_node_can_have_reached_is_implausible() -> None:

@@ -33,7 +33,6 @@ from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, Un
 from hub.views.frames import frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 from tests.support.clocks import FakeClock
-from tests.support.doctests import assert_examples_pass
 from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
 
@@ -97,16 +96,6 @@ def assert_matches_rules(hub: TableApp, rules: TableConsole) -> None:
 
 
 HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
-
-
-def test_docstring_examples() -> None:
-    assert_examples_pass(
-        "hub.views.overlay_scene",
-        "hub.app.presence",
-        "hub.app.live_equity",
-        "hub.views.antennas",
-        "hub.views.alerts",
-    )
 
 
 def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> None:

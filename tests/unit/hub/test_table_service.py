@@ -25,7 +25,6 @@ from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand
 from hub.rules.table import Table
 from tests.support.clocks import FakeClock
-from tests.support.doctests import assert_examples_pass
 from tests.support.node_reports import Antennas
 from tests.support.service import hub_service
 
@@ -74,18 +73,6 @@ def assert_no_hole_card(frames: list[dict[str, Any]], hole: list[str]) -> None:
     text = json.dumps(frames)
     leaked = [c for c in hole if f'"{c}"' in text]
     assert not leaked, leaked
-
-
-def test_docstring_examples() -> None:
-    assert_examples_pass(
-        "hub.app.rules_desk",
-        "hub.app.table_app",
-        "hub.app.table_console",
-        "hub.app.intake",
-        "hub.app.publisher",
-        "hub.app.equity_watch",
-        "simulator.dealer",
-    )
 
 
 def test_out_of_turn_action_alerts_the_feed_the_topic_and_the_seat_light() -> None:

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
 import logging
 
 import pytest
 
-import hub.app.throttle
 from hub.app.throttle import ThrottledLog
 from tests.support.clocks import FakeClock
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(hub.app.throttle)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_a_flood_of_one_fault_logs_a_few_lines_a_minute(caplog: pytest.LogCaptureFixture) -> None:

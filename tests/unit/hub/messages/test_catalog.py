@@ -4,7 +4,6 @@ alert code, renders nested texts, and (in English) says what the hub says today.
 from __future__ import annotations
 
 import ast
-import doctest
 import json
 import re
 from collections import Counter
@@ -44,7 +43,6 @@ from hub.messages.phrasebook import read_entries
 from hub.messages.vocabulary import STREET_KEYS
 from hub.rules.alerts import AlertCode
 from hub.rules.errors import TableSeat
-from tests.support.doctests import assert_examples_pass
 from tests.support.monitor_tables import three_handed
 
 CATALOG = load_catalog()
@@ -483,25 +481,6 @@ def test_english_says_what_a_top_up_and_a_manual_card_say_today() -> None:
     )
     text = Text("top_up.added", {"seat": Seat(4), "bought": 300, "hand": "9", "stack": 600})
     assert render(text, "en") == whole.message
-
-
-# ---------------------------------------------------------------- the examples
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "feltwire.text",
-        "hub.messages",
-        "hub.messages.errors",
-        "hub.messages.phrasebook",
-        "hub.messages.vocabulary",
-        "hub.messages.keys",
-    ],
-)
-def test_docstring_examples(name: str) -> None:
-    """Each module's examples run and print what they show."""
-    assert_examples_pass(name, flags=doctest.ELLIPSIS)
 
 
 # ---------------------------------------------------------------- every key is said
