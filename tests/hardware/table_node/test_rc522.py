@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,8 +11,6 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import table_node.rc522 as rc522_module
-import table_node.rc522_reader as reader_module
 from table_node.emulation import EmulatedSpiBus, MFRC522Emulator, Tag, TagState, VirtualClock
 from table_node.errors import ReaderChipError, ReaderWiringError
 from table_node.node import Node
@@ -334,8 +331,3 @@ def test_two_seven_byte_uids_one_bit_apart(uid: bytes, bit: int) -> None:
 
 
 _CT = 0x88
-
-
-def test_docstring_examples() -> None:
-    assert doctest.testmod(rc522_module).failed == 0
-    assert doctest.testmod(reader_module).failed == 0

@@ -1,5 +1,5 @@
 """The table-play helpers (:mod:`tests.support.table_play`) themselves (the table
-modules' docstring examples run in ``test_docs``)."""
+modules' docstring examples run in ``tests/unit/test_doctests.py``)."""
 
 from __future__ import annotations
 
