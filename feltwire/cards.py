@@ -4,7 +4,9 @@ A card is written rank then suit, ``As`` (ace of spades), ``Td`` (ten of diamond
 ``2c``. Ranks run ``23456789TJQKA``; suits ``cdhs`` (clubs, diamonds, hearts, spades —
 also the suit order used where suits break ties, clubs lowest, R-STUD-1 / R-POT-4).
 
-Inside fast code a card is an ``int`` index ``rank * 4 + suit`` (0 = ``2c`` … 51 = ``As``).
+Inside fast code a card is a :data:`CardIndex`: an ``int`` ``rank * 4 + suit``
+(0 = ``2c`` … 51 = ``As``), a type of its own so that it is never taken for a seat or a
+count.
 
 >>> card_index("As"), card_code(51)
 (51, 'As')
@@ -15,9 +17,16 @@ Inside fast code a card is an ``int`` index ``rank * 4 + suit`` (0 = ``2c`` … 
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, NewType
 
 from feltwire.errors import FeltwireError
+
+CardIndex = NewType("CardIndex", int)
+"""A card as the engine holds it: ``rank * 4 + suit``, 0 = ``2c`` … 51 = ``As`` — never a
+seat, never a count. An ``int`` at run time (a ``NewType`` costs nothing in annotations);
+an ``int`` becomes one only where it really is a card: :func:`card_index`, a loop over the
+deck, a decoded tag. The rules' ``UNKNOWN`` (-1, :mod:`hub.rules.dealing`) is the one
+value outside 0–51: a card whose face nobody read."""
 
 RANKS: Final = "23456789TJQKA"
 SUITS: Final = "cdhs"
@@ -41,8 +50,11 @@ SUIT_NAMES: Final = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"
 FULL_DECK: Final[tuple[str, ...]] = tuple(r + s for r in RANKS for s in SUITS)
 """All 52 codes in index order (``2c``, ``2d``, ``2h``, ``2s``, ``3c`` … ``As``)."""
 
+CARD_INDEXES: Final[tuple[CardIndex, ...]] = tuple(CardIndex(i) for i in range(52))
+"""All 52 card indexes in order (0 = ``2c`` … 51 = ``As``): the deck to loop over."""
+
 _CARD_RE: Final = re.compile(r"[2-9TJQKA][cdhs]")
-_INDEX: Final[dict[str, int]] = {code: i for i, code in enumerate(FULL_DECK)}
+_INDEX: Final[dict[str, CardIndex]] = dict(zip(FULL_DECK, CARD_INDEXES, strict=True))
 
 
 class CardError(FeltwireError, ValueError):
@@ -71,7 +83,7 @@ def normalize_card(text: str) -> str:
     return code
 
 
-def card_index(code: str) -> int:
+def card_index(code: str) -> CardIndex:
     """The 0–51 index of a card code (``rank * 4 + suit``)."""
     try:
         return _INDEX[code]
@@ -79,7 +91,7 @@ def card_index(code: str) -> int:
         raise CardError(f"not a card code: {code!r}") from None
 
 
-def card_code(index: int) -> str:
+def card_code(index: CardIndex) -> str:
     """The card code of a 0–51 index."""
     if not 0 <= index < 52:
         raise CardError(f"card index out of range: {index}")
@@ -116,12 +128,14 @@ def format_cards(codes: tuple[str, ...] | list[str]) -> str:
 
 
 __all__ = [
+    "CARD_INDEXES",
     "FULL_DECK",
     "RANKS",
     "RANK_NAMES",
     "SUITS",
     "SUIT_NAMES",
     "CardError",
+    "CardIndex",
     "card_code",
     "card_index",
     "format_cards",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Protocol
 
-from feltwire.cards import card_code
+from feltwire.cards import CardIndex, card_code
 from feltwire.deck import Deck, simulated_deck
 from hub.app.records import ConsoleInput
 from hub.app.table_app import TableApp
@@ -110,7 +110,7 @@ class AntennaSurface:
         self.entered: Counter[str] = Counter()
         self.pause = pause
         self.timeout = timeout
-        self.on: dict[str, set[int]] = {}
+        self.on: dict[str, set[CardIndex]] = {}
         self.motions = 0
 
     @property
@@ -141,15 +141,15 @@ class AntennaSurface:
         fut: Future[Step | None] = asyncio.run_coroutine_threadsafe(call(), self.loop)
         return fut.result(self.timeout)
 
-    def _uid(self, card: int) -> str:
+    def _uid(self, card: CardIndex) -> str:
         return self.deck.uid_for(card_code(card))
 
     # --- motions
-    def put(self, reader: str, *cards: int) -> None:
+    def put(self, reader: str, *cards: CardIndex) -> None:
         """Lay ``cards`` on ``reader``."""
         self._lay_or_lift(reader, cards, lay=True)
 
-    def take(self, reader: str, *cards: int) -> None:
+    def take(self, reader: str, *cards: CardIndex) -> None:
         """Lift ``cards`` off ``reader``."""
         self._lay_or_lift(reader, cards, lay=False)
 
@@ -166,7 +166,7 @@ class AntennaSurface:
             lying.difference_update(cards)
         self._sweep()
 
-    def move(self, cards: Sequence[int], dst: str) -> None:
+    def move(self, cards: Sequence[CardIndex], dst: str) -> None:
         """Slide ``cards`` from wherever they lie to ``dst`` (one sweep reads both ends)."""
         self.clock.advance()
         for card in cards:
@@ -218,7 +218,7 @@ class AntennaSurface:
             cards.clear()
         self._sweep()
 
-    def where(self, card: int) -> list[str]:
+    def where(self, card: CardIndex) -> list[str]:
         """The antennas ``card`` lies on."""
         return sorted(r for r, cs in self.on.items() if card in cs)
 

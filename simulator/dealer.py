@@ -38,6 +38,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from feltwire.cards import CARD_INDEXES, CardIndex
 from hub.rules.alerts import AlertCode
 from hub.rules.errors import TableSeat
 from hub.rules.games import Family, Game, Stakes, game
@@ -167,7 +168,7 @@ class SimulatedDealer:
         self.profile = profile
         self.mistake = mistake
         self.table = table
-        deck = list(range(52))
+        deck = list(CARD_INDEXES)
         rng.shuffle(deck)
         self.stub = deck
         self.out: set[int] = set()
@@ -176,7 +177,7 @@ class SimulatedDealer:
         self.board_count = 0
         self.empty = [s for s in range(1, profile.seats + 1) if s not in setup.seats]
         self._short: tuple[int, int] | None = None  # (hand seat, cards still owed)
-        self._folded_cards: list[tuple[int, int]] = []  # (card, table seat) in the muck
+        self._folded_cards: list[tuple[CardIndex, int]] = []  # (card, table seat) in the muck
 
     # ------------------------------------------------------------------ basics
 
@@ -191,13 +192,13 @@ class SimulatedDealer:
     def _live(self) -> list[int]:
         return [h for h in range(self.hand.n) if h not in self.out and not self.hand.folded[h]]
 
-    def _draw_card(self) -> int:
+    def _draw_card(self) -> CardIndex:
         return self.stub.pop()
 
-    def _back_to_stub(self, card: int) -> None:
+    def _back_to_stub(self, card: CardIndex) -> None:
         self.stub.append(card)
 
-    def _cards_of(self, h: int) -> list[int]:
+    def _cards_of(self, h: int) -> list[CardIndex]:
         t = self._seat(h)
         return sorted(self.table.on.get(f"seat{t}", set()) | self.table.on.get(f"up{t}", set()))
 

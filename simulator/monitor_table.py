@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
-from feltwire.cards import card_index
+from feltwire.cards import CardIndex, card_index
 from hub.messages import render
 from hub.rules.alerts import Alert, AlertCode
 from hub.rules.hand import Hand
@@ -36,7 +36,7 @@ class TableSurface(Protocol):
     ``hand`` is the hand as the table's monitor keeps it (players know whose turn it is).
     """
 
-    on: dict[str, set[int]]
+    on: dict[str, set[CardIndex]]
 
     @property
     def now(self) -> float:
@@ -46,13 +46,13 @@ class TableSurface(Protocol):
     def hand(self) -> Hand:
         """The hand being played."""
 
-    def put(self, reader: str, *cards: int) -> object:
+    def put(self, reader: str, *cards: CardIndex) -> object:
         """Lay ``cards`` on ``reader`` (one motion)."""
 
-    def take(self, reader: str, *cards: int) -> object:
+    def take(self, reader: str, *cards: CardIndex) -> object:
         """Lift ``cards`` off ``reader`` (one motion)."""
 
-    def move(self, cards: Sequence[int], dst: str) -> object:
+    def move(self, cards: Sequence[CardIndex], dst: str) -> object:
         """Slide ``cards`` from wherever they lie to ``dst`` (one motion)."""
 
     def console(self, inp: Input) -> object:
@@ -67,7 +67,7 @@ class TableSurface(Protocol):
     def clear(self) -> object:
         """Sweep every card off the table (one motion)."""
 
-    def where(self, card: int) -> list[str]:
+    def where(self, card: CardIndex) -> list[str]:
         """The antennas ``card`` lies on."""
 
 
@@ -75,7 +75,7 @@ def _restamp(inp: Input, now: float) -> Input:
     return dataclasses.replace(inp, now=now)
 
 
-def c(code: str) -> int:
+def c(code: str) -> CardIndex:
     """``"As"`` → 51."""
     return card_index(code)
 
@@ -98,7 +98,7 @@ class MonitorTable:
     def __init__(self, monitor: DealingMonitor, now: float = 0.0) -> None:
         self.monitor = monitor
         self.now = now
-        self.on: dict[str, set[int]] = {}
+        self.on: dict[str, set[CardIndex]] = {}
         self.steps: list[Step] = []
 
     @property
@@ -123,19 +123,19 @@ class MonitorTable:
         self.now += seconds
 
     # --- motions (each returns the steps it caused)
-    def put(self, reader: str, *cards: int) -> list[Step]:
+    def put(self, reader: str, *cards: CardIndex) -> list[Step]:
         """Lay ``cards`` on ``reader`` (from the stub or a hand)."""
         self.beat()
         self.on.setdefault(reader, set()).update(cards)
         return [self._report(reader)]
 
-    def take(self, reader: str, *cards: int) -> list[Step]:
+    def take(self, reader: str, *cards: CardIndex) -> list[Step]:
         """Lift ``cards`` off ``reader`` (to the stub, or into a player's hand)."""
         self.beat()
         self.on.setdefault(reader, set()).difference_update(cards)
         return [self._report(reader)]
 
-    def move(self, cards: Sequence[int], dst: str) -> list[Step]:
+    def move(self, cards: Sequence[CardIndex], dst: str) -> list[Step]:
         """Slide ``cards`` from wherever they lie to ``dst``: each source reports, then
         ``dst``."""
         self.beat()
@@ -172,7 +172,7 @@ class MonitorTable:
             out.append(self._report(reader))
         return out
 
-    def where(self, card: int) -> list[str]:
+    def where(self, card: CardIndex) -> list[str]:
         """The antennas ``card`` lies on."""
         return sorted(r for r, cs in self.on.items() if card in cs)
 

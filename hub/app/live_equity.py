@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from feltwire.cards import card_code, card_index
+from feltwire.cards import CardIndex, card_code, card_index
 from feltwire.protocol import ReaderKind, reader_kind, seat_of
 from hub.equity import (
     DEFAULT_SAMPLES,
@@ -142,10 +142,10 @@ def hand_spot(
     *,
     hand: int,
     seats: Sequence[int],
-    hole: Sequence[Sequence[int]],
+    hole: Sequence[Sequence[CardIndex]],
     folded: Sequence[bool],
-    board: Sequence[int],
-    burns: Sequence[int],
+    board: Sequence[CardIndex],
+    burns: Sequence[CardIndex],
     snapshot: Mapping[str, Sequence[str]],
 ) -> LiveSpot | None:
     """The spot from the rules' hand: ``seats`` (table seats in hand order) and, per
@@ -169,11 +169,11 @@ def hand_spot(
     game, need = found
     if len(board) not in BOARD_SIZES or any(len(h) < need for h in hole):
         return None
-    dead: set[int] = {c for c in burns if c >= 0}
+    dead: set[CardIndex] = {c for c in burns if c >= 0}
     dead.update(card_index(c) for c in snapshot.get("muck", ()))
     dead.update(card_index(c) for c in snapshot.get("burn", ()))
     live_seats: list[int] = []
-    hands: list[tuple[int, ...]] = []
+    hands: list[tuple[CardIndex, ...]] = []
     for seat, cards, out in zip(seats, hole, folded, strict=True):
         known = [c for c in cards if c >= 0]
         if out:

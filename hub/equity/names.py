@@ -14,12 +14,13 @@ from itertools import combinations
 
 import numpy as np
 
+from feltwire.cards import CardIndex
 from hub.equity import kernels
 from hub.equity.spot import Kind, Spot
 from hub.rules.evaluator import describe_27_low, describe_high, describe_low
 
 
-def _best(kind: Kind, cards: list[int]) -> tuple[int, int]:
+def _best(kind: Kind, cards: list[CardIndex]) -> tuple[int, int]:
     """(high or low strength, 8-or-better low or 0) of the best five of ``cards``."""
     arr = np.array([list(c) for c in combinations(cards, 5)], dtype=np.int64)
     if kind is Kind.A5_LOW:

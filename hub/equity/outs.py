@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from feltwire.cards import card_code
+from feltwire.cards import CardIndex, card_code
 from hub.equity import kernels
 from hub.equity.errors import SpotError
 from hub.equity.spot import Spot
@@ -65,10 +65,12 @@ def outs(spot: Spot) -> Outs:
     cards = []
     split = []
     for p in range(spot.players):
-        cards.append(() if leader == p else tuple(card_code(int(c)) for c in stub[sole[p]]))
+        cards.append(
+            () if leader == p else tuple(card_code(CardIndex(int(c))) for c in stub[sole[p]])
+        )
         split.append(
             ()
             if leaders_now[p] and leader is None
-            else tuple(card_code(int(c)) for c in stub[shared[p]])
+            else tuple(card_code(CardIndex(int(c))) for c in stub[shared[p]])
         )
     return Outs(leader=leader, cards=tuple(cards), split=tuple(split), stub=len(stub))

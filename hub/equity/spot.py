@@ -1,9 +1,10 @@
 """What is known at one moment of a hand: the game, each player's cards, the board, dead cards.
 
-A :class:`Spot` is the input of every equity function. Cards are ints ``rank * 4 + suit``
-(:mod:`feltwire.cards`); a player's unknown cards — face-down cards nobody has seen, and
-cards still to come in stud and draw — are counted, not named. Dead cards (folded or
-mucked cards the antennas saw, burns) are out of the deck.
+A :class:`Spot` is the input of every equity function. Cards are
+:data:`~feltwire.cards.CardIndex` values ``rank * 4 + suit`` (:mod:`feltwire.cards`); a
+player's unknown cards — face-down cards nobody has seen, and cards still to come in stud
+and draw — are counted, not named. Dead cards (folded or mucked cards the antennas saw,
+burns) are out of the deck.
 
 >>> s = Spot.parse("holdem", ["AsKs", "??"], board="Kh7d2c", dead="9h")
 >>> s.game.name, s.unknown, len(s.board), s.board_unknown
@@ -18,7 +19,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from feltwire.cards import CardError, card_code, normalize_card
+from feltwire.cards import CARD_INDEXES, CardError, CardIndex, card_code, card_index, normalize_card
 from hub.equity.errors import SpotError
 
 
@@ -119,7 +120,7 @@ def game_named(name: str) -> EquityGame:
 _SEP = re.compile(r"[\s,]+")
 
 
-def parse_hand(text: str) -> tuple[int | None, ...]:
+def parse_hand(text: str) -> tuple[CardIndex | None, ...]:
     """Cards of one hand from text; ``??`` is a card nobody knows (None).
 
     >>> parse_hand("As ??")
@@ -128,7 +129,7 @@ def parse_hand(text: str) -> tuple[int | None, ...]:
     compact = _SEP.sub("", text).replace("10", "T")
     if len(compact) % 2:
         raise SpotError(f"not a run of card codes: {text!r} (write cards as 'As', '??')")
-    out: list[int | None] = []
+    out: list[CardIndex | None] = []
     for i in range(0, len(compact), 2):
         part = compact[i : i + 2]
         if part == "??":
@@ -138,11 +139,11 @@ def parse_hand(text: str) -> tuple[int | None, ...]:
             code = normalize_card(part)
         except CardError as err:
             raise SpotError(str(err)) from None
-        out.append(_INDEX[code])
+        out.append(card_index(code))
     return tuple(out)
 
 
-def parse_known(text: str, what: str) -> tuple[int, ...]:
+def parse_known(text: str, what: str) -> tuple[CardIndex, ...]:
     """Cards that must all be named (board, dead cards)."""
     cards = parse_hand(text)
     if any(c is None for c in cards):
@@ -150,10 +151,7 @@ def parse_known(text: str, what: str) -> tuple[int, ...]:
     return tuple(c for c in cards if c is not None)
 
 
-_INDEX = {card_code(i): i for i in range(52)}
-
-
-def format_hand(cards: tuple[int | None, ...], size: int) -> str:
+def format_hand(cards: tuple[CardIndex | None, ...], size: int) -> str:
     """Cards as text, unknown ones as ``??``, padded with ``??`` up to ``size``."""
     parts = ["??" if c is None else card_code(c) for c in cards]
     parts += ["??"] * (size - len(parts))
@@ -170,10 +168,10 @@ class Spot:
     """
 
     game: EquityGame
-    hands: tuple[tuple[int, ...], ...]
+    hands: tuple[tuple[CardIndex, ...], ...]
     unknown: tuple[int, ...]
-    board: tuple[int, ...] = ()
-    dead: tuple[int, ...] = ()
+    board: tuple[CardIndex, ...] = ()
+    dead: tuple[CardIndex, ...] = ()
 
     def __post_init__(self) -> None:
         g = self.game
@@ -239,10 +237,10 @@ class Spot:
         return self.board_unknown + sum(self.unknown)
 
     @property
-    def stub(self) -> tuple[int, ...]:
+    def stub(self) -> tuple[CardIndex, ...]:
         """Cards that may still come: the deck minus every card known to be somewhere."""
         used = {c for h in self.hands for c in h} | set(self.board) | set(self.dead)
-        return tuple(c for c in range(52) if c not in used)
+        return tuple(c for c in CARD_INDEXES if c not in used)
 
     @property
     def holes_known(self) -> bool:

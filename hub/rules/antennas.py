@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from feltwire.cards import CardIndex
 from feltwire.text import Text
 from hub.rules.errors import ConfigurationError, TableSeat
 
@@ -95,7 +96,7 @@ class Arrival:
     """``card`` now lies on ``reader``; ``source`` is the antenna it came from, or None when
     it was on no antenna (fresh from the stub, or back after having left for good)."""
 
-    card: int
+    card: CardIndex
     reader: str
     source: str | None
 
@@ -104,7 +105,7 @@ class Arrival:
 class Departure:
     """``card`` left ``reader`` and was not found again within the debounce window."""
 
-    card: int
+    card: CardIndex
     reader: str
 
 
@@ -113,7 +114,7 @@ class Doubled:
     """``card`` is read on two antennas at once for longer than the debounce window:
     ``readers`` is (where it lay first, where it also turned up)."""
 
-    card: int
+    card: CardIndex
     readers: tuple[str, str]
 
 
@@ -131,17 +132,17 @@ class AntennaTracker:
         if debounce < 0:
             raise ConfigurationError("R-CARD-1", Text("refusal.configuration.negative_debounce"))
         self.debounce = debounce
-        self._raw: dict[str, frozenset[int]] = {}
-        self._place: dict[int, str] = {}
-        self._leaving: dict[int, tuple[str, float]] = {}
-        self._dual: dict[int, tuple[str, float, bool]] = {}
-        self._manual: set[int] = set()
+        self._raw: dict[str, frozenset[CardIndex]] = {}
+        self._place: dict[CardIndex, str] = {}
+        self._leaving: dict[CardIndex, tuple[str, float]] = {}
+        self._dual: dict[CardIndex, tuple[str, float, bool]] = {}
+        self._manual: set[CardIndex] = set()
 
-    def where(self, card: int) -> str | None:
+    def where(self, card: CardIndex) -> str | None:
         """The antenna ``card`` lies on (still counted there while it may be flickering)."""
         return self._place.get(card)
 
-    def cards_on(self, reader: str) -> frozenset[int]:
+    def cards_on(self, reader: str) -> frozenset[CardIndex]:
         """The cards counted on ``reader`` now."""
         return frozenset(c for c, r in self._place.items() if r == reader)
 
@@ -161,7 +162,7 @@ class AntennaTracker:
                 out.append(Doubled(card, (first, reader)))
         return out
 
-    def inventory(self, reader: str, cards: frozenset[int], now: float) -> list[Move]:
+    def inventory(self, reader: str, cards: frozenset[CardIndex], now: float) -> list[Move]:
         """Apply one antenna's full inventory at time ``now``; return the moves."""
         out = self.expire(now)
         before = self._raw.get(reader, frozenset())
@@ -199,7 +200,7 @@ class AntennaTracker:
                 out.append(Arrival(card, reader, None))
         return out
 
-    def manual(self, reader: str, card: int) -> list[Move]:
+    def manual(self, reader: str, card: CardIndex) -> list[Move]:
         """The dealer says ``card`` lies on ``reader`` (its tag will not read)."""
         source = self._place.get(card)
         if source == reader:

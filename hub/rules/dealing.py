@@ -4,8 +4,9 @@ The records of what happened (:class:`Deal`, :class:`Discard`, :class:`ShowOrMuc
 :class:`Reshuffle`, like :class:`hub.rules.betting.Action`) are immutable ``NamedTuple``
 records: one is made for every input, and that costs a third of a frozen dataclass.
 
-Cards are ints ``rank * 4 + suit`` (``feltwire.cards.card_index``); :data:`UNKNOWN`
-(-1) stands for a card whose face nobody recorded (PHH ``??``).
+Cards are :data:`~feltwire.cards.CardIndex` values ``rank * 4 + suit``
+(``feltwire.cards.card_index``); :data:`UNKNOWN` (-1) stands for a card whose face nobody
+recorded (PHH ``??``).
 
 >>> Expected(kind=DealKind.HOLE, seat=3, up=True).kind.value
 'hole'
@@ -15,9 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-UNKNOWN = -1
+from feltwire.cards import CardIndex
+
+UNKNOWN: Final = CardIndex(-1)
 """A card whose face is not known (a PHH ``??``, an unread burn)."""
 
 
@@ -45,7 +48,7 @@ class Deal(NamedTuple):
     (one per card), immutable like the frozen dataclasses."""
 
     kind: DealKind
-    card: int
+    card: CardIndex
     seat: int | None
     up: bool
     street: int
@@ -56,7 +59,7 @@ class Discard(NamedTuple):
     """A seat's discards in a draw (empty = stood pat)."""
 
     seat: int
-    cards: tuple[int, ...]
+    cards: tuple[CardIndex, ...]
     street: int
 
 
@@ -72,4 +75,4 @@ class ShowOrMuck(NamedTuple):
 
     seat: int
     shown: bool
-    cards: tuple[int, ...]
+    cards: tuple[CardIndex, ...]

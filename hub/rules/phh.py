@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from feltwire.cards import card_code, card_index
+from feltwire.cards import CardIndex, card_code, card_index
 from feltwire.text import Param, Player, Text
 from hub.messages.vocabulary import phase
 from hub.rules.betting import Action, ActionKind
@@ -313,11 +313,11 @@ def _not_toml(exc: tomllib.TOMLDecodeError) -> HandHistoryError:
     return HandHistoryError(Text("refusal.hand_history.not_toml", {"error": str(exc)}))
 
 
-def parse_cards(text: str) -> list[int]:
-    """PHH card string (``AsKs``, ``????``) to card ints (``UNKNOWN`` for ``??``)."""
+def parse_cards(text: str) -> list[CardIndex]:
+    """PHH card string (``AsKs``, ``????``) to card indexes (``UNKNOWN`` for ``??``)."""
     if len(text) % 2:
         raise HandHistoryError(Text("refusal.hand_history.bad_card_string"))
-    out = []
+    out: list[CardIndex] = []
     for i in range(0, len(text), 2):
         code = text[i : i + 2]
         if code == "??":
@@ -406,14 +406,14 @@ def replay_history(hh: HandHistory, options: Options | None = None) -> Hand:
 # ------------------------------------------------------------------- writing
 
 
-def _cards(cards: Sequence[int]) -> str:
+def _cards(cards: Sequence[CardIndex]) -> str:
     return "".join("??" if c < 0 else card_code(c) for c in cards)
 
 
 def _history_actions(hand: Hand) -> list[str]:
     actions: list[str] = []
-    hole: dict[int, list[int]] = {}
-    board: list[int] = []
+    hole: dict[int, list[CardIndex]] = {}
+    board: list[CardIndex] = []
     street = -1
 
     def flush() -> None:

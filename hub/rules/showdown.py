@@ -2,7 +2,8 @@
 
 Hands are valued with :mod:`hub.rules.evaluator` (higher is better, equal is a tie);
 short-deck hold'em and badugi, which that module does not cover, are valued here. Cards
-are ints ``rank * 4 + suit`` (rank 0 = deuce … 12 = ace; suit 0 = clubs … 3 = spades).
+are :data:`~feltwire.cards.CardIndex` values ``rank * 4 + suit`` (rank 0 = deuce … 12 =
+ace; suit 0 = clubs … 3 = spades).
 
 >>> from feltwire.cards import card_index as c
 >>> showing_high_key([c("Kd"), c("Kh")]) > showing_high_key([c("As"), c("Qd")])
@@ -16,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from feltwire.cards import CardIndex
 from hub.rules.evaluator import (
     evaluate_27_low,
     evaluate_a5_low,
@@ -54,7 +56,7 @@ _BADUGI = Evaluation.BADUGI
 
 
 def hand_value(
-    evaluation: Evaluation, hole: Sequence[int], board: Sequence[int]
+    evaluation: Evaluation, hole: Sequence[CardIndex], board: Sequence[CardIndex]
 ) -> tuple[int, int | None]:
     """The (high or only value, low value or None) of a hand at showdown (R-CARD-2, R-CARD-4).
 
@@ -82,7 +84,7 @@ def hand_value(
 _POW13 = (1, 13, 169, 2197, 28561, 371293)
 
 
-def _five_short_deck(cards: Sequence[int]) -> int:
+def _five_short_deck(cards: Sequence[CardIndex]) -> int:
     ranks = sorted((c >> 2 for c in cards), reverse=True)
     flush = len({c & 3 for c in cards}) == 1
     counts: dict[int, int] = {}
@@ -122,7 +124,7 @@ def _five_short_deck(cards: Sequence[int]) -> int:
     return value * _POW13[5 - len(distinct)]
 
 
-def short_deck_value(cards: Sequence[int]) -> int:
+def short_deck_value(cards: Sequence[CardIndex]) -> int:
     """Best five of five to seven short-deck (36-card) cards, higher is better.
 
     Triton rules, under which the recorded short-deck hands were played: a flush beats a
@@ -131,7 +133,7 @@ def short_deck_value(cards: Sequence[int]) -> int:
     return max(_five_short_deck(five) for five in combinations(cards, 5))
 
 
-def badugi_value(cards: Sequence[int]) -> int:
+def badugi_value(cards: Sequence[CardIndex]) -> int:
     """Badugi value of up to four cards: more cards of distinct ranks and suits beat fewer,
     then the lowest highest card (ace low) wins; higher is better."""
     best = -1
@@ -158,26 +160,26 @@ def _groups(ranks: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(counts[r] for r in order), tuple(order)
 
 
-def showing_high_key(up: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def showing_high_key(up: Sequence[CardIndex]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Key of the cards a stud player shows; the largest key is the highest hand showing
     (R-STUD-2): quads, trips, two pair, a pair, then high cards; straights and flushes of
     fewer than five cards do not count."""
     return _groups([c >> 2 for c in up])
 
 
-def showing_low_key(up: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def showing_low_key(up: Sequence[CardIndex]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Key of the cards a razz player shows; the smallest key is the lowest hand showing
     (pairs are bad, then the lowest top card; aces are low)."""
     return _groups([((c >> 2) + 1) % 13 for c in up])
 
 
-def odd_chip_card_key(up: Sequence[int]) -> int:
+def odd_chip_card_key(up: Sequence[CardIndex]) -> int:
     """The highest up card, rank then suit (spades highest): who gets an odd chip in stud
     (R-POT-4)."""
     return max(up) if up else -1
 
 
-def bring_in_seat(opening: Opening, up_cards: dict[int, int], ties: BringInTies) -> int:
+def bring_in_seat(opening: Opening, up_cards: dict[int, CardIndex], ties: BringInTies) -> int:
     """The seat that brings in (R-STUD-1), from each live seat's up card.
 
     ``LOW_CARD``: the lowest card, aces high; ``HIGH_CARD`` (razz): the highest, aces low.
@@ -191,7 +193,7 @@ def bring_in_seat(opening: Opening, up_cards: dict[int, int], ties: BringInTies)
         return min(seats, key=lambda s: (up_cards[s] >> 2, s))
 
     # razz: the highest card with aces low
-    def razz_rank(card: int) -> int:
+    def razz_rank(card: CardIndex) -> int:
         return ((card >> 2) + 1) % 13
 
     if ties is BringInTies.SUIT:
@@ -199,7 +201,7 @@ def bring_in_seat(opening: Opening, up_cards: dict[int, int], ties: BringInTies)
     return max(seats, key=lambda s: (razz_rank(up_cards[s]), -s))
 
 
-def stud_opener(opening: Opening, up_cards: dict[int, list[int]]) -> int:
+def stud_opener(opening: Opening, up_cards: dict[int, list[CardIndex]]) -> int:
     """The seat that opens a later stud round (R-STUD-2): the highest hand showing (or in
     razz the lowest); equal hands → the first seat left of the dealer."""
     seats = sorted(up_cards)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from feltwire.cards import card_code
+from feltwire.cards import CardIndex, card_code
 from feltwire.protocol import (
     AwardPayout,
     EquityFrame,
@@ -123,7 +123,7 @@ def _award(record: PotAwardRecord) -> OverlayAward:
     )
 
 
-def _code(card: int) -> str | None:
+def _code(card: CardIndex) -> str | None:
     return card_code(card) if card >= 0 else None
 
 

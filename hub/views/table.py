@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import TypeAdapter
 
-from feltwire.cards import card_code
+from feltwire.cards import CardIndex, card_code
 from feltwire.protocol import (
     ConsolePlayer,
     LegalActions,
@@ -45,7 +45,7 @@ _PLACED = frozenset({"hand", "t"})
 :func:`public_event` and :func:`overlay_event` adds itself."""
 
 
-def _code(card: int) -> str | None:
+def _code(card: CardIndex) -> str | None:
     """A card index as its code (an unread card as None)."""
     return card_code(card) if card >= 0 else None
 
@@ -319,4 +319,4 @@ def may_show(hand: Hand, h: int) -> bool:
     hole = hand.hole[h]
     if UNKNOWN not in hole:
         return hand.can_show(h)
-    return hand.can_show(h, [0] * len(hole))
+    return hand.can_show(h, [CardIndex(0)] * len(hole))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from feltwire.cards import CardIndex
 from hub.rules.evaluator import evaluate_high
 from hub.rules.games import Game
 from hub.rules.pots import Half, PotAward, Share, make_award, make_share, pot_parts, split
@@ -71,7 +72,7 @@ def _whole_pot(
 def odd_chip_order(
     game: Game,
     seats: Iterable[int],
-    hole: Sequence[Sequence[int]],
+    hole: Sequence[Sequence[CardIndex]],
     hole_up: Sequence[Sequence[bool]],
     folded: Sequence[bool],
 ) -> list[int]:
@@ -92,9 +93,9 @@ def award_pots(
     chip_unit: int,
     parts: PotParts,
     mucked: Sequence[bool],
-    hole: Sequence[list[int]],
+    hole: Sequence[list[CardIndex]],
     hole_up: Sequence[Sequence[bool]],
-    board: list[int],
+    board: list[CardIndex],
     folded: Sequence[bool],
 ) -> tuple[tuple[PotAward, ...], list[int]]:
     """Award each pot of ``parts`` to the best hands among its claimants (those eligible

@@ -23,6 +23,7 @@ console.
 
 from __future__ import annotations
 
+from feltwire.cards import CardIndex
 from feltwire.text import Player, Text
 from hub.messages.vocabulary import phase, street
 from hub.rules.betting import Action, LegalActions
@@ -121,7 +122,7 @@ class BettingRound(HandState):
             opener = 0
         elif opening in STUD_OPENINGS:
             ups = {s: self._last_up(s) for s in range(n) if not self.folded[s]}
-            known = {s: c for s, c in ups.items() if c >= 0} or {min(ups): 0}
+            known = {s: c for s, c in ups.items() if c >= 0} or {min(ups): CardIndex(0)}
             opener = bring_in_seat(opening, known, self.options.bring_in_ties)
             # *default*: when the low card is all in on the ante, the next seat clockwise
             # that can bet brings in (as PokerKit and online rooms do)
@@ -145,7 +146,7 @@ class BettingRound(HandState):
             self.actor = first
             self.phase = BETTING
 
-    def _last_up(self, seat: int) -> int:
+    def _last_up(self, seat: int) -> CardIndex:
         for c, u in zip(reversed(self.hole[seat]), reversed(self.hole_up[seat]), strict=True):
             if u:
                 return c

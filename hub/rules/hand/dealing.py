@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from feltwire.cards import CardIndex
 from feltwire.text import Player, Text
 from hub.messages.vocabulary import phase, street
 from hub.rules.dealing import UNKNOWN, Deal, Discard
@@ -121,7 +122,7 @@ class Dealing(HandState):
 
     # ---------------------------------------------------------------- checks
 
-    def _check_card(self, card: int, seat: int = -1, burn: bool = False) -> None:
+    def _check_card(self, card: CardIndex, seat: int = -1, burn: bool = False) -> None:
         """R-CARD-1: raise unless ``card`` may come into play for ``seat``; ``burn``: the
         card is the street's burn itself (no burn comes before it)."""
         stub = self._stub
@@ -169,7 +170,7 @@ class Dealing(HandState):
 
     # ------------------------------------------------------------------ burn
 
-    def verify_burn(self, card: int = UNKNOWN) -> None:
+    def verify_burn(self, card: CardIndex = UNKNOWN) -> None:
         """Raise unless a burn is due now: once per street after the first, before its
         first card (R-DEAL-2, R-DEAL-3, R-DEAL-5)."""
         rule = self._burn_rule_id
@@ -186,7 +187,7 @@ class Dealing(HandState):
 
     can_burn = asks(verify_burn)
 
-    def burn(self, card: int = UNKNOWN) -> Deal:
+    def burn(self, card: CardIndex = UNKNOWN) -> Deal:
         """Burn a card (``UNKNOWN`` when its face was not read)."""
         stub = self._stub
         if not (self._burn_due() and stub.fresh(card) and stub.has(1)):
@@ -201,7 +202,7 @@ class Dealing(HandState):
 
     # ------------------------------------------------------------ hole cards
 
-    def verify_deal_hole(self, seat: int, card: int, up: bool | None = None) -> bool:
+    def verify_deal_hole(self, seat: int, card: CardIndex, up: bool | None = None) -> bool:
         """Raise unless ``card`` may go to ``seat`` now; return whether it is face up."""
         self._check_card(card, seat)
         if not 0 <= seat < self.n:
@@ -254,7 +255,7 @@ class Dealing(HandState):
 
     can_deal_hole = asks(verify_deal_hole)
 
-    def deal_hole(self, seat: int, card: int, up: bool | None = None) -> Deal:
+    def deal_hole(self, seat: int, card: CardIndex, up: bool | None = None) -> Deal:
         """Deal ``card`` (or ``UNKNOWN``) to ``seat``; ``up`` is checked when given."""
         stub = self._stub
         if (
@@ -288,7 +289,7 @@ class Dealing(HandState):
                 self._start_betting()
         return deal
 
-    def verify_learn_hole(self, seat: int, card: int) -> int:
+    def verify_learn_hole(self, seat: int, card: CardIndex) -> int:
         """Raise unless ``card`` may be recorded as one of ``seat``'s hole cards that were
         dealt ``UNKNOWN``; return the slot in :attr:`hole` it fills (the first unknown)."""
         if not 0 <= seat < self.n:
@@ -307,7 +308,7 @@ class Dealing(HandState):
 
     can_learn_hole = asks(verify_learn_hole)
 
-    def learn_hole(self, seat: int, card: int) -> None:
+    def learn_hole(self, seat: int, card: CardIndex) -> None:
         """Record ``card`` as one of ``seat``'s hole cards dealt ``UNKNOWN`` and read later
         (e.g. by the seat's antenna): it fills the seat's first unknown slot and is in
         play from now on, so dealing it again is a :class:`DuplicateCardError` (R-CARD-1).
@@ -321,7 +322,7 @@ class Dealing(HandState):
 
     # ----------------------------------------------------------------- board
 
-    def verify_deal_board(self, card: int) -> None:
+    def verify_deal_board(self, card: CardIndex) -> None:
         """Raise unless a board card is due now, and named: a board card lies face up, so
         one dealt unnamed (its tag did not read) is refused — the hands could never be
         read against it."""
@@ -338,7 +339,7 @@ class Dealing(HandState):
 
     can_deal_board = asks(verify_deal_board)
 
-    def deal_board(self, card: int) -> Deal:
+    def deal_board(self, card: CardIndex) -> Deal:
         """Deal a board card (or the stud community card, R-DEAL-4)."""
         stub = self._stub
         if not (
@@ -362,7 +363,7 @@ class Dealing(HandState):
 
     # ------------------------------------------------------------------ draw
 
-    def verify_discard(self, seat: int, cards: Sequence[int]) -> None:
+    def verify_discard(self, seat: int, cards: Sequence[CardIndex]) -> None:
         """Raise unless ``seat`` may discard ``cards`` now (its turn to draw, R-DEAL-5,
         holding those cards)."""
         if self.phase is not DRAWING:
@@ -395,7 +396,7 @@ class Dealing(HandState):
 
     can_discard = asks(verify_discard)
 
-    def discard(self, seat: int, cards: Sequence[int] = ()) -> Discard:
+    def discard(self, seat: int, cards: Sequence[CardIndex] = ()) -> Discard:
         """Discard ``cards`` (empty: stand pat); the seat is then owed as many new cards."""
         self.verify_discard(seat, cards)
         slots = self._match_cards(seat, cards, "R-DEAL-5")

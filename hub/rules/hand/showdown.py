@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from feltwire.cards import CardIndex
 from feltwire.text import Player, Text
 from hub.rules.dealing import UNKNOWN, ShowOrMuck
 from hub.rules.errors import OutOfTurnError, PhaseError, ShowdownError
@@ -131,7 +132,7 @@ class Showdown(HandState):
                     "R-SHOW-2", Text("refusal.showdown.last_claimant", {"seat": Player(seat)})
                 )
 
-    def verify_show(self, seat: int, cards: Sequence[int] | None = None) -> None:
+    def verify_show(self, seat: int, cards: Sequence[CardIndex] | None = None) -> None:
         """Raise unless ``seat`` may show now (with ``cards`` if named)."""
         self._verify_show_or_muck(seat, True)
         hole = self.hole[seat]
@@ -160,7 +161,7 @@ class Showdown(HandState):
 
     can_show = asks(verify_show)
 
-    def show(self, seat: int, cards: Sequence[int] | None = None) -> ShowOrMuck:
+    def show(self, seat: int, cards: Sequence[CardIndex] | None = None) -> ShowOrMuck:
         """Show the seat's hand (naming its cards when they were dealt unknown).
 
         A seat may show even a hand that does not beat the hands shown (cards speak);
@@ -171,7 +172,7 @@ class Showdown(HandState):
         ``cards`` then names the cards shown (fewer than the hand, or with ``UNKNOWN``
         for a card kept face down) and the record holds only those."""
         self.verify_show(seat, cards)
-        shown: tuple[int, ...] | None = None
+        shown: tuple[CardIndex, ...] | None = None
         if cards is not None:
             named = [c for c in cards if c != UNKNOWN]
             self._match_cards(seat, named, "R-SHOW-2")

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from operator import sub
 from typing import Concatenate, ParamSpec, TypeVar
 
+from feltwire.cards import CardIndex
 from feltwire.text import Player, Text
 from hub.rules.dealing import UNKNOWN, Expected
 from hub.rules.errors import RulesError, ShowdownError
@@ -160,10 +161,10 @@ class HandState(ABC):
         self.dead = [0] * n
         """Of :attr:`total`, the antes and dead blinds."""
         self.folded = [False] * n
-        self.hole: list[list[int]] = [[] for _ in range(n)]
+        self.hole: list[list[CardIndex]] = [[] for _ in range(n)]
         self.hole_up: list[list[bool]] = [[] for _ in range(n)]
-        self.board: list[int] = []
-        self.burns: list[int] = []
+        self.board: list[CardIndex] = []
+        self.burns: list[CardIndex] = []
         self.log: list[Record] = []
         """Every input accepted, in order (replaying it rebuilds the hand)."""
         self._stub = Stub(game, self.log)
@@ -264,7 +265,7 @@ class HandState(ABC):
         return self._current
 
     @property
-    def up_cards(self) -> dict[int, list[int]]:
+    def up_cards(self) -> dict[int, list[CardIndex]]:
         """The face-up cards of each seat still in the hand (stud)."""
         return {
             s: [c for c, u in zip(self.hole[s], self.hole_up[s], strict=True) if u]
@@ -374,7 +375,7 @@ class HandState(ABC):
                     out.append(Expected(HOLE, s, False))
         return tuple(out)
 
-    def in_play(self, card: int) -> bool:
+    def in_play(self, card: CardIndex) -> bool:
         """True when ``card`` was dealt, burned or turned in this hand (it cannot be dealt
         again: R-CARD-1), wherever it lies now."""
         return 0 <= card < 52 and bool(self._stub.seen[card])
@@ -385,7 +386,9 @@ class HandState(ABC):
 
     # -------------------------------------------------- cards a player names
 
-    def _slots_of(self, seat: int, cards: Sequence[int], rule: str) -> list[tuple[int, int]]:
+    def _slots_of(
+        self, seat: int, cards: Sequence[CardIndex], rule: str
+    ) -> list[tuple[int, CardIndex]]:
         """Where ``cards`` lie in ``seat``'s hand, as ``(slot, card)`` pairs: a card the
         seat holds, or else a slot dealt unread that the card fills (then it must be a
         card of this deck not in play, R-CARD-1). Raises (``rule``) when the seat does not
@@ -393,8 +396,8 @@ class HandState(ABC):
         hole = self.hole[seat]
         stub = self._stub
         used: list[int] = []
-        out: list[tuple[int, int]] = []
-        learnt: set[int] = set()
+        out: list[tuple[int, CardIndex]] = []
+        learnt: set[CardIndex] = set()
         for c in cards:
             idx = -1
             if c >= 0:
@@ -422,7 +425,7 @@ class HandState(ABC):
             out.append((idx, c))
         return out
 
-    def _match_cards(self, seat: int, cards: Sequence[int], rule: str) -> list[int]:
+    def _match_cards(self, seat: int, cards: Sequence[CardIndex], rule: str) -> list[int]:
         """Slot indices in ``seat``'s hand holding ``cards`` (unknown slots are learnt)."""
         slots = self._slots_of(seat, cards, rule)
         hole, stub = self.hole[seat], self._stub

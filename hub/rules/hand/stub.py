@@ -17,6 +17,7 @@ are the single statement of their rules, used by the hand's checks and its fast 
 
 from __future__ import annotations
 
+from feltwire.cards import CardIndex
 from feltwire.text import Text
 from hub.rules.dealing import Reshuffle
 from hub.rules.errors import DealingError, DuplicateCardError
@@ -53,14 +54,14 @@ class Stub:
         """Cards taken from the stub so far (dealt or burnt), less any reshuffled back."""
         self.seen = bytearray(52)
         """1 for each card in play in this hand (dealt, burnt or learnt)."""
-        self.pile: list[tuple[int, int, int]] = []
+        self.pile: list[tuple[CardIndex, int, int]] = []
         """Discards and burns as ``(card, seat or -1 for a burn, street)``."""
 
-    def in_deck(self, card: int) -> bool:
+    def in_deck(self, card: CardIndex) -> bool:
         """True when ``card`` is a card of this game's deck (short deck: six and up)."""
         return 0 <= card < 52 and card >> 2 >= self.lowest_rank
 
-    def fresh(self, card: int) -> bool:
+    def fresh(self, card: CardIndex) -> bool:
         """R-CARD-1: True when ``card`` may come into play — ``UNKNOWN``, or a card of this
         deck that is not in play yet."""
         return -1 <= card < 52 and (
@@ -84,7 +85,7 @@ class Stub:
             not (o == seat and st == street) for _, o, st in self.pile
         )
 
-    def check(self, card: int, recyclable: bool = False) -> None:
+    def check(self, card: CardIndex, recyclable: bool = False) -> None:
         """Raise unless ``card`` may come into play (:meth:`fresh`); ``recyclable``: a card
         in play that the coming reshuffle returns to the stub (:meth:`recyclable`)."""
         if self.fresh(card) or recyclable:
@@ -95,7 +96,7 @@ class Stub:
             )
         raise duplicate_card(card)
 
-    def recyclable(self, card: int, seat: int, street: int, pending_burn: int) -> bool:
+    def recyclable(self, card: CardIndex, seat: int, street: int, pending_burn: int) -> bool:
         """True when the stub is empty and ``card`` lies in the discards and burns that the
         reshuffle for ``seat`` will turn into the new stub (R-DEAL-5); ``pending_burn`` is 1
         when a burn comes before ``card``."""
@@ -103,7 +104,7 @@ class Stub:
             return False
         return any(c == card and not (o == seat and st == street) for c, o, st in self.pile)
 
-    def see(self, card: int) -> None:
+    def see(self, card: CardIndex) -> None:
         """Put ``card`` in play (nothing for ``UNKNOWN``)."""
         if card >= 0:
             self.seen[card] = 1
@@ -118,7 +119,7 @@ class Stub:
                 raise deck_empty()
         self.cards_out += 1
 
-    def burn(self, card: int, seat: int, street: int) -> None:
+    def burn(self, card: CardIndex, seat: int, street: int) -> None:
         """A burn (``UNKNOWN`` when unread) leaves the deck and goes to the pile; ``seat``
         is the player whose card comes next (a reshuffle keeps his discards out)."""
         self.take(seat, street)
@@ -136,7 +137,7 @@ class Stub:
         self.log.append(Reshuffle(len(back), street))
 
 
-def duplicate_card(card: int) -> DuplicateCardError:
+def duplicate_card(card: CardIndex) -> DuplicateCardError:
     """The error for ``card`` coming into play a second time (R-CARD-1); it names no card."""
     return DuplicateCardError("R-CARD-1", Text("refusal.duplicate_card.in_play"))
 

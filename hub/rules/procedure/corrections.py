@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from feltwire.cards import CardIndex
 from feltwire.text import Text
 from hub.messages.vocabulary import antenna
 from hub.rules.alerts import AlertCode, Severity
@@ -54,7 +55,7 @@ class Corrections(Presence):
                 "refusal.console.name_face_up_card", {"reader": antenna(inp.reader)}
             )
 
-    def _in_play(self, card: int) -> bool:
+    def _in_play(self, card: CardIndex) -> bool:
         """True when ``card`` is part of the hand or lies on an antenna, wherever."""
         return (
             self.hand.in_play(card) or card in self._role or self._tracker.where(card) is not None

@@ -16,6 +16,7 @@ its street is due (a burn that was not seen is dealt as an unknown card, with a
 
 from __future__ import annotations
 
+from feltwire.cards import CardIndex
 from feltwire.text import Seat, Text
 from hub.messages.vocabulary import antenna, street
 from hub.rules.alerts import AlertCode
@@ -59,7 +60,7 @@ class DealOrder(MonitorState):
                 if e.kind is DealKind.HOLE and e.seat is not None
             ]
 
-    def _plan_card(self, h: int, card: int, via_up: bool) -> None:
+    def _plan_card(self, h: int, card: CardIndex, via_up: bool) -> None:
         plan = self._plan
         tseat = self._t(h)
         rule = DEAL_RULE[self.hand.game.family]
@@ -159,7 +160,7 @@ class DealOrder(MonitorState):
             self._deal_hole(slot.seat, card)
             self._fed += 1
 
-    def _deal_hole(self, h: int, card: int) -> None:
+    def _deal_hole(self, h: int, card: CardIndex) -> None:
         try:
             deal = self.hand.deal_hole(h, card)
         except DuplicateCardError:

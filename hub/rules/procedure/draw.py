@@ -10,6 +10,7 @@ all read, unknown replacements.
 
 from __future__ import annotations
 
+from feltwire.cards import CardIndex
 from feltwire.text import Text
 from hub.rules.alerts import AlertCode
 from hub.rules.dealing import UNKNOWN, DealKind
@@ -91,7 +92,7 @@ class Draw(DealOrder):
                 n += 1
         return n
 
-    def _draw_card(self, h: int, card: int) -> None:
+    def _draw_card(self, h: int, card: CardIndex) -> None:
         hand = self.hand
         while hand.drawer is not None and hand.drawer <= h:
             self._commit_discard(hand.drawer)

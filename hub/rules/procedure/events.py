@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from feltwire.cards import CardIndex
 from feltwire.text import Seat, Text
 from hub.messages.vocabulary import joined
 from hub.rules.betting import ActionKind
@@ -73,7 +74,7 @@ class HoleCardDealt(_EventBase):
     """A card to a seat (``card`` UNKNOWN when not read); public only when dealt face up."""
 
     seat: TableSeat
-    card: int
+    card: CardIndex
     up: bool
 
     @property
@@ -86,7 +87,7 @@ class HoleCardDealt(_EventBase):
 class BurnDealt(_EventBase):
     """A burn card (never public)."""
 
-    card: int
+    card: CardIndex
 
     @property
     def public(self) -> bool:
@@ -98,7 +99,7 @@ class BurnDealt(_EventBase):
 class BoardDealt(_EventBase):
     """A board card (or the stud community card)."""
 
-    card: int
+    card: CardIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,7 @@ class HandShown(_EventBase):
     down (R-SHOW-3)."""
 
     seat: TableSeat
-    cards: tuple[int, ...]
+    cards: tuple[CardIndex, ...]
     whole: bool = True
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from feltwire.cards import CardIndex
 from hub.rules.errors import TableSeat
 
 __all__ = [
@@ -43,7 +44,7 @@ class Inventory:
     """Every card on antenna ``reader`` now (an empty set: the antenna is bare)."""
 
     reader: str
-    cards: frozenset[int]
+    cards: frozenset[CardIndex]
     now: float
 
 
@@ -60,7 +61,7 @@ class TagClash:
     """The ingest saw two tags on ``reader`` that map to one card."""
 
     reader: str
-    card: int
+    card: CardIndex
     now: float
 
 
@@ -103,7 +104,7 @@ class ShowHand:
 
     seat: TableSeat
     now: float
-    cards: tuple[int, ...] = ()
+    cards: tuple[CardIndex, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,7 @@ class ManualCard:
     known (a hole card the dealer must not look at, an unread burn)."""
 
     reader: str
-    card: int | None
+    card: CardIndex | None
     now: float
 
 

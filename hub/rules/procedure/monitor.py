@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from feltwire.cards import CardIndex
 from feltwire.text import Seat, Text
 from hub.messages.vocabulary import phase
 from hub.rules.alerts import Alert, AlertCode
@@ -250,13 +251,13 @@ class DealingMonitor(Corrections):
             return hand.all_in(h)
         return hand.bet_or_raise_to(to, h)
 
-    def _show(self, tseat: TableSeat, part: tuple[int, ...] = ()) -> None:
+    def _show(self, tseat: TableSeat, part: tuple[CardIndex, ...] = ()) -> None:
         hand = self.hand
         h = self._console_seat(tseat)
         if h is None:
             return
         self._settle()
-        cards: list[int] | None = None
+        cards: list[CardIndex] | None = None
         if part:
             cards = list(part)  # R-SHOW-3: the cards the dealer saw turned up
         elif UNKNOWN in hand.hole[h]:

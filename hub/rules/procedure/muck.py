@@ -9,6 +9,7 @@ uncontested pot the winner's cards reaching the muck are the winner's muck (R-SH
 
 from __future__ import annotations
 
+from feltwire.cards import CardIndex
 from feltwire.text import Text
 from hub.rules.alerts import AlertCode
 from hub.rules.antennas import PlaceKind, place_of
@@ -25,7 +26,7 @@ __all__ = ["Muck"]
 class Muck(Draw):
     """The dealing monitor's layer for cards that reach the muck."""
 
-    def _to_muck(self, h: int, card: int) -> None:
+    def _to_muck(self, h: int, card: CardIndex) -> None:
         hand = self.hand
         tseat = self._t(h)
         seat = self._seat(h)
@@ -95,7 +96,7 @@ class Muck(Draw):
             return
         self._pending_muck.add(h)
 
-    def _winner_to_muck(self, card: int, reader: str) -> None:
+    def _winner_to_muck(self, card: CardIndex, reader: str) -> None:
         """After an uncontested pot: the winner's cards reaching the muck are a muck
         (R-SHOW-3); every other card movement is the table being cleared."""
         hand = self.hand

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from feltwire.cards import CardIndex
 from feltwire.text import Seat, Text
 from hub.messages.vocabulary import antenna, street
 from hub.rules.alerts import AlertCode
@@ -82,7 +83,7 @@ class Presence(Muck):
             Text("alert.duplicate_card.tag_clash.remedy"),
         )
 
-    def _arrive(self, card: int, reader: str, source: str | None) -> None:
+    def _arrive(self, card: CardIndex, reader: str, source: str | None) -> None:
         place = place_of(reader)
         if place.kind is PlaceKind.OTHER:
             return
@@ -123,7 +124,7 @@ class Presence(Muck):
                 Text("alert.folded_card_returned.remedy"),
             )
 
-    def _hole_moved(self, card: int, h: int, place: Place, reader: str) -> None:
+    def _hole_moved(self, card: CardIndex, h: int, place: Place, reader: str) -> None:
         if place.kind is PlaceKind.MUCK:
             self._to_muck(h, card)
             return
@@ -145,7 +146,7 @@ class Presence(Muck):
                 ),
             )
 
-    def _depart(self, card: int, reader: str) -> None:
+    def _depart(self, card: CardIndex, reader: str) -> None:
         role = self._role.get(card)
         if role is None:
             return
@@ -176,7 +177,7 @@ class Presence(Muck):
 
     # ------------------------------------------------------------ fresh cards
 
-    def _fresh(self, card: int, place: Place) -> None:
+    def _fresh(self, card: CardIndex, place: Place) -> None:
         if place.kind in (PlaceKind.SEAT, PlaceKind.UP):
             assert place.seat is not None
             self._fresh_to_seat(card, place.seat, place.kind is PlaceKind.UP)
@@ -187,7 +188,7 @@ class Presence(Muck):
         elif place.kind is PlaceKind.MUCK:
             self._fresh_muck(card)
 
-    def _fresh_to_seat(self, card: int, tseat: TableSeat, via_up: bool) -> None:
+    def _fresh_to_seat(self, card: CardIndex, tseat: TableSeat, via_up: bool) -> None:
         hand = self.hand
         h = self.setup.hand_seat(tseat)
         if h is None:
@@ -241,7 +242,7 @@ class Presence(Muck):
                 self._deal_severity(),
             )
 
-    def _fresh_board(self, card: int) -> None:
+    def _fresh_board(self, card: CardIndex) -> None:
         hand = self.hand
         if hand.phase is Phase.SHOWDOWN:
             self._extra(card)
@@ -279,7 +280,7 @@ class Presence(Muck):
             e.kind is DealKind.HOLE for e in exp
         )
 
-    def _fresh_burn(self, card: int) -> None:
+    def _fresh_burn(self, card: CardIndex) -> None:
         hand = self.hand
         index = hand.street_index
         if hand.phase is Phase.SHOWDOWN:
@@ -312,7 +313,7 @@ class Presence(Muck):
             Text("alert.extra_burn.remedy"),
         )
 
-    def _fresh_muck(self, card: int) -> None:
+    def _fresh_muck(self, card: CardIndex) -> None:
         h = self._turn()
         if card >= 0 and h is not None and self._unread(h) > 0:
             self._role[card] = (Role.HOLE, h)

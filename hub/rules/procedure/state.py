@@ -22,6 +22,7 @@ import enum
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from feltwire.cards import CardIndex
 from feltwire.text import Seat, Text
 from hub.rules.alerts import Alert, AlertCode, Severity
 from hub.rules.antennas import AntennaTracker, PlaceKind, place_of
@@ -69,7 +70,7 @@ class Slot:
     seat: int
     up: bool
     status: SlotStatus = SlotStatus.OPEN
-    card: int = UNKNOWN
+    card: CardIndex = UNKNOWN
 
 
 @dataclass(slots=True)
@@ -103,9 +104,9 @@ class MonitorState(ABC):
         """True once a misdeal was declared: the hand no longer changes."""
         self._tracker = AntennaTracker(debounce)
         n = self.hand.n
-        self._role: dict[int, tuple[Role, int]] = {}
+        self._role: dict[CardIndex, tuple[Role, int]] = {}
         """Every card seen on the table: its role and its owner (-1: nobody's)."""
-        self._learned: list[list[int]] = [[] for _ in range(n)]
+        self._learned: list[list[CardIndex]] = [[] for _ in range(n)]
         """Cards read after the player's hole card was dealt as unknown."""
         self._plan: list[Slot] = []
         """The dealing sequence of the street being dealt."""
@@ -117,13 +118,13 @@ class MonitorState(ABC):
         """Players whose cards reached the muck out of turn: the fold takes effect in turn."""
         self._muck_folds: set[tuple[int, int]] = set()
         """(player, street) of folds made at the muck: they cannot be undone."""
-        self._pending_discards: dict[int, list[int]] = {}
+        self._pending_discards: dict[int, list[CardIndex]] = {}
         self._pending_muck: set[int] = set()
         self._held: set[int] = set()
         """Showdown: players who threw a winning hand away unread (held for the dealer)."""
         self._left: set[int] = set()
         """Players whose cards left their seat's antenna without a fold (alerted)."""
-        self._early_burns: list[int] = []
+        self._early_burns: list[CardIndex] = []
         """Burns made before the betting round ended: they belong to the next street."""
         self._burn_alerted: set[int] = set()
         self._late_burn_taken: set[int] = set()
@@ -180,7 +181,7 @@ class MonitorState(ABC):
         """How many of ``h``'s hole cards are still unknown (dealt unread, not learnt since)."""
         return max(0, self.hand.hole[h].count(UNKNOWN) - len(self._learned[h]))
 
-    def _known_hole(self, h: int) -> list[int] | None:
+    def _known_hole(self, h: int) -> list[CardIndex] | None:
         """``h``'s hole cards with the learnt ones in place of the unknown, or None while any is
         unread."""
         learned = iter(self._learned[h])
@@ -193,7 +194,7 @@ class MonitorState(ABC):
             out.append(c)
         return out
 
-    def _cards_of(self, h: int) -> list[int]:
+    def _cards_of(self, h: int) -> list[CardIndex]:
         """The cards on the table that are ``h``'s hole cards."""
         return [c for c, (r, o) in self._role.items() if r is Role.HOLE and o == h]
 
@@ -243,12 +244,12 @@ class MonitorState(ABC):
 
     # ------------------------------------------------------------------ records
 
-    def _extra(self, card: int) -> None:
+    def _extra(self, card: CardIndex) -> None:
         """Record ``card`` as on the table but not part of the hand."""
         if card >= 0:
             self._role[card] = (Role.EXTRA, -1)
 
-    def _learn(self, h: int, card: int) -> None:
+    def _learn(self, h: int, card: CardIndex) -> None:
         """Record ``card`` as one of ``h``'s hole cards that was dealt unread."""
         self._learned[h].append(card)
         self._role[card] = (Role.HOLE, h)
