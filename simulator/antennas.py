@@ -153,7 +153,7 @@ class AntennaSurface:
         """Lift ``cards`` off ``reader``."""
         self._lay_or_lift(reader, cards, lay=False)
 
-    def _lay_or_lift(self, reader: str, cards: tuple[int, ...], *, lay: bool) -> None:
+    def _lay_or_lift(self, reader: str, cards: tuple[CardIndex, ...], *, lay: bool) -> None:
         """Lay ``cards`` on ``reader`` (``lay``) or lift them off it; then one sweep."""
         self.clock.advance()
         for card in cards:
