@@ -108,11 +108,15 @@ class Bridge:
 
     # ----------------------------------------------------------------- running
 
-    def run(self, stop: threading.Event) -> None:
-        """Keep the board connected and its inventories published until ``stop`` is set."""
+    def run(self, stop: threading.Event, alive: Callable[[], None] | None = None) -> None:
+        """Keep the board connected and its inventories published until ``stop`` is set;
+        ``alive`` is called on every turn of the loop (``feltwire bridge`` feeds systemd's
+        watchdog there, so a loop that hangs stops the feeding)."""
         self._set_online(False)
         try:
             while not stop.is_set():
+                if alive is not None:
+                    alive()
                 if self.port is None:
                     wait = self._next_open - self._clock()
                     if wait > 0:

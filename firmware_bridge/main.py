@@ -11,6 +11,7 @@ from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import TOPIC_PREFIX, TopicKind, decode_light_command, parse_topic
 from feltwire.publisher import InventoryPublisher, durable_state
+from feltwire.sdnotify import Watchdog, notify
 from firmware_bridge.bridge import Bridge
 from firmware_bridge.config import BridgeConfig
 
@@ -57,14 +58,21 @@ def main(argv: list[str]) -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     log.info("bridge %s: board on %s → %s", config.bridge_id, config.port, config.mqtt.url)
-    runner = threading.Thread(target=bridge.run, args=(stop,), name="bridge", daemon=True)
+    # systemd (Type=notify): ready once the bridge runs (it opens the port and connects
+    # on its own, again and again); the watchdog is fed by the bridge's loop, not this one
+    watchdog = Watchdog()
+    runner = threading.Thread(
+        target=bridge.run, args=(stop, watchdog.kick), name="bridge", daemon=True
+    )
     runner.start()
+    notify("READY=1")
     try:
         while runner.is_alive() and not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
         pass
     finally:
+        notify("STOPPING=1")
         stop.set()
         runner.join(timeout=5)
         log.info("bridge stopped; counters: %s", bridge.stats())

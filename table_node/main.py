@@ -13,6 +13,7 @@ from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import TOPIC_PREFIX, TopicKind, parse_topic
 from feltwire.publisher import InventoryPublisher, durable_state
+from feltwire.sdnotify import Watchdog, notify
 from table_node.buttons import DealerButtons
 from table_node.config import NodeConfig
 from table_node.dealer import AntennaDealer, apply_step
@@ -122,16 +123,23 @@ def run_node(config: NodeConfig) -> int:
         config.mqtt.url,
     )
     interval = config.poll_interval_ms / 1000
+    # systemd (Type=notify): ready once the readers and the MQTT client are set up (the
+    # client connects, and reconnects, on its own); the watchdog is fed by the sweep loop
+    watchdog = Watchdog()
+    notify("READY=1")
     try:
         if simulated is None:
-            node.run(stop, interval)
+            node.run(stop, interval, watchdog.kick)
         else:
-            poller = threading.Thread(target=node.run, args=(stop, interval), daemon=True)
+            poller = threading.Thread(
+                target=node.run, args=(stop, interval, watchdog.kick), daemon=True
+            )
             poller.start()
             _simulated_dealing(config, simulated, stop)
     except KeyboardInterrupt:
         pass
     finally:
+        notify("STOPPING=1")
         stop.set()
         buttons.close()
         transport.close()

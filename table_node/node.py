@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from feltwire.publisher import InventoryPublisher
 from table_node.reader import Reader
@@ -40,10 +40,16 @@ class Node:
         self.sweeps += 1
         return sent
 
-    def run(self, stop: threading.Event, interval: float) -> None:
-        """Sweep every ``interval`` seconds until ``stop`` is set."""
+    def run(
+        self, stop: threading.Event, interval: float, alive: Callable[[], None] | None = None
+    ) -> None:
+        """Sweep every ``interval`` seconds until ``stop`` is set; ``alive`` is called
+        after every sweep (``feltwire node`` feeds systemd's watchdog there, so a sweep
+        that hangs stops the feeding)."""
         while not stop.is_set():
             self.poll_once()
+            if alive is not None:
+                alive()
             stop.wait(interval)
 
     def close(self) -> None:

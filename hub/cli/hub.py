@@ -15,6 +15,7 @@ from pydantic import SecretStr
 from feltwire.config import config_for_command
 from feltwire.deck import load_deck
 from feltwire.errors import ConfigError, DeckError
+from feltwire.sdnotify import Watchdog, notify
 from hub.app.errors import EventLogError
 from hub.bootstrap import start_hub
 from hub.config import HubConfig, game_cards
@@ -227,8 +228,25 @@ async def _serve(config: HubConfig, token_file: Path | None) -> None:
         scheme = "mqtts" if runtime.broker.tls else "mqtt"
         print(f"broker        : {scheme}://{runtime.broker.host}:{runtime.broker.port}")
     print(end="", flush=True)
+    # systemd (Type=notify): ready once the web server listens and an embedded broker is
+    # up; a broker at [mqtt] url may still be connecting — the hub keeps trying and the
+    # console says so, rather than systemd killing a hub whose broker is late at boot
+    notify("READY=1")
+    watchdog = asyncio.create_task(_feed_watchdog(Watchdog()), name="systemd-watchdog")
     await stop.wait()
+    notify("STOPPING=1")
+    watchdog.cancel()
     await runtime.stop()
+
+
+async def _feed_watchdog(watchdog: Watchdog) -> None:
+    """Feed systemd's watchdog from the hub's event loop: a loop that blocks stops
+    feeding it, and systemd restarts the hub."""
+    if watchdog.interval is None:
+        return
+    while True:
+        watchdog.kick()
+        await asyncio.sleep(watchdog.interval / 4)
 
 
 def main(argv: list[str]) -> int:
