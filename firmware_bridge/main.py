@@ -64,8 +64,8 @@ def main(argv: list[str]) -> int:
     runner = threading.Thread(
         target=bridge.run, args=(stop, watchdog.kick), name="bridge", daemon=True
     )
+    notify("READY=1")  # before the loop's first WATCHDOG=1
     runner.start()
-    notify("READY=1")
     try:
         while runner.is_alive() and not stop.wait(0.5):
             pass

@@ -5,10 +5,13 @@ bridge`` (a simulated board on a pty) — runs as a real child process against a
 Mosquitto, with ``$NOTIFY_SOCKET`` naming an AF_UNIX datagram socket the test binds (what
 systemd does) and ``$WATCHDOG_USEC`` set short. The test reads what systemd would: READY=1
 once the process serves, WATCHDOG=1 again and again while it runs, STOPPING=1 on SIGTERM.
+Each runs twice: as is, and under the seccomp filter of the units' ``MemoryDenyWriteExecute=yes``
+(:mod:`tests.support.mdwe`), to see Python and its C extensions run without writable code.
 """
 
 from __future__ import annotations
 
+import ctypes.util
 import itertools
 import os
 import signal
@@ -68,6 +71,20 @@ class NotifySocket:
         self.sock.close()
 
 
+MDWE = Path(__file__).resolve().parents[1] / "support" / "mdwe.py"
+MDWE_SKIP = "libseccomp is not installed (needed to apply MemoryDenyWriteExecute's filter)"
+
+
+@pytest.fixture(params=["plain", "MemoryDenyWriteExecute"])
+def wrapper(request: pytest.FixtureRequest) -> list[str]:
+    """The command prefix: none, or the MemoryDenyWriteExecute filter."""
+    if request.param == "plain":
+        return []
+    if ctypes.util.find_library("seccomp") is None:
+        pytest.skip(MDWE_SKIP)
+    return [sys.executable, str(MDWE)]
+
+
 @pytest.fixture
 def notify_socket(tmp_path: Path) -> Iterator[NotifySocket]:
     sock = NotifySocket(tmp_path / "notify")
@@ -77,11 +94,11 @@ def notify_socket(tmp_path: Path) -> Iterator[NotifySocket]:
         sock.close()
 
 
-def run_and_check(cmd: list[str], notify_socket: NotifySocket) -> None:
+def run_and_check(cmd: list[str], notify_socket: NotifySocket, wrapper: list[str]) -> None:
     """Start ``cmd``, see READY=1, then WATCHDOG=1 at least five times at about the
     watchdog's half period, then SIGTERM and STOPPING=1 and exit code 0."""
     proc = subprocess.Popen(
-        cmd, env=notify_socket.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        [*wrapper, *cmd], env=notify_socket.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     try:
         notify_socket.wait_for("READY=1", proc, START)
@@ -102,7 +119,10 @@ def run_and_check(cmd: list[str], notify_socket: NotifySocket) -> None:
 
 
 def test_hub_notifies_ready_feeds_the_watchdog_and_says_stopping(
-    mosquitto: MosquittoProcess, tmp_path: Path, notify_socket: NotifySocket
+    mosquitto: MosquittoProcess,
+    tmp_path: Path,
+    notify_socket: NotifySocket,
+    wrapper: list[str],
 ) -> None:
     config = tmp_path / "hub.toml"
     config.write_text(
@@ -110,11 +130,14 @@ def test_hub_notifies_ready_feeds_the_watchdog_and_says_stopping(
         f'[mqtt]\nurl = "{mosquitto.url}"\n[web]\nport = {free_port()}\n'
     )
     command = [sys.executable, "-m", "feltwire", "hub", "--config", str(config)]
-    run_and_check(command, notify_socket)
+    run_and_check(command, notify_socket, wrapper)
 
 
 def test_node_notifies_ready_feeds_the_watchdog_and_says_stopping(
-    mosquitto: MosquittoProcess, tmp_path: Path, notify_socket: NotifySocket
+    mosquitto: MosquittoProcess,
+    tmp_path: Path,
+    notify_socket: NotifySocket,
+    wrapper: list[str],
 ) -> None:
     config = tmp_path / "node.toml"
     config.write_text(
@@ -122,11 +145,14 @@ def test_node_notifies_ready_feeds_the_watchdog_and_says_stopping(
         f'[mqtt]\nurl = "{mosquitto.url}"\n[simulator]\nstep_seconds = 0.05\nseed = 4\n'
     )
     command = [sys.executable, "-m", "feltwire", "node", "--config", str(config)]
-    run_and_check(command, notify_socket)
+    run_and_check(command, notify_socket, wrapper)
 
 
 def test_bridge_notifies_ready_feeds_the_watchdog_and_says_stopping(
-    mosquitto: MosquittoProcess, tmp_path: Path, notify_socket: NotifySocket
+    mosquitto: MosquittoProcess,
+    tmp_path: Path,
+    notify_socket: NotifySocket,
+    wrapper: list[str],
 ) -> None:
     board = SimBoard(antennas=("seat1",), heartbeat_ms=100)
     with PtyBoard(board, tmp_path / "ttyBOARD") as pty:
@@ -136,7 +162,9 @@ def test_bridge_notifies_ready_feeds_the_watchdog_and_says_stopping(
             f'state_dir = "{tmp_path / "state"}"\n[mqtt]\nurl = "{mosquitto.url}"\n'
         )
         run_and_check(
-            [sys.executable, "-m", "feltwire", "bridge", "--config", str(config)], notify_socket
+            [sys.executable, "-m", "feltwire", "bridge", "--config", str(config)],
+            notify_socket,
+            wrapper,
         )
 
 
