@@ -14,9 +14,10 @@ the key and what is wrong.
 
 from __future__ import annotations
 
+import os
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Self, TypeVar
 from urllib.parse import unquote, urlsplit
@@ -25,6 +26,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     field_validator,
     model_validator,
@@ -120,6 +122,58 @@ def load_config(model: type[M], path: Path | str | None) -> M:
     return parse_config(model, data, source=str(p))
 
 
+CREDENTIALS_DIRECTORY = "CREDENTIALS_DIRECTORY"
+"""The variable systemd sets to the directory of a unit's credentials (``LoadCredential=``)."""
+
+SECRET_FILE_HELP = (
+    "a relative name is looked up in $CREDENTIALS_DIRECTORY when systemd sets it "
+    "(LoadCredential=), else in the working directory"
+)
+"""How a ``*_file`` secret's path is found (for the fields' descriptions)."""
+
+
+def secret_path(path: str | Path, environ: Mapping[str, str] | None = None) -> Path:
+    """Where the secret file ``path`` of a config lies: a relative name in
+    ``$CREDENTIALS_DIRECTORY`` when systemd set it (``LoadCredential=``), else as given.
+
+    >>> str(secret_path("mqtt-password", {"CREDENTIALS_DIRECTORY": "/run/credentials/x"}))
+    '/run/credentials/x/mqtt-password'
+    >>> str(secret_path("/etc/feltwire/pw", {"CREDENTIALS_DIRECTORY": "/run/credentials/x"}))
+    '/etc/feltwire/pw'
+    """
+    p = Path(path)
+    credentials = (os.environ if environ is None else environ).get(CREDENTIALS_DIRECTORY, "")
+    return Path(credentials) / p if credentials and not p.is_absolute() else p
+
+
+def read_secret_file(path: str | Path, key: str) -> str:
+    """The secret in the file ``path`` (found by :func:`secret_path`) without its trailing
+    line break; ValueError naming ``key`` and the file when it is missing, unreadable or
+    empty (a config error before the service starts)."""
+    where = secret_path(path)
+    looked = ""
+    if not Path(path).is_absolute():
+        credentials = os.environ.get(CREDENTIALS_DIRECTORY, "")
+        looked = (
+            f" (looked in $CREDENTIALS_DIRECTORY = {credentials}: is it loaded by the unit's "
+            "LoadCredential=?)"
+            if credentials
+            else f" (relative to the working directory {Path.cwd()}; $CREDENTIALS_DIRECTORY "
+            "is not set)"
+        )
+    try:
+        text = where.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ValueError(f"{key} = {str(path)!r}: no such file {where}{looked}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ValueError(f"{key} = {str(path)!r}: cannot read {where} ({why})") from None
+    secret = text.removesuffix("\n").removesuffix("\r")
+    if not secret:
+        raise ValueError(f"{key} = {str(path)!r}: {where} is empty")
+    return secret
+
+
 class MqttUrl(ConfigModel):
     """A broker address split from ``mqtt://user:pass@host:port`` (``mqtts://`` for TLS)."""
 
@@ -172,6 +226,12 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
         None, description="this client's certificate, for a broker that requires mutual TLS"
     )
     key_file: FileT | None = Field(None, description="the private key of cert_file")
+    password_file: FileT | None = Field(
+        None,
+        description="a file holding the password of the url's user, kept out of the config "
+        "(the url then names only the user: mqtt://USER@host); " + SECRET_FILE_HELP,
+    )
+    _file_password: str | None = PrivateAttr(None)
 
     @field_validator("url")
     @classmethod
@@ -192,6 +252,35 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
             )
         return self
 
+    @model_validator(mode="after")
+    def _password_file_read(self) -> Self:
+        if self.password_file is None:
+            return self
+        address = parse_mqtt_url(self.url) if self.url is not None else None
+        if address is None or address.username is None:
+            raise ValueError(
+                "password_file holds the password of the url's user: name the user in the "
+                "url (mqtt://USER@host:port)"
+            )
+        if address.password is not None:
+            raise ValueError(
+                "the url carries a password and password_file gives one: keep password_file "
+                "and write the url without ':password'"
+            )
+        self._file_password = read_secret_file(self.password_file, "password_file")
+        return self
+
+    @property
+    def address(self) -> MqttUrl | None:
+        """The broker at ``url`` split into host, port, TLS and credentials (the password
+        from ``password_file`` when it is given); None without a url."""
+        if self.url is None:
+            return None
+        address = parse_mqtt_url(self.url)
+        if self._file_password is not None:
+            return address.model_copy(update={"password": self._file_password})
+        return address
+
 
 class MqttClientSettings(MqttClientBase[str]):
     """How a node or bridge reaches the broker."""
@@ -203,11 +292,14 @@ class MqttClientSettings(MqttClientBase[str]):
 
     @property
     def address(self) -> MqttUrl:
-        """The URL split into host, port, TLS and credentials."""
-        return parse_mqtt_url(self.url)
+        """The URL split into host, port, TLS and credentials (``password_file``'s too)."""
+        address = super().address
+        assert address is not None  # url has a default
+        return address
 
 
 __all__ = [
+    "CREDENTIALS_DIRECTORY",
     "EMBEDDED_BROKER_PORT",
     "ConfigModel",
     "MqttClientBase",
@@ -217,4 +309,6 @@ __all__ = [
     "load_config",
     "parse_config",
     "parse_mqtt_url",
+    "read_secret_file",
+    "secret_path",
 ]

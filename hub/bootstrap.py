@@ -27,7 +27,7 @@ from pathlib import Path
 
 import uvicorn
 
-from feltwire.config import MqttUrl, parse_mqtt_url
+from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.broker import EmbeddedBroker
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
@@ -227,7 +227,9 @@ async def start_hub(
         await embedded.start()
         broker = embedded.hub_address
     else:
-        broker = parse_mqtt_url(config.mqtt.url)
+        address = config.mqtt.address  # the url's, with password_file's password
+        assert address is not None
+        broker = address
 
     token = (
         config.web.producer_token.get_secret_value()

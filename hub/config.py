@@ -11,10 +11,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, PrivateAttr, SecretStr, field_validator, model_validator
 
 from feltwire.cards import FULL_DECK, RANKS
-from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, MqttClientBase
+from feltwire.config import (
+    EMBEDDED_BROKER_PORT,
+    SECRET_FILE_HELP,
+    ConfigModel,
+    MqttClientBase,
+    read_secret_file,
+)
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure, game
@@ -229,6 +235,12 @@ class WebSettings(ConfigModel):
         ),
         min_length=16,
     )
+    token_secret_file: Path | None = Field(
+        None,
+        description="a file holding token_secret, kept out of the config (at least 16 "
+        "characters); " + SECRET_FILE_HELP,
+    )
+    _token_secret_from_file: SecretStr | None = PrivateAttr(None)
     overlay_delay_minutes: float = Field(
         30, ge=0, le=24 * 60, description="how long the card-bearing overlay feed is held back"
     )
@@ -329,6 +341,27 @@ class WebSettings(ConfigModel):
                 f"than max_connections ({self.max_connections})"
             )
         return self
+
+    @model_validator(mode="after")
+    def _token_secret_file_read(self) -> WebSettings:
+        if self.token_secret_file is None:
+            return self
+        if self.token_secret is not None:
+            raise ValueError("token_secret and token_secret_file are both set: keep one")
+        secret = read_secret_file(self.token_secret_file, "token_secret_file")
+        if len(secret) < 16:
+            raise ValueError(
+                f"token_secret_file = {str(self.token_secret_file)!r}: the secret has "
+                f"{len(secret)} characters, it needs at least 16"
+            )
+        self._token_secret_from_file = SecretStr(secret)
+        return self
+
+    @property
+    def signing_secret(self) -> SecretStr | None:
+        """The secret that signs the hub's access tokens: ``token_secret``, or what
+        ``token_secret_file`` holds; None = a random one per start."""
+        return self.token_secret if self.token_secret is not None else self._token_secret_from_file
 
     @field_validator("producer_token")
     @classmethod

@@ -47,10 +47,11 @@ def main(argv: list[str]) -> int:
     config = load_command_config(HubConfig, args.config, "feltwire web-token")
     if isinstance(config, int):
         return config
-    secret = config.web.token_secret
+    secret = config.web.signing_secret
     if secret is None:
         print(
-            f"feltwire web-token: {args.config} sets no [web] token_secret; the hub then "
+            f"feltwire web-token: {args.config} sets no [web] token_secret (nor "
+            "token_secret_file); the hub then "
             "signs with a random secret of its own and would refuse this token",
             file=sys.stderr,
         )

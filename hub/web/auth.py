@@ -255,7 +255,7 @@ class WebAuth:
     ) -> WebAuth:
         """The hub's credentials as ``[web]`` configures them; the audit trail in
         ``state_dir`` (in memory when there is none)."""
-        secret = web.token_secret
+        secret = web.signing_secret
         return cls(
             secret=secret.get_secret_value().encode() if secret is not None else None,
             producer_token=producer_token,
