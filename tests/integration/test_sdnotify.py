@@ -18,14 +18,18 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from feltwire.publisher import InventoryPublisher
 from feltwire.sdnotify import Watchdog, notify
 from firmware_bridge.simboard import PtyBoard, SimBoard
+from table_node.node import Node
+from tests.support.bridge import ListTransport
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
 
@@ -206,3 +210,48 @@ def test_the_watchdog_is_fed_at_half_its_period(tmp_path: Path) -> None:
                 break
             sent += 1
         assert sent == 10  # one a second: half of WatchdogSec = 2 s
+
+
+class StuckReader:
+    """A reader whose ``inventory()`` hangs while ``stuck`` is set (an SPI read that never
+    returns)."""
+
+    reader_id = "seat1"
+
+    def __init__(self) -> None:
+        self.stuck = threading.Event()
+        self.released = threading.Event()
+
+    def inventory(self) -> frozenset[str]:
+        if self.stuck.is_set():
+            self.released.wait()
+        return frozenset()
+
+    def close(self) -> None:
+        self.released.set()
+
+
+def test_a_sweep_that_hangs_stops_feeding_the_watchdog() -> None:
+    """The node feeds the watchdog from its sweep loop, so a hung reader stops the feeding
+    (systemd then restarts the node) instead of a thread ticking on regardless."""
+    reader = StuckReader()
+    publisher = InventoryPublisher(table="t1", node="n1", transport=ListTransport())
+    node = Node([reader], publisher)
+    beats: list[float] = []
+    stop = threading.Event()
+    sweeper = threading.Thread(target=node.run, args=(stop, 0.001, lambda: beats.append(1)))
+    sweeper.start()
+    try:
+        deadline = time.monotonic() + 5
+        while len(beats) < 5:
+            assert time.monotonic() < deadline, "the sweep loop never called alive()"
+            time.sleep(0.01)
+        reader.stuck.set()
+        time.sleep(0.1)  # the sweep under way ends; the next one hangs
+        hung_at = len(beats)
+        time.sleep(0.3)
+        assert len(beats) == hung_at
+    finally:
+        stop.set()
+        reader.released.set()
+        sweeper.join(5)
