@@ -3,7 +3,10 @@
 Every process (hub, node, bridge) defines its model on top of :class:`ConfigModel`
 (unknown keys are errors, every field documented) and loads it with :func:`load_config`,
 which turns any problem into a :class:`~feltwire.errors.ConfigError` that names the file,
-the key and what is wrong.
+the key and what is wrong. A relative path a file names (a field of type
+:data:`ConfigPath`, and the MQTT TLS files) is taken from the config file's folder, not
+from the working directory: ``deck = "deck.toml"`` in ``/etc/feltwire/hub.toml`` is
+``/etc/feltwire/deck.toml`` whoever starts the process, from wherever.
 
 >>> from pydantic import Field
 >>> class Demo(ConfigModel):
@@ -18,14 +21,16 @@ import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -43,12 +48,44 @@ class ConfigModel(BaseModel):
 
 
 M = TypeVar("M", bound=ConfigModel)
+P = TypeVar("P", str, Path)
+
+CONFIG_DIR = "config_dir"
+"""The key of the validation context that holds the config file's folder."""
 
 
-def parse_config(model: type[M], data: dict[str, Any], *, source: str) -> M:
-    """Validate a dict into ``model``; errors name ``source`` and each bad key."""
+def in_config_dir(path: P, info: ValidationInfo) -> P:
+    """``path`` taken from the folder of the config file being validated (``CONFIG_DIR``
+    in the validation context) when it is relative; as it is when absolute, or when no
+    file is being read (defaults, a dict built in code). Returns the type it was given.
+
+    >>> class Files(ConfigModel):
+    ...     deck: ConfigPath
+    >>> parse_config(Files, {"deck": "deck.toml"}, source="x", config_dir=Path("/etc/fw")).deck
+    PosixPath('/etc/fw/deck.toml')
+    >>> parse_config(Files, {"deck": "/srv/deck.toml"}, source="x", config_dir=Path("/etc")).deck
+    PosixPath('/srv/deck.toml')
+    >>> parse_config(Files, {"deck": "deck.toml"}, source="inline").deck
+    PosixPath('deck.toml')
+    """
+    base = info.context.get(CONFIG_DIR) if isinstance(info.context, dict) else None
+    if base is None or Path(path).is_absolute():
+        return path
+    joined = Path(base) / path
+    return joined if isinstance(path, Path) else type(path)(joined)
+
+
+ConfigPath = Annotated[Path, AfterValidator(in_config_dir)]
+"""A path a config file names: a relative one is taken from the config file's folder."""
+
+
+def parse_config(
+    model: type[M], data: dict[str, Any], *, source: str, config_dir: Path | None = None
+) -> M:
+    """Validate a dict into ``model``; errors name ``source`` and each bad key. Relative
+    paths (:data:`ConfigPath` fields) are taken from ``config_dir`` when given."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context={CONFIG_DIR: config_dir})
     except ValidationError as exc:
         lines = []
         for err in exc.errors():
@@ -107,7 +144,8 @@ def load_command_config(model: type[M], path: Path | str | None, prog: str) -> M
 
 
 def load_config(model: type[M], path: Path | str | None) -> M:
-    """Load ``path`` (TOML) into ``model``; ``None`` gives the model's defaults."""
+    """Load ``path`` (TOML) into ``model``; ``None`` gives the model's defaults. Relative
+    paths in it are taken from its folder (:func:`in_config_dir`)."""
     if path is None:
         return parse_config(model, {}, source="defaults")
     p = Path(path)
@@ -117,7 +155,8 @@ def load_config(model: type[M], path: Path | str | None) -> M:
         raise ConfigError(f"{p}: no such config file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
-    return parse_config(model, data, source=str(p))
+    # absolute(), not resolve(): the folder the path names, even through a symlink
+    return parse_config(model, data, source=str(p), config_dir=p.absolute().parent)
 
 
 class MqttUrl(ConfigModel):
@@ -173,6 +212,11 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
     )
     key_file: FileT | None = Field(None, description="the private key of cert_file")
 
+    @field_validator("ca_file", "cert_file", "key_file")
+    @classmethod
+    def _files_in_config_dir(cls, path: FileT | None, info: ValidationInfo) -> FileT | None:
+        return None if path is None else in_config_dir(path, info)
+
     @field_validator("url")
     @classmethod
     def _url_valid(cls, url: str | None) -> str | None:
@@ -208,12 +252,15 @@ class MqttClientSettings(MqttClientBase[str]):
 
 
 __all__ = [
+    "CONFIG_DIR",
     "EMBEDDED_BROKER_PORT",
     "ConfigModel",
+    "ConfigPath",
     "MqttClientBase",
     "MqttClientSettings",
     "MqttUrl",
     "config_for_command",
+    "in_config_dir",
     "load_config",
     "parse_config",
     "parse_mqtt_url",

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 
 from feltwire.cards import FULL_DECK, RANKS
-from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, MqttClientBase
+from feltwire.config import EMBEDDED_BROKER_PORT, ConfigModel, ConfigPath, MqttClientBase
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure, game
@@ -102,7 +102,7 @@ class HubMqttSettings(MqttClientBase[Path]):
         le=65535,
         description="port of the embedded broker (0 = any free port); not 1883 on purpose",
     )
-    embedded_password_file: Path | None = Field(
+    embedded_password_file: ConfigPath | None = Field(
         None,
         description=(
             "the embedded broker's password file (Mosquitto format, `feltwire credentials "
@@ -110,7 +110,7 @@ class HubMqttSettings(MqttClientBase[Path]):
             "(loopback only)"
         ),
     )
-    embedded_acl_file: Path | None = Field(
+    embedded_acl_file: ConfigPath | None = Field(
         None,
         description=(
             "the embedded broker's ACL file (Mosquitto format, `feltwire credentials add "
@@ -118,17 +118,17 @@ class HubMqttSettings(MqttClientBase[Path]):
             "embedded_password_file"
         ),
     )
-    embedded_cert_file: Path | None = Field(
+    embedded_cert_file: ConfigPath | None = Field(
         None,
         description=(
             "the embedded broker's TLS certificate (`feltwire certs server`, server.crt): its "
             "listener then speaks TLS only; unset = plain TCP (loopback only)"
         ),
     )
-    embedded_key_file: Path | None = Field(
+    embedded_key_file: ConfigPath | None = Field(
         None, description="the private key of embedded_cert_file (server.key, mode 0600)"
     )
-    embedded_ca_file: Path | None = Field(
+    embedded_ca_file: ConfigPath | None = Field(
         None,
         description=(
             "the CA that signs client certificates (`feltwire certs init`, ca.crt), for "
@@ -239,7 +239,7 @@ class WebSettings(ConfigModel):
         default_factory=list,
         description="who may sign in at /login: name, role, password_hash (feltwire web-user)",
     )
-    users_file: Path | None = Field(
+    users_file: ConfigPath | None = Field(
         None,
         description="a file of more users ([[users]] tables, `feltwire web-user add --file`); "
         "re-read when it changes",
@@ -537,7 +537,7 @@ class TableSettings(ConfigModel):
         None, description="the antennas this table has (unset = the top-level readers)"
     )
     game: str | None = Field(None, description="the game played here (unset = the top-level game)")
-    deck: Path | None = Field(
+    deck: ConfigPath | None = Field(
         None, description="this table's deck file (unset = the top-level deck)"
     )
     live_equity: bool | None = Field(
@@ -588,7 +588,7 @@ class HubConfig(ConfigModel):
         pattern=TABLE_ID_PATTERN,
         description="table id (a one-table hub; with [[tables]] each entry names its table)",
     )
-    deck: Path | None = Field(
+    deck: ConfigPath | None = Field(
         None, description="deck file (uid = card); unset = the simulator's built-in deck"
     )
     readers: list[str] = Field(
@@ -622,7 +622,7 @@ class HubConfig(ConfigModel):
     tournament: TournamentSettings | None = Field(
         None, description="a tournament: blinds rise on a clock (needs [rules]); unset = cash game"
     )
-    state_dir: Path | None = Field(
+    state_dir: ConfigPath | None = Field(
         None,
         description=(
             "directory of the hub's event log (events.sqlite, mode 0600: it holds hole "
