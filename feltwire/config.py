@@ -3,7 +3,10 @@
 Every process (hub, node, bridge) defines its model on top of :class:`ConfigModel`
 (unknown keys are errors, every field documented) and loads it with :func:`load_config`,
 which turns any problem into a :class:`~feltwire.errors.ConfigError` that names the file,
-the key and what is wrong.
+the key and what is wrong. A relative path a file names (a field of type
+:data:`ConfigPath`, and the MQTT TLS files) is taken from the config file's folder, not
+from the working directory: ``deck = "deck.toml"`` in ``/etc/feltwire/hub.toml`` is
+``/etc/feltwire/deck.toml`` whoever starts the process, from wherever.
 
 >>> from pydantic import Field
 >>> class Demo(ConfigModel):
@@ -19,15 +22,17 @@ import sys
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     PrivateAttr,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -45,12 +50,44 @@ class ConfigModel(BaseModel):
 
 
 M = TypeVar("M", bound=ConfigModel)
+P = TypeVar("P", str, Path)
+
+CONFIG_DIR = "config_dir"
+"""The key of the validation context that holds the config file's folder."""
 
 
-def parse_config(model: type[M], data: dict[str, Any], *, source: str) -> M:
-    """Validate a dict into ``model``; errors name ``source`` and each bad key."""
+def in_config_dir(path: P, info: ValidationInfo) -> P:
+    """``path`` taken from the folder of the config file being validated (``CONFIG_DIR``
+    in the validation context) when it is relative; as it is when absolute, or when no
+    file is being read (defaults, a dict built in code). Returns the type it was given.
+
+    >>> class Files(ConfigModel):
+    ...     deck: ConfigPath
+    >>> parse_config(Files, {"deck": "deck.toml"}, source="x", config_dir=Path("/etc/fw")).deck
+    PosixPath('/etc/fw/deck.toml')
+    >>> parse_config(Files, {"deck": "/srv/deck.toml"}, source="x", config_dir=Path("/etc")).deck
+    PosixPath('/srv/deck.toml')
+    >>> parse_config(Files, {"deck": "deck.toml"}, source="inline").deck
+    PosixPath('deck.toml')
+    """
+    base = info.context.get(CONFIG_DIR) if isinstance(info.context, dict) else None
+    if base is None or Path(path).is_absolute():
+        return path
+    joined = Path(base) / path
+    return joined if isinstance(path, Path) else type(path)(joined)
+
+
+ConfigPath = Annotated[Path, AfterValidator(in_config_dir)]
+"""A path a config file names: a relative one is taken from the config file's folder."""
+
+
+def parse_config(
+    model: type[M], data: dict[str, Any], *, source: str, config_dir: Path | None = None
+) -> M:
+    """Validate a dict into ``model``; errors name ``source`` and each bad key. Relative
+    paths (:data:`ConfigPath` fields) are taken from ``config_dir`` when given."""
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, context={CONFIG_DIR: config_dir})
     except ValidationError as exc:
         lines = []
         for err in exc.errors():
@@ -109,7 +146,8 @@ def load_command_config(model: type[M], path: Path | str | None, prog: str) -> M
 
 
 def load_config(model: type[M], path: Path | str | None) -> M:
-    """Load ``path`` (TOML) into ``model``; ``None`` gives the model's defaults."""
+    """Load ``path`` (TOML) into ``model``; ``None`` gives the model's defaults. Relative
+    paths in it are taken from its folder (:func:`in_config_dir`)."""
     if path is None:
         return parse_config(model, {}, source="defaults")
     p = Path(path)
@@ -119,7 +157,8 @@ def load_config(model: type[M], path: Path | str | None) -> M:
         raise ConfigError(f"{p}: no such config file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
-    return parse_config(model, data, source=str(p))
+    # absolute(), not resolve(): the folder the path names, even through a symlink
+    return parse_config(model, data, source=str(p), config_dir=p.absolute().parent)
 
 
 CREDENTIALS_DIRECTORY = "CREDENTIALS_DIRECTORY"
@@ -127,39 +166,56 @@ CREDENTIALS_DIRECTORY = "CREDENTIALS_DIRECTORY"
 
 SECRET_FILE_HELP = (
     "a relative name is looked up in $CREDENTIALS_DIRECTORY when systemd sets it "
-    "(LoadCredential=), else in the working directory"
+    "(LoadCredential=), else in the config file's folder"
 )
 """How a ``*_file`` secret's path is found (for the fields' descriptions)."""
 
 
-def secret_path(path: str | Path, environ: Mapping[str, str] | None = None) -> Path:
+def secret_path(
+    path: str | Path,
+    environ: Mapping[str, str] | None = None,
+    config_dir: Path | None = None,
+) -> Path:
     """Where the secret file ``path`` of a config lies: a relative name in
-    ``$CREDENTIALS_DIRECTORY`` when systemd set it (``LoadCredential=``), else as given.
+    ``$CREDENTIALS_DIRECTORY`` when systemd set it (``LoadCredential=``), else in the
+    config file's folder (``config_dir``; as given when no file is being read).
 
     >>> str(secret_path("mqtt-password", {"CREDENTIALS_DIRECTORY": "/run/credentials/x"}))
     '/run/credentials/x/mqtt-password'
     >>> str(secret_path("/etc/feltwire/pw", {"CREDENTIALS_DIRECTORY": "/run/credentials/x"}))
     '/etc/feltwire/pw'
+    >>> str(secret_path("mqtt-password", {}, config_dir=Path("/etc/feltwire")))
+    '/etc/feltwire/mqtt-password'
     """
     p = Path(path)
+    if p.is_absolute():
+        return p
     credentials = (os.environ if environ is None else environ).get(CREDENTIALS_DIRECTORY, "")
-    return Path(credentials) / p if credentials and not p.is_absolute() else p
+    if credentials:
+        return Path(credentials) / p
+    return p if config_dir is None else config_dir / p
 
 
-def read_secret_file(path: str | Path, key: str) -> str:
+def config_dir_of(info: ValidationInfo) -> Path | None:
+    """The folder of the config file being validated (None: no file is being read)."""
+    base = info.context.get(CONFIG_DIR) if isinstance(info.context, dict) else None
+    return None if base is None else Path(base)
+
+
+def read_secret_file(path: str | Path, key: str, config_dir: Path | None = None) -> str:
     """The secret in the file ``path`` (found by :func:`secret_path`) without its trailing
     line break; ValueError naming ``key`` and the file when it is missing, unreadable or
     empty (a config error before the service starts)."""
-    where = secret_path(path)
+    where = secret_path(path, config_dir=config_dir)
     looked = ""
     if not Path(path).is_absolute():
         credentials = os.environ.get(CREDENTIALS_DIRECTORY, "")
+        folder = config_dir if config_dir is not None else Path.cwd()
         looked = (
             f" (looked in $CREDENTIALS_DIRECTORY = {credentials}: is it loaded by the unit's "
             "LoadCredential=?)"
             if credentials
-            else f" (relative to the working directory {Path.cwd()}; $CREDENTIALS_DIRECTORY "
-            "is not set)"
+            else f" (relative to {folder}; $CREDENTIALS_DIRECTORY is not set)"
         )
     try:
         text = where.read_text(encoding="utf-8")
@@ -233,6 +289,11 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
     )
     _file_password: str | None = PrivateAttr(None)
 
+    @field_validator("ca_file", "cert_file", "key_file")
+    @classmethod
+    def _files_in_config_dir(cls, path: FileT | None, info: ValidationInfo) -> FileT | None:
+        return None if path is None else in_config_dir(path, info)
+
     @field_validator("url")
     @classmethod
     def _url_valid(cls, url: str | None) -> str | None:
@@ -253,7 +314,7 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
         return self
 
     @model_validator(mode="after")
-    def _password_file_read(self) -> Self:
+    def _password_file_read(self, info: ValidationInfo) -> Self:
         if self.password_file is None:
             return self
         address = parse_mqtt_url(self.url) if self.url is not None else None
@@ -267,7 +328,9 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
                 "the url carries a password and password_file gives one: keep password_file "
                 "and write the url without ':password'"
             )
-        self._file_password = read_secret_file(self.password_file, "password_file")
+        self._file_password = read_secret_file(
+            self.password_file, "password_file", config_dir_of(info)
+        )
         return self
 
     @property
@@ -299,13 +362,17 @@ class MqttClientSettings(MqttClientBase[str]):
 
 
 __all__ = [
+    "CONFIG_DIR",
     "CREDENTIALS_DIRECTORY",
     "EMBEDDED_BROKER_PORT",
     "ConfigModel",
+    "ConfigPath",
     "MqttClientBase",
     "MqttClientSettings",
     "MqttUrl",
+    "config_dir_of",
     "config_for_command",
+    "in_config_dir",
     "load_config",
     "parse_config",
     "parse_mqtt_url",

@@ -20,11 +20,9 @@ A ``bridge.toml`` for a board on USB whose antennas 0-2 are seats 1-3::
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pydantic import Field, field_validator, model_validator
 
-from feltwire.config import ConfigModel, MqttClientSettings
+from feltwire.config import ConfigModel, ConfigPath, MqttClientSettings
 from feltwire.protocol import KNOWN_READER_IDS
 
 
@@ -74,7 +72,7 @@ class BridgeConfig(ConfigModel):
     hello_retry_s: float = Field(
         1.0, gt=0, le=60, description="how often to ask a silent or unknown board for HELLO"
     )
-    state_dir: Path | None = Field(
+    state_dir: ConfigPath | None = Field(
         None, description="where the bridge keeps its MQTT sequence number across restarts"
     )
 

@@ -2,7 +2,8 @@
 
 :func:`start_hub` builds, for every table of the config, the deck, the event log and
 the table's application (:class:`~hub.app.table_app.TableApp`, with its rules); then the
-embedded broker (when no broker URL is configured), ONE MQTT connection that serves every
+embedded broker (when no broker URL is configured; only then is amqtt, the ``broker``
+extra, imported), ONE MQTT connection that serves every
 table (:func:`hub.adapters.mqtt.run_mqtt`), each table's timed tasks and the web server
 (every table behind ``?table=``); it returns a :class:`HubRuntime` to stop them again.
 ``feltwire hub``, the demo and the integration tests all start the hub this way.
@@ -24,12 +25,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import uvicorn
 
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
-from hub.adapters.broker import EmbeddedBroker
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.mqtt import run_mqtt
@@ -41,6 +42,9 @@ from hub.config import HubConfig, ResolvedTable
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
 from hub.web.server import server_config
+
+if TYPE_CHECKING:  # amqtt (the `broker` extra) is imported only when the hub runs it
+    from hub.adapters.broker import EmbeddedBroker
 
 log = logging.getLogger(__name__)
 
@@ -223,6 +227,8 @@ async def start_hub(
     event_log = logs.get(service.table)
     embedded: EmbeddedBroker | None = None
     if config.mqtt.url is None:
+        from hub.adapters.broker import EmbeddedBroker
+
         embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
         await embedded.start()
         broker = embedded.hub_address

@@ -11,14 +11,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, PrivateAttr, SecretStr, field_validator, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from feltwire.cards import FULL_DECK, RANKS
 from feltwire.config import (
     EMBEDDED_BROKER_PORT,
     SECRET_FILE_HELP,
     ConfigModel,
+    ConfigPath,
     MqttClientBase,
+    config_dir_of,
     read_secret_file,
 )
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
@@ -108,7 +117,7 @@ class HubMqttSettings(MqttClientBase[Path]):
         le=65535,
         description="port of the embedded broker (0 = any free port); not 1883 on purpose",
     )
-    embedded_password_file: Path | None = Field(
+    embedded_password_file: ConfigPath | None = Field(
         None,
         description=(
             "the embedded broker's password file (Mosquitto format, `feltwire credentials "
@@ -116,7 +125,7 @@ class HubMqttSettings(MqttClientBase[Path]):
             "(loopback only)"
         ),
     )
-    embedded_acl_file: Path | None = Field(
+    embedded_acl_file: ConfigPath | None = Field(
         None,
         description=(
             "the embedded broker's ACL file (Mosquitto format, `feltwire credentials add "
@@ -124,17 +133,17 @@ class HubMqttSettings(MqttClientBase[Path]):
             "embedded_password_file"
         ),
     )
-    embedded_cert_file: Path | None = Field(
+    embedded_cert_file: ConfigPath | None = Field(
         None,
         description=(
             "the embedded broker's TLS certificate (`feltwire certs server`, server.crt): its "
             "listener then speaks TLS only; unset = plain TCP (loopback only)"
         ),
     )
-    embedded_key_file: Path | None = Field(
+    embedded_key_file: ConfigPath | None = Field(
         None, description="the private key of embedded_cert_file (server.key, mode 0600)"
     )
-    embedded_ca_file: Path | None = Field(
+    embedded_ca_file: ConfigPath | None = Field(
         None,
         description=(
             "the CA that signs client certificates (`feltwire certs init`, ca.crt), for "
@@ -251,7 +260,7 @@ class WebSettings(ConfigModel):
         default_factory=list,
         description="who may sign in at /login: name, role, password_hash (feltwire web-user)",
     )
-    users_file: Path | None = Field(
+    users_file: ConfigPath | None = Field(
         None,
         description="a file of more users ([[users]] tables, `feltwire web-user add --file`); "
         "re-read when it changes",
@@ -343,12 +352,12 @@ class WebSettings(ConfigModel):
         return self
 
     @model_validator(mode="after")
-    def _token_secret_file_read(self) -> WebSettings:
+    def _token_secret_file_read(self, info: ValidationInfo) -> WebSettings:
         if self.token_secret_file is None:
             return self
         if self.token_secret is not None:
             raise ValueError("token_secret and token_secret_file are both set: keep one")
-        secret = read_secret_file(self.token_secret_file, "token_secret_file")
+        secret = read_secret_file(self.token_secret_file, "token_secret_file", config_dir_of(info))
         if len(secret) < 16:
             raise ValueError(
                 f"token_secret_file = {str(self.token_secret_file)!r}: the secret has "
@@ -570,7 +579,7 @@ class TableSettings(ConfigModel):
         None, description="the antennas this table has (unset = the top-level readers)"
     )
     game: str | None = Field(None, description="the game played here (unset = the top-level game)")
-    deck: Path | None = Field(
+    deck: ConfigPath | None = Field(
         None, description="this table's deck file (unset = the top-level deck)"
     )
     live_equity: bool | None = Field(
@@ -621,7 +630,7 @@ class HubConfig(ConfigModel):
         pattern=TABLE_ID_PATTERN,
         description="table id (a one-table hub; with [[tables]] each entry names its table)",
     )
-    deck: Path | None = Field(
+    deck: ConfigPath | None = Field(
         None, description="deck file (uid = card); unset = the simulator's built-in deck"
     )
     readers: list[str] = Field(
@@ -655,7 +664,7 @@ class HubConfig(ConfigModel):
     tournament: TournamentSettings | None = Field(
         None, description="a tournament: blinds rise on a clock (needs [rules]); unset = cash game"
     )
-    state_dir: Path | None = Field(
+    state_dir: ConfigPath | None = Field(
         None,
         description=(
             "directory of the hub's event log (events.sqlite, mode 0600: it holds hole "

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from feltwire.config import ConfigModel, MqttClientSettings
+from feltwire.config import ConfigModel, ConfigPath, MqttClientSettings
 from feltwire.protocol import KNOWN_READER_IDS
 
 
@@ -97,7 +96,7 @@ class NodeConfig(ConfigModel):
         default_factory=default_readers, description="reader ids of this node's antennas"
     )
     poll_interval_ms: int = Field(10, ge=1, le=10_000, description="pause between sweeps")
-    state_dir: Path | None = Field(
+    state_dir: ConfigPath | None = Field(
         None, description="where the node keeps its sequence number across restarts"
     )
     lights: dict[int, LightPins] = Field(

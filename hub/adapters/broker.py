@@ -30,6 +30,10 @@ uses one is refused before amqtt looks at the sessions (it can neither take over
 the hub's session, nor set a last will on it). Those refusals are counted
 (:attr:`EmbeddedBroker.refused`) and logged at most once per ten seconds.
 :attr:`hub_address` is what the hub's MQTT client connects to.
+
+amqtt comes with the ``broker`` extra (``pip install 'feltwire[broker]'``): a hub on a
+Mosquitto never imports this module, and importing it without amqtt raises an ImportError
+that names the extra.
 """
 
 from __future__ import annotations
@@ -46,10 +50,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from amqtt.adapters import ReaderAdapter
-from amqtt.broker import Broker
-from amqtt.contexts import Action
-from amqtt.mqtt.connect import ConnectPacket
+try:
+    from amqtt.adapters import ReaderAdapter
+    from amqtt.broker import Broker
+    from amqtt.contexts import Action
+    from amqtt.mqtt.connect import ConnectPacket
+except ImportError as exc:  # a hub installed without the `broker` extra
+    raise ModuleNotFoundError(
+        f"the embedded broker (no [mqtt] url in the config) needs amqtt, which is not "
+        f"installed ({exc.name} is missing): pip install 'feltwire[broker]', or set [mqtt] "
+        "url to a running broker such as Mosquitto",
+        name=exc.name,
+    ) from exc
 
 from feltwire.config import MqttUrl
 from hub.config import HubMqttSettings, is_loopback_host

@@ -39,7 +39,8 @@ def check_files(config: HubConfig) -> list[str]:
     """Check what ``config`` names beyond its own keys, as ``--check-config`` and every
     start do: each table's deck (complete for its game, no uid or card twice, every code
     valid), the web users file, every TLS, password and ACL file (there, readable, a
-    certificate matching its key). Returns one line per thing checked; raises ConfigError
+    certificate matching its key), and, for the embedded broker, that amqtt (the
+    ``broker`` extra) is installed. Returns one line per thing checked; raises ConfigError
     listing every problem found."""
     from hub.rules.games import game
     from hub.security.acl import AclFileError, read_acl_file
@@ -80,6 +81,10 @@ def check_files(config: HubConfig) -> list[str]:
             )
         return _result(checked, problems)
     where = f"embedded broker on {mqtt.embedded_host}:{mqtt.embedded_port}"
+    try:  # amqtt comes with the `broker` extra: say so before anything starts
+        import hub.adapters.broker  # noqa: F401
+    except ImportError as exc:
+        problems.append(str(exc))
     if mqtt.embedded_cert_file is not None and mqtt.embedded_key_file is not None:
         _check_tls(
             checked,

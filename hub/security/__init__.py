@@ -2,5 +2,5 @@
 the table's certificate authority.
 
 ``pki`` needs the ``cryptography`` package and is imported only by ``feltwire certs``; the
-rest uses the standard library (and amqtt, for ``amqtt_plugins``).
+rest uses the standard library (and amqtt, the ``broker`` extra, for ``amqtt_plugins``).
 """

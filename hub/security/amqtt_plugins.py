@@ -12,6 +12,9 @@ and ACL file, so the embedded broker and a Mosquitto give the same protection.
 
 Both files are read again when they change, so ``feltwire credentials add`` takes effect
 on the next connection without a restart.
+
+Only the embedded broker (:mod:`hub.adapters.broker`) loads this module, by name; amqtt
+comes with the ``broker`` extra.
 """
 
 from __future__ import annotations
@@ -24,8 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from amqtt.contexts import Action
-from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
+try:
+    from amqtt.contexts import Action
+    from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
+except ImportError as exc:  # a hub installed without the `broker` extra
+    raise ModuleNotFoundError(
+        f"the embedded broker's guards need amqtt, which is not installed ({exc.name} is "
+        "missing): pip install 'feltwire[broker]'",
+        name=exc.name,
+    ) from exc
 
 from hub.security.acl import Acl, AclTable, read_acl_file
 from hub.security.passwords import read_password_file, verify_password

@@ -74,17 +74,24 @@ def test_a_missing_password_file_is_a_config_error_naming_it(
     assert "LoadCredential=" in text
 
 
-def test_without_systemd_a_relative_secret_is_looked_for_in_the_working_directory(
+def test_without_systemd_a_relative_secret_is_looked_for_beside_the_config_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """As every relative path of a config file: from the file's folder, not from wherever
+    the process was started."""
     monkeypatch.delenv("CREDENTIALS_DIRECTORY", raising=False)
-    monkeypatch.chdir(tmp_path)
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
     cfg = write(
-        tmp_path / "bridge.toml", '[mqtt]\nurl = "mqtt://b1@hub:1883"\npassword_file = "pw"\n'
+        tmp_path / "etc" / "bridge.toml",
+        '[mqtt]\nurl = "mqtt://b1@hub:1883"\npassword_file = "pw"\n',
     )
-    with pytest.raises(ConfigError, match="CREDENTIALS_DIRECTORY is not set"):
+    write(tmp_path / "elsewhere" / "pw", "not-this-one")
+    with pytest.raises(ConfigError, match="CREDENTIALS_DIRECTORY is not set") as err:
         load_config(BridgeConfig, cfg)
-    write(tmp_path / "pw", SECRET)
+    assert str(tmp_path / "etc" / "pw") in str(err.value)
+    write(tmp_path / "etc" / "pw", SECRET)
     assert load_config(BridgeConfig, cfg).mqtt.address.password == SECRET
 
 
