@@ -1,5 +1,6 @@
 """The log's SQLite schema: the append-only ``events`` table, ``meta`` (schema version,
-accepted losses), the migration from schema 1."""
+accepted losses), ``snapshots`` (derived, see :mod:`~hub.adapters.eventlog.snapshots`),
+the migration from schema 1."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from hub.adapters.eventlog.snapshots import create_snapshots
 from hub.app.records import AcceptedLoss
 from hub.security.chain import GENESIS, row_chain
 
@@ -62,8 +64,10 @@ def migrate(db: sqlite3.Connection, table: str) -> None:
 
 
 def _meta_and_triggers(db: sqlite3.Connection) -> None:
-    """The ``meta`` table with this schema's version, and the append-only triggers."""
+    """The ``meta`` table with this schema's version, the append-only triggers and the
+    ``snapshots`` table (:mod:`~hub.adapters.eventlog.snapshots`)."""
     db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    create_snapshots(db)
     for trigger in TRIGGERS:
         db.execute(trigger)
     db.execute(

@@ -18,6 +18,12 @@ from hub.adapters.eventlog.files import create_private, is_locked, seal_path
 from hub.adapters.eventlog.report import EventLogDamaged, LogReport, check_log, inputs_text
 from hub.adapters.eventlog.schema import INSERT, SCHEMA_VERSION, create_schema, migrate
 from hub.adapters.eventlog.seal import Seal, SealWriter
+from hub.adapters.eventlog.snapshots import (
+    Snapshot,
+    create_snapshots,
+    latest_snapshot,
+    write_snapshot,
+)
 from hub.app.records import AcceptedLoss, InputKind, Item, LogRecord
 from hub.security.chain import GENESIS, row_chain
 
@@ -91,6 +97,8 @@ class EventLog:
                 create_schema(db)
             elif report.schema == 1:
                 migrate(db, self.table)
+            else:
+                create_snapshots(db)  # a log of a hub before snapshots gains the table
             row = db.execute(
                 "SELECT seq, chain, t FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT 1",
                 (self.table,),
@@ -230,6 +238,48 @@ class EventLog:
                 json.loads(payload),
                 None if wall is None else float(wall),
             )
+
+    def _chain_at(self, seq: int) -> str | None:
+        """The chain of input ``seq`` (None: the log holds no such input); hold the lock."""
+        if seq == self._seq and seq > 0:
+            return self._chain
+        row = self._db.execute(
+            "SELECT chain FROM events WHERE table_id = ? AND seq = ?", (self.table, seq)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def save_snapshot(
+        self, seq: int, fmt: int, state: Mapping[str, Any], *, wall: float | None = None
+    ) -> None:
+        """Store the table's ``state`` (JSON values) as of input ``seq``, in format ``fmt``
+        (:mod:`~hub.adapters.eventlog.snapshots`), in a transaction of its own; older
+        snapshots beyond the newest kept are dropped. ValueError when the log holds no
+        input ``seq``; :class:`EventLogWriteError` when it cannot be written (the inputs
+        are untouched: a start without the snapshot replays more of them)."""
+        with self._lock:
+            chain = self._chain_at(seq)
+            if chain is None:
+                raise ValueError(f"the event log holds no input {seq} to snapshot at")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                write_snapshot(self._db, self.table, seq, chain, fmt, state, wall=wall)
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    where = self.path if self.path is not None else "(in memory)"
+                    raise EventLogWriteError(
+                        f"event log {where}: the snapshot as of input {seq} not written ({exc})"
+                    ) from exc
+                raise
+
+    def latest_snapshot(self, fmt: int) -> Snapshot | None:
+        """The newest snapshot in format ``fmt`` that verifies against this log (None:
+        none does; each one skipped is told in a log line)."""
+        with self._lock:
+            return latest_snapshot(self._db, self.table, fmt, self._chain_at)
 
     def close(self) -> None:
         """Close the file (appending afterwards is an error)."""

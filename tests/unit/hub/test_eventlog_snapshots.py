@@ -1,0 +1,182 @@
+"""The event log's snapshots (issue #15): a table's state as of one input, stored beside
+the inputs in the log's file, used by a start only when it verifies against the log.
+
+A snapshot changed behind the hub's back, of another format, or left over from another
+history of the log is never loaded (a log line says why, the start replays every input);
+an older log without the table gains it and stays readable.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hub.adapters.eventlog import EventLogWriteError, check_log
+from hub.adapters.eventlog.snapshots import SNAPSHOTS_KEPT, snapshot_digest
+from hub.adapters.eventlog.store import EventLog
+from hub.app.records import InputKind
+
+FORMAT = 1
+
+
+def logged(path: Path, n: int) -> EventLog:
+    log = EventLog(path, "t1")
+    log.append_many([(InputKind.TICK, {}, float(i), None) for i in range(1, n + 1)])
+    return log
+
+
+def edit(path: Path, sql: str, *args: object) -> None:
+    """Change the file behind the hub's back (the log closed), as the sqlite3 shell does."""
+    db = sqlite3.connect(str(path))
+    try:
+        db.execute(sql, args)
+        db.commit()
+    finally:
+        db.close()
+
+
+def test_a_snapshot_is_found_again_after_a_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "events.sqlite"
+    log = logged(path, 5)
+    log.save_snapshot(3, FORMAT, {"hand": 2, "stacks": [[1, 990], [2, 1010]]}, wall=1.5)
+    log.close()
+    log = EventLog(path, "t1")
+    found = log.latest_snapshot(FORMAT)
+    assert found is not None
+    assert (found.seq, found.state, found.wall) == (
+        3,
+        {"hand": 2, "stacks": [[1, 990], [2, 1010]]},
+        1.5,
+    )
+    assert [r.seq for r in log.records(after=found.seq)] == [4, 5]
+    log.close()
+    assert check_log(path, "t1").damage is None
+
+
+def test_only_the_newest_are_kept(tmp_path: Path) -> None:
+    log = logged(tmp_path / "events.sqlite", 6)
+    for seq in range(1, 7):
+        log.save_snapshot(seq, FORMAT, {"seq": seq})
+    rows = log._db.execute("SELECT seq FROM snapshots ORDER BY seq").fetchall()
+    assert [r[0] for r in rows] == list(range(7 - SNAPSHOTS_KEPT, 7))
+    found = log.latest_snapshot(FORMAT)
+    assert found is not None and found.state == {"seq": 6}
+    log.close()
+
+
+def test_a_damaged_snapshot_is_skipped_for_the_one_before(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "events.sqlite"
+    log = logged(path, 4)
+    log.save_snapshot(2, FORMAT, {"hand": 1})
+    log.save_snapshot(4, FORMAT, {"hand": 2})
+    log.close()
+    edit(path, "UPDATE snapshots SET state = ? WHERE seq = 4", '{"hand": 9}')
+    log = EventLog(path, "t1")
+    with caplog.at_level(logging.WARNING, logger="hub.adapters.eventlog"):
+        found = log.latest_snapshot(FORMAT)
+    assert found is not None and (found.seq, found.state) == (2, {"hand": 1})
+    assert "the snapshot as of input 4 is not used: it does not verify (damaged)" in caplog.text
+    log.close()
+
+    edit(path, "UPDATE snapshots SET digest = ? WHERE seq = 2", "0" * 64)
+    log = EventLog(path, "t1")
+    assert log.latest_snapshot(FORMAT) is None  # the start replays every input
+    log.close()
+
+
+def test_a_snapshot_of_another_format_is_not_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    log = logged(tmp_path / "events.sqlite", 2)
+    log.save_snapshot(2, FORMAT, {"hand": 1})
+    with caplog.at_level(logging.WARNING, logger="hub.adapters.eventlog"):
+        assert log.latest_snapshot(FORMAT + 1) is None
+    assert f"it is of format {FORMAT}, this hub reads {FORMAT + 1}" in caplog.text
+    log.close()
+
+
+def test_a_snapshot_of_another_history_is_not_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A snapshot whose own digest verifies but whose input is not the log's input at
+    that seq (a log cut and written on, a file pasted in) is not loaded."""
+    path = tmp_path / "events.sqlite"
+    log = logged(path, 3)
+    log.close()
+    other = "ab" * 32
+    text = '{"hand":5}'
+    edit(
+        path,
+        "INSERT INTO snapshots (table_id, seq, format, state, wall, chain, digest) "
+        "VALUES ('t1', 3, ?, ?, NULL, ?, ?)",
+        FORMAT,
+        text,
+        other,
+        snapshot_digest(other, "t1", 3, FORMAT, text),
+    )
+    edit(
+        path,
+        "INSERT INTO snapshots (table_id, seq, format, state, wall, chain, digest) "
+        "VALUES ('t1', 9, ?, ?, NULL, ?, ?)",
+        FORMAT,
+        text,
+        other,
+        snapshot_digest(other, "t1", 9, FORMAT, text),
+    )
+    log = EventLog(path, "t1")
+    with caplog.at_level(logging.WARNING, logger="hub.adapters.eventlog"):
+        assert log.latest_snapshot(FORMAT) is None
+    assert "input 9 is not used: the log holds no input 9" in caplog.text
+    assert "input 3 is not used: it was taken on another history of the log" in caplog.text
+    log.close()
+
+
+def test_a_log_from_before_snapshots_gains_the_table(tmp_path: Path) -> None:
+    """A state dir of a hub before snapshots keeps working: the log opens, its inputs are
+    all there, and snapshots can be saved in it."""
+    path = tmp_path / "events.sqlite"
+    logged(path, 3).close()
+    edit(path, "DROP TABLE snapshots")
+    log = EventLog(path, "t1")
+    assert [r.seq for r in log.records()] == [1, 2, 3]
+    assert log.latest_snapshot(FORMAT) is None
+    log.save_snapshot(3, FORMAT, {"hand": 1})
+    log.close()
+    assert check_log(path, "t1").damage is None
+    log = EventLog(path, "t1")
+    assert log.latest_snapshot(FORMAT) is not None
+    log.close()
+
+
+def test_no_snapshot_of_an_input_not_logged() -> None:
+    log = EventLog.memory("t1")
+    with pytest.raises(ValueError, match="no input 1"):
+        log.save_snapshot(1, FORMAT, {})
+    log.append(InputKind.TICK, {}, 1.0)
+    log.save_snapshot(1, FORMAT, {"ok": True})
+    found = log.latest_snapshot(FORMAT)
+    assert found is not None and found.state == {"ok": True}
+
+
+def test_a_state_that_is_not_json_is_refused_before_it_is_written() -> None:
+    log = EventLog.memory("t1")
+    log.append(InputKind.TICK, {}, 1.0)
+    with pytest.raises(ValueError):
+        log.save_snapshot(1, FORMAT, {"stack": float("nan")})
+    with pytest.raises(TypeError):
+        log.save_snapshot(1, FORMAT, {"cards": {"As"}})
+    assert log.latest_snapshot(FORMAT) is None
+
+
+def test_a_failed_write_leaves_the_inputs(tmp_path: Path) -> None:
+    log = logged(tmp_path / "events.sqlite", 2)
+    log._db.execute("DROP TABLE snapshots")
+    with pytest.raises(EventLogWriteError, match="snapshot as of input 2 not written"):
+        log.save_snapshot(2, FORMAT, {})
+    assert log.append(InputKind.TICK, {}, 3.0).seq == 3
+    log.close()
