@@ -352,10 +352,25 @@ class TableApp:
             return 0
         self.feeds.replaying = True
         count = 0
+        # The overlay's picture of an input whose delay has already passed would be
+        # released at once and replaced by the next: only the last such picture counts,
+        # so it is projected once, not after each of those inputs (most of a long
+        # night's replay time otherwise).
+        horizon = self.clock() - self.feeds.overlay_delay_s
+        skipped: float | None = None
         try:
             for rec in self.log.records():
-                self._replay_one(rec)
+                if rec.t <= horizon:
+                    self._replay_one(rec, picture=False)
+                    skipped = rec.t
+                else:
+                    if skipped is not None:
+                        self.feeds.overlay_changed(skipped)
+                        skipped = None
+                    self._replay_one(rec)
                 count += 1
+            if skipped is not None:
+                self.feeds.overlay_changed(skipped)
         finally:
             self.feeds.replaying = False
         self.replayed = count
@@ -382,9 +397,14 @@ class TableApp:
             )
         return count
 
-    def _replay_one(self, rec: LogRecord) -> None:
+    def _replay_one(self, rec: LogRecord, *, picture: bool = True) -> None:
+        """Apply one logged input; ``picture``: then project the overlay's picture (as
+        live), or leave it to the caller."""
         try:
-            self._dispatch(rec.kind, rec.payload, rec.t)
+            if picture:
+                self._dispatch(rec.kind, rec.payload, rec.t)
+            else:
+                self._apply_input(rec.kind, rec.payload, rec.t)
         except EventLogError:
             raise
         except Exception:  # a bad record must not keep the hub from starting

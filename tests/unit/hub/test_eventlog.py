@@ -32,13 +32,18 @@ BOGUS = "04DEADBEEF0000"
 
 
 def build(
-    log: EventLog | None, clock: FakeClock, *, rules: bool = True, big_blind: int = 10
+    log: EventLog | None,
+    clock: FakeClock,
+    *,
+    rules: bool = True,
+    big_blind: int = 10,
+    overlay_delay_s: float = 0,
 ) -> tuple[TableApp, TableConsole | None]:
     settings = None
     if rules:
         players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (2, 5, 7)]
         settings = RulesSettings(players=players, big_blind=big_blind)
-    svc = hub_service(clock, log=log, rules=settings)
+    svc = hub_service(clock, log=log, rules=settings, overlay_delay_s=overlay_delay_s)
     return svc, svc.rules
 
 
@@ -296,3 +301,48 @@ def test_a_file_log_replays_after_a_reopen(tmp_path: Path) -> None:
     again.replay()
     assert state(again, rules2) == expected
     log2.close()
+
+
+def _released(svc: TableApp) -> list[dict[str, Any]]:
+    """What the overlay's feed receives when the held frames that are due are released,
+    but for the hub's own alerts (news of the live run: a replay does not repeat them)."""
+    with svc.overlay.subscribe() as feed:
+        svc.feeds.release_due()
+        out = []
+        while not feed.queue.empty():
+            frame = feed.queue.get_nowait()
+            if not (frame["type"] == "alert" and frame.get("id") is None):
+                out.append(frame)
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    script=ops,
+    with_rules=st.booleans(),
+    delay=st.sampled_from([1.0, 2.5, 6.0]),
+    back=st.floats(0.0, 8.0),
+)
+def test_a_restart_within_the_overlay_delay_holds_back_what_the_live_hub_held(
+    script: list[Any], with_rules: bool, delay: float, back: float
+) -> None:
+    """The hub restarts while some of the overlay's frames are still held back by the
+    delay: the overlay shows the same picture now, and later releases the same frames in
+    the same order, as the hub that never stopped (the replay projects only the last
+    picture of the inputs whose delay has passed)."""
+    log = EventLog.memory("t1")
+    clock = FakeClock()
+    live, rules = build(log, clock, rules=with_rules, overlay_delay_s=delay)
+    drive(live, rules, clock, [("deal", "", 0)] * with_rules + script)
+    clock.now += back
+    again, _ = build(log, clock, rules=with_rules, overlay_delay_s=delay)
+    again.replay()
+    live.feeds.release_due()
+    assert _without_hub_alerts(again.overlay_snapshot()) == _without_hub_alerts(
+        live.overlay_snapshot()
+    )
+    clock.now += delay + 1
+    assert _released(again) == _released(live)
+    assert _without_hub_alerts(again.overlay_snapshot()) == _without_hub_alerts(
+        live.overlay_snapshot()
+    )
