@@ -73,12 +73,17 @@ def node_alert(notice: NodeNotice, stats: dict[str, Any] | None, now: float) -> 
     )
 
 
-_HEALTH_SEVERITY = {
-    HealthKind.NODE_OFFLINE: "warning",
-    HealthKind.READER_SILENT: "warning",
-    HealthKind.NODE_ONLINE: "info",
-    HealthKind.READER_BACK: "info",
-}
+_HEALTH_TEXTS: dict[HealthKind, tuple[str, str, str]] = {
+    HealthKind.NODE_OFFLINE: (
+        "alert.node_offline.message", "alert.node_offline.remedy", "warning"
+    ),
+    HealthKind.NODE_ONLINE: ("alert.node_online.message", "alert.node_online.remedy", "info"),
+    HealthKind.READER_SILENT: (
+        "alert.reader_silent.message", "alert.reader_silent.remedy", "warning"
+    ),
+    HealthKind.READER_BACK: ("alert.reader_back.message", "alert.reader_back.remedy", "info"),
+}  # fmt: skip
+"""Each change's message and remedy keys, and its severity."""
 
 
 def health_alert(change: HealthChange, now: float) -> Event:
@@ -88,14 +93,15 @@ def health_alert(change: HealthChange, now: float) -> Event:
     if change.kind in (HealthKind.READER_SILENT, HealthKind.READER_BACK):
         values["reader"] = antenna(change.readers[0])
     seats = [s for s in map(seat_of, change.readers) if s is not None]
+    message, remedy, severity = _HEALTH_TEXTS[change.kind]
     out = alert_frame(
         code,
         "system",
-        Text(f"alert.{code}.message", values),
-        Text(f"alert.{code}.remedy", {"node": change.node}),
+        Text(message, values),
+        Text(remedy, {} if change.kind is HealthKind.READER_BACK else {"node": change.node}),
         now,
         seat=seats[0] if len(change.readers) == 1 and seats else None,
-        severity=_HEALTH_SEVERITY[change.kind],
+        severity=severity,
         node=change.node,
         readers=list(change.readers),
     )

@@ -182,7 +182,8 @@ class TableApp:
         """MQTT messages for this table — (topic, payload, retained) — taken in order by
         :func:`hub.adapters.mqtt.run_mqtt`'s worker."""
         self.handled = 0
-        """Messages handled so far (every topic, accepted or not)."""
+        """Messages handled so far (reader and button topics, accepted or not; a node's
+        availability is not counted: it is no message of the node's stream)."""
         self._handled_cv = threading.Condition()
         self.replayed = 0
         """Inputs replayed from the log at start."""
@@ -467,19 +468,11 @@ class TableApp:
         self.feeds.hub_alerts.extend(kept)
 
     def _antennas_out(self, readers: tuple[str, ...], now: float) -> None:
-        """Send ``readers``' antenna frames as they stand now (unknown when their node
-        is offline) to the public feed and the overlay, and the overlay's new picture."""
-        unknown = self.intake.health.unknown_readers()
-        n = max(1, self.intake.changes)
-        for reader in readers:
-            cards = () if reader in unknown else self.intake.presence.cards_on(reader)
-            public, overlay = public_antenna(reader, cards), overlay_antenna(reader, cards)
-            if reader in unknown:
-                public, overlay = _unknown_antenna(public), _unknown_antenna(overlay)
-            head = {"type": "antenna", "n": n, "t": now}
-            self.feeds.publish(head | public)
-            self.feeds.to_overlay(head | overlay | {"arrived": [], "left": []}, now)
-        self.feeds.overlay_changed(now)
+        """``readers`` went unknown or known again: the overlay's new picture (the feeds
+        carry no antenna frame — nothing changed on the antennas — but the alert, which
+        names them; a page's snapshot shows them unknown)."""
+        if readers:
+            self.feeds.overlay_changed(now)
 
     def broker_connected(self, connected: bool, error: str = "") -> None:
         """The hub's broker connection came up or went away (the MQTT adapter says so):
@@ -530,7 +523,7 @@ class TableApp:
         try:
             return self._handle(topic, payload, retained)
         finally:
-            self._handled_more(1)
+            self._handled_more(0 if topic.endswith("/availability") else 1)
 
     def _handle(self, topic: str, payload: bytes, retained: bool) -> AntennaChange | None:
         if topic.endswith("/button"):
@@ -606,7 +599,7 @@ class TableApp:
             self.count("accepted", reads)
             self._apply_logged()
         finally:
-            self._handled_more(len(messages))
+            self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
 
     def _apply_logged(self) -> None:
         """Apply, in order, the inputs whose log write :meth:`take_batch` started

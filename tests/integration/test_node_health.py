@@ -206,6 +206,7 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
     try:
         _until("the hub's web server", lambda: httpx.get(f"{url}/healthz").is_success, WAIT, logs)
         node.start()
+
         def one_card() -> dict[str, Any] | None:
             s = seat_counts()
             return s if sum(a["count"] for a in s.values()) == 1 else None
@@ -253,9 +254,11 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
         node.start()
         _until(
             "node_offline cleared on the console",
-            lambda: (c := [a["code"] for a in console_alerts()])
-            and "node_offline" not in c
-            and "node_online" in c,
+            lambda: (
+                (c := [a["code"] for a in console_alerts()])
+                and "node_offline" not in c
+                and "node_online" in c
+            ),
             WAIT,
             logs,
         )

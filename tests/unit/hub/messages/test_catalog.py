@@ -132,14 +132,18 @@ def test_the_hub_alert_codes_are_the_ones_the_hub_sends() -> None:
     from hub.app.ingest import NoticeKind
     from hub.views import alerts
 
-    sent = {k.value for k in NoticeKind} | {k.value for k in HealthKind} | {
-        node_alerts.BROKER_LOST,
-        node_alerts.BROKER_BACK,
-        alerts.UNKNOWN_TAG_ALERT,
-        alerts.DOUBLED_UID_ALERT,
-        table_app.LOG_FAILED_ALERT,
-        table_app.LOSS_ACCEPTED_ALERT,
-    }
+    sent = (
+        {k.value for k in NoticeKind}
+        | {k.value for k in HealthKind}
+        | {
+            node_alerts.BROKER_LOST,
+            node_alerts.BROKER_BACK,
+            alerts.UNKNOWN_TAG_ALERT,
+            alerts.DOUBLED_UID_ALERT,
+            table_app.LOG_FAILED_ALERT,
+            table_app.LOSS_ACCEPTED_ALERT,
+        }
+    )
     assert set(HUB_ALERT_CODES) == sent
 
 
