@@ -58,7 +58,9 @@ class PahoTransport:
         self.handler_errors = 0
         self._client = paho.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
-            client_id=client_id or f"feltwire-node-{node}",
+            # the table too: the same node id on two tables must not take over each
+            # other's session (the broker would drop one, firing its last will)
+            client_id=client_id or f"feltwire-node-{table}-{node}",
             protocol=paho.MQTTv311,
         )
         self._client.max_queued_messages_set(0)

@@ -69,7 +69,10 @@ def durable_state(state_dir: Path | None) -> tuple[SeqCounter, Outbox]:
 
 
 class InventoryPublisher:
-    """Publishes an antenna's inventory whenever it changes."""
+    """Publishes an antenna's inventory whenever it changes — and, with ``refresh_s``,
+    again when it has not been sent for that long: a quiet antenna still reports, so the
+    hub tells a reader that stopped sweeping (``reader_silent``) from one where nothing
+    moves. Each message says ``refresh_s`` (the hub's measure of silence)."""
 
     def __init__(
         self,
@@ -79,18 +82,33 @@ class InventoryPublisher:
         transport: Transport,
         seq: SeqCounter | None = None,
         clock: Callable[[], float] = time.time,
+        refresh_s: float | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``clock`` stamps the messages (wall time); ``monotonic`` times the refresh."""
+        if refresh_s is not None and refresh_s <= 0:
+            raise ValueError("refresh_s must be > 0 (None: only changes are sent)")
         self.table = table
         self.node = node
         self._transport = transport
         self._seq = seq if seq is not None else SeqCounter(clock=clock)
         self._clock = clock
+        self._monotonic = monotonic
+        self.refresh_s = refresh_s
         self._last: dict[str, frozenset[str]] = {}
+        self._sent_at: dict[str, float] = {}
         self.published = 0
+        self.refreshed = 0
+        """Inventories sent again unchanged (``refresh_s``)."""
 
     def update(self, reader: str, uids: frozenset[str]) -> bool:
-        """Record a sweep of ``reader``; publish if it differs from the last one sent."""
-        if self._last.get(reader) == uids:
+        """Record a sweep of ``reader``; publish if it differs from the last one sent, or
+        if that one is ``refresh_s`` old."""
+        now = self._monotonic()
+        unchanged = self._last.get(reader) == uids
+        if unchanged and (
+            self.refresh_s is None or now - self._sent_at.get(reader, now) < self.refresh_s
+        ):
             return False
         msg = ReaderInventory(
             v=1,
@@ -99,10 +117,13 @@ class InventoryPublisher:
             ts=self._clock(),
             reader=reader,
             uids=sorted(uids),
+            refresh_s=self.refresh_s,
         )
         self._transport.publish(
             reader_tags_topic(self.table, self.node, reader), encode(msg), qos=1, retain=True
         )
         self._last[reader] = uids
+        self._sent_at[reader] = now
         self.published += 1
+        self.refreshed += unchanged
         return True

@@ -270,6 +270,7 @@ async def start_hub(
             asyncio.create_task(table_app.run_release(), name=f"overlay-release-{name}"),
             asyncio.create_task(table_app.run_equity(), name=f"equity-{name}"),
             asyncio.create_task(table_app.run_security(), name=f"security-{name}"),
+            asyncio.create_task(table_app.run_health(), name=f"health-{name}"),
         ]
         if table.rules is not None and table.rules.tick_seconds > 0:
             tasks.append(
@@ -336,6 +337,7 @@ def _table_app(
         doubled_after_s=table.rules.debounce_seconds if table.rules is not None else 0.5,
         node_rate=config.node_rate_limit,
         node_burst=config.node_burst,
+        reader_silent_s=config.health.reader_silent_s,
         rules=table.rules,
         tournament=config.tournament,
     )

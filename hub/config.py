@@ -600,6 +600,21 @@ class TableSettings(ConfigModel):
         return None if code is None else _known_game(code)
 
 
+class HealthSettings(ConfigModel):
+    """How the hub watches its nodes and readers (``[health]``)."""
+
+    reader_silent_s: float = Field(
+        15.0,
+        gt=0,
+        le=3600,
+        description=(
+            "a reader whose node re-sends its inventory (the node's inventory_refresh_s) "
+            "and that sent nothing for this long raises reader_silent; never less than "
+            "twice the node's refresh"
+        ),
+    )
+
+
 @dataclass(frozen=True)
 class ResolvedTable:
     """One table as the hub runs it: its ``[[tables]]`` entry over the top-level values."""
@@ -658,6 +673,9 @@ class HubConfig(ConfigModel):
     )
     mqtt: HubMqttSettings = Field(default_factory=HubMqttSettings, description="broker")
     web: WebSettings = Field(default_factory=WebSettings, description="web server")
+    health: HealthSettings = Field(
+        default_factory=HealthSettings, description="watching the nodes and readers"
+    )
     rules: RulesSettings | None = Field(
         None, description="enforce the rules of the game (unset = show presence only)"
     )

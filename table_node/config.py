@@ -96,6 +96,16 @@ class NodeConfig(ConfigModel):
         default_factory=default_readers, description="reader ids of this node's antennas"
     )
     poll_interval_ms: int = Field(10, ge=1, le=10_000, description="pause between sweeps")
+    inventory_refresh_s: float = Field(
+        5.0,
+        ge=0,
+        le=3600,
+        description=(
+            "send each antenna's inventory again after this many seconds unchanged, so the "
+            "hub knows the reader still sweeps (it says reader_silent when one stops); "
+            "0 = only changes"
+        ),
+    )
     state_dir: ConfigPath | None = Field(
         None, description="where the node keeps its sequence number across restarts"
     )

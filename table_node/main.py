@@ -104,7 +104,11 @@ def run_node(config: NodeConfig) -> int:
     seq, outbox = durable_state(config.state_dir)
     transport = PahoTransport(config.mqtt, table=config.table, node=config.node_id, outbox=outbox)
     publisher = InventoryPublisher(
-        table=config.table, node=config.node_id, transport=transport, seq=seq
+        table=config.table,
+        node=config.node_id,
+        transport=transport,
+        seq=seq,
+        refresh_s=config.inventory_refresh_s or None,
     )
     node = Node(readers, publisher)
     lights = build_lights(config)

@@ -61,6 +61,14 @@ class AlertBody(FrameModel):
     remedy: str = Field(description="what the dealer does about it, in English")
     node: str | None = Field(None, description="the node whose stream it concerns")
     readers: list[ReaderId] | None = Field(None, description="the antennas it concerns")
+    clears: AlertCode | None = Field(
+        None,
+        description=(
+            "the code of the hub's alert this one ends, for the same node or antennas "
+            "(node_online ends node_offline, reader_back reader_silent, broker_back "
+            "broker_lost); left out otherwise"
+        ),
+    )
 
 
 class AlertFrame(AlertBody, VersionedFrame):

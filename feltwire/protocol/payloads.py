@@ -25,9 +25,11 @@ from pydantic import (
     ConfigDict,
     Field,
     RootModel,
+    SerializerFunctionWrapHandler,
     Strict,
     ValidationError,
     field_validator,
+    model_serializer,
 )
 
 from feltwire.errors import ProtocolError
@@ -82,6 +84,15 @@ class ReaderInventory(WireModel):
     ts: float = Field(ge=0, description="node's clock when read, seconds since the epoch")
     reader: str = Field(pattern=ID_PATTERN, description="reader id, as in the topic")
     uids: list[Uid] = Field(max_length=64, description="tags on the antenna now, no repeats")
+    refresh_s: float | None = Field(
+        None,
+        gt=0,
+        le=3600,
+        description=(
+            "the node sends this antenna's inventory again at least this often, changed or "
+            "not (the hub's sign that the reader still sweeps); None: only when it changes"
+        ),
+    )
 
     @field_validator("uids")
     @classmethod
@@ -92,6 +103,14 @@ class ReaderInventory(WireModel):
         if len(set(uids)) != len(uids):
             raise ValueError("uids repeat")
         return uids
+
+    @model_serializer(mode="wrap")
+    def _without_unset_refresh(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # a node that only sends changes says nothing of refreshing (the payload as before)
+        data: dict[str, Any] = handler(self)
+        if data.get("refresh_s") is None:
+            data.pop("refresh_s", None)
+        return data
 
 
 class LightPattern(enum.StrEnum):

@@ -44,6 +44,13 @@ class FaceUpAntenna(FrameModel):
     kind: Literal["board", "up"]
     count: int = Field(ge=0, description="cards on it")
     cards: list[Card]
+    unknown: bool = Field(
+        False,
+        description=(
+            "the node that reads it is offline: what lies there is not known (count and "
+            "cards say nothing); left out while it is known"
+        ),
+    )
 
 
 class FaceDownAntenna(FrameModel):
@@ -53,6 +60,13 @@ class FaceDownAntenna(FrameModel):
     reader: ReaderId
     kind: Literal["seat", "burn", "muck", "register"]
     count: int = Field(ge=0, description="cards on it")
+    unknown: bool = Field(
+        False,
+        description=(
+            "the node that reads it is offline: what lies there is not known (count and "
+            "cards say nothing); left out while it is known"
+        ),
+    )
 
 
 PublicAntenna = Annotated[FaceUpAntenna | FaceDownAntenna, Field(discriminator="kind")]
@@ -66,6 +80,13 @@ class OverlayAntenna(FrameModel):
     kind: ReaderKind
     count: int = Field(ge=0, description="cards on it")
     cards: list[Card]
+    unknown: bool = Field(
+        False,
+        description=(
+            "the node that reads it is offline: what lies there is not known (count and "
+            "cards say nothing); left out while it is known"
+        ),
+    )
 
 
 class AntennaChange(VersionedFrame):

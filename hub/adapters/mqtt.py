@@ -37,13 +37,16 @@ async def run_mqtt(
 ) -> None:
     """Feed every table of the hub from one broker connection; reconnects forever.
 
-    The connection subscribes to each table's reader and button topics, hands each
+    The connection subscribes to each table's reader, button and node availability
+    topics (a node's ``online``/``offline``, its last will), hands each
     message to the table its topic names (a topic of no table served here goes to the
     first table, whose ingest refuses it as ``bad_topic``), and sends every table's
     outgoing messages. Each table takes its messages in order in a worker of its own
     (:meth:`TableApp.take_message`), the tables side by side. Over ``mqtts://`` the
     broker's certificate is checked against ``tls.ca_file`` (unset: the system CAs),
-    and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS.
+    and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS. Each table is
+    told when the connection comes up and when it is lost
+    (:meth:`TableApp.broker_connected`: the console's ``broker_lost``/``broker_back``).
     """
     tables = {services.table: services} if isinstance(services, TableApp) else dict(services)
     if not tables:
@@ -62,7 +65,11 @@ async def run_mqtt(
     filters = [
         (topic_filter, 1)
         for table in tables
-        for topic_filter in (reader_tags_filter(table), f"{TOPIC_PREFIX}/{table}/node/+/button")
+        for topic_filter in (
+            reader_tags_filter(table),
+            f"{TOPIC_PREFIX}/{table}/node/+/button",
+            f"{TOPIC_PREFIX}/{table}/node/+/availability",
+        )
     ]
     # the tables' event-log writes run side by side (each table's in order): fsyncs of
     # several files overlap, so the disk does not limit how many tables one hub carries
@@ -136,7 +143,7 @@ async def _serve_broker(
                     "hub subscribed at %s:%d for %d table(s)", broker.host, broker.port, len(tables)
                 )
                 for service in tables.values():
-                    service.subscribed.set()
+                    service.broker_connected(True)
                 delay = 0.5
                 senders = [
                     asyncio.create_task(_send_outgoing(service, client))
@@ -156,7 +163,7 @@ async def _serve_broker(
                         sender.cancel()
         except aiomqtt.MqttError as exc:
             for service in tables.values():
-                service.subscribed.clear()
+                service.broker_connected(False, str(exc))
             log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from feltwire.deck import Deck
 from feltwire.errors import ProtocolError
 from feltwire.protocol import (
+    AVAILABILITY_OFFLINE,
+    AVAILABILITY_ONLINE,
     ButtonPress,
     TopicKind,
     decode_button_press,
@@ -84,6 +86,9 @@ class InventoryRead:
     seq: int
     cards: frozenset[str]
     unknown_uids: tuple[str, ...]
+    refresh_s: float | None = None
+    """How often the node re-sends this antenna's inventory unchanged (None: it sends
+    changes only); not logged — it concerns the reader's health, not the table."""
 
 
 def _same_node(named: str, topic_node: str | None) -> None:
@@ -258,4 +263,23 @@ class Ingest:
                 self.deck.name,
                 key=f"unknown-{inv.reader}",
             )
-        return InventoryRead(inv.reader, inv.node, inv.seq, frozenset(cards), tuple(unknown))
+        return InventoryRead(
+            inv.reader, inv.node, inv.seq, frozenset(cards), tuple(unknown), inv.refresh_s
+        )
+
+    def handle_availability(self, topic: str, payload: bytes) -> tuple[str, bool] | None:
+        """A node's availability (``…/node/<node>/availability``: ``online`` or
+        ``offline``, its last will): the node and whether it is online; None when refused
+        (counted under its reason)."""
+        self.counters["received"] += 1
+        try:
+            parsed = parse_topic(topic)
+            if parsed.kind is not TopicKind.AVAILABILITY or parsed.table != self.table:
+                raise ProtocolError("bad_topic", f"not an availability topic of {self.table!r}")
+            if payload not in (AVAILABILITY_ONLINE, AVAILABILITY_OFFLINE):
+                raise ProtocolError("malformed", "availability is neither online nor offline")
+        except ProtocolError as exc:
+            self._refuse(exc.reason, topic, str(exc))
+            return None
+        assert parsed.node is not None
+        return parsed.node, payload == AVAILABILITY_ONLINE

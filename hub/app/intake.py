@@ -34,11 +34,15 @@ from typing import Any
 
 from feltwire.deck import Deck
 from hub.app.codec import encode_read
+from hub.app.health import HealthChange, TableHealth
 from hub.app.ingest import DEFAULT_NODE_BURST, DEFAULT_NODE_RATE, Ingest, InventoryRead
 from hub.app.node_alerts import NODE_ALERT_EVERY_S, node_alert
 from hub.app.presence import AntennaChange, TablePresence
 from hub.app.records import InputKind
 from hub.views.frames import Event
+
+DEFAULT_READER_SILENT_S = 15.0
+"""How long a reader whose node re-sends its inventory may stay silent (``[health]``)."""
 
 Item = tuple[InputKind, dict[str, Any], float]
 """An input as the application applies it: kind, payload, the hub's time."""
@@ -68,6 +72,7 @@ class ReadIntake:
         doubled_after_s: float = 0.5,
         node_rate: float = DEFAULT_NODE_RATE,
         node_burst: int = DEFAULT_NODE_BURST,
+        reader_silent_s: float = DEFAULT_READER_SILENT_S,
     ) -> None:
         self.ingest = Ingest(
             table=table,
@@ -80,6 +85,11 @@ class ReadIntake:
             wall=wall,
         )
         self.presence = TablePresence()
+        self.health = TableHealth(reader_silent_s=reader_silent_s)
+        """Which nodes are online, which readers still report."""
+        self.health_changes: list[HealthChange] = []
+        """What changed about the nodes and readers, in order (the application takes
+        them and says them: node_offline, reader_back …)."""
         self.changes = 0
         """How many antenna changes the table has taken."""
         self.doubled_after_s = doubled_after_s
@@ -103,14 +113,36 @@ class ReadIntake:
         return self.ingest.nodes.stats()
 
     def screen(self, topic: str, payload: bytes, retained: bool, now: float) -> Item | None:
-        """One message through the ingest's checks: the input it makes, or None."""
+        """One message through the ingest's checks: the input it makes, or None (a
+        node's availability is no input: it changes :attr:`health` only)."""
+        if topic.endswith("/availability"):
+            self.availability(topic, payload, now)
+            return None
         if topic.endswith("/button"):
             press = self.ingest.handle_button(topic, payload)
             if press is None:
                 return None
             return InputKind.BUTTON, {"node": press.node, "button": press.button}, now
         read = self.ingest.handle(topic, payload, retained=retained)
-        return None if read is None else (InputKind.INVENTORY, encode_read(read), now)
+        if read is None:
+            return None
+        self.heard(read, now)
+        return InputKind.INVENTORY, encode_read(read), now
+
+    def availability(self, topic: str, payload: bytes, now: float) -> None:
+        """A node's availability message: its state in :attr:`health`."""
+        said = self.ingest.handle_availability(topic, payload)
+        if said is not None:
+            self.health_changes += self.health.availability(*said, now=now)
+
+    def heard(self, read: InventoryRead, now: float) -> None:
+        """An inventory came from a node (live or retained, not replayed): its reader
+        reported at ``now``."""
+        self.health_changes += self.health.read(read.node, read.reader, read.refresh_s, now=now)
+
+    def due_silent(self, now: float) -> None:
+        """Note the readers that fell silent by ``now`` (in :attr:`health_changes`)."""
+        self.health_changes += self.health.due(now=now)
 
     def node_alerts(self, now: float) -> list[tuple[Event, str]]:
         """The alerts (with the node each is about) of what the ingest noticed about
@@ -136,6 +168,7 @@ class ReadIntake:
         """Take one accepted inventory (live or replayed): its sequence number, the new
         unknown uids on its antenna, the presence change and where each card lies."""
         self.ingest.restore_seq(read)
+        self.health.placed(read.node, read.reader)
         unknown = frozenset(read.unknown_uids)
         fresh = unknown - self._unknown_on.get(read.reader, frozenset())
         self._unknown_on[read.reader] = unknown

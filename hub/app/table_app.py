@@ -52,10 +52,12 @@ from hub.app.codec import decode_read, encode_read
 from hub.app.equity_watch import EquityWatch
 from hub.app.errors import EventLogError, LogUnavailable
 from hub.app.feeds import Broadcaster
+from hub.app.health import HealthChange, HealthKind
 from hub.app.ingest import DEFAULT_NODE_BURST, DEFAULT_NODE_RATE, InventoryRead
-from hub.app.intake import Item, ReadIntake
+from hub.app.intake import DEFAULT_READER_SILENT_S, Item, ReadIntake
 from hub.app.lights import presence_pattern
 from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
+from hub.app.node_alerts import broker_alert, health_alert
 from hub.app.ports import Clock, EventStore
 from hub.app.presence import AntennaChange
 from hub.app.publisher import TablePublisher
@@ -111,6 +113,7 @@ class TableApp:
         doubled_after_s: float = 0.5,
         node_rate: float = DEFAULT_NODE_RATE,
         node_burst: int = DEFAULT_NODE_BURST,
+        reader_silent_s: float = DEFAULT_READER_SILENT_S,
         rules: RulesSettings | None = None,
         tournament: TournamentSettings | None = None,
         profile: TableProfile | None = None,
@@ -138,6 +141,7 @@ class TableApp:
             doubled_after_s=doubled_after_s,
             node_rate=node_rate,
             node_burst=node_burst,
+            reader_silent_s=reader_silent_s,
         )
         self.feeds = TablePublisher(
             table=table,
@@ -178,12 +182,16 @@ class TableApp:
         """MQTT messages for this table — (topic, payload, retained) — taken in order by
         :func:`hub.adapters.mqtt.run_mqtt`'s worker."""
         self.handled = 0
-        """Messages handled so far (every topic, accepted or not)."""
+        """Messages handled so far (reader and button topics, accepted or not; a node's
+        availability is not counted: it is no message of the node's stream)."""
         self._handled_cv = threading.Condition()
         self.replayed = 0
         """Inputs replayed from the log at start."""
         self._unapplied: deque[_Unapplied] = deque()
         self._log_alerted: float | None = None
+        self.log_writable = True
+        """False while the last write to the event log failed (``/readyz``)."""
+        self._broker_lost = False
 
     # ------------------------------------------------------------------ what the web reads
 
@@ -238,10 +246,16 @@ class TableApp:
     def public_snapshot(self) -> Event:
         """The public picture of the table (no hole cards)."""
         snap = self.intake.presence.snapshot()
+        unknown = self.intake.health.unknown_readers()
         out: Event = {
             "type": "snapshot",
             "table": self.table,
-            "antennas": [public_antenna(r, snap.get(r, ())) for r in self.readers],
+            "antennas": [
+                _unknown_antenna(public_antenna(r, ()))
+                if r in unknown
+                else public_antenna(r, snap.get(r, ()))
+                for r in self.readers
+            ],
         }
         if self.desk is not None:
             out["rules"] = self.desk.public_state(self.feeds.hub_alerts)
@@ -271,14 +285,17 @@ class TableApp:
         when it cannot be written."""
         assert self.log is not None
         try:
-            return self.log.append(kind, payload, now, wall=self.wall())
+            done = self.log.append(kind, payload, now, wall=self.wall())
         except (EventLogError, sqlite3.Error, OSError) as exc:
             raise self.log_failed(exc) from exc
+        self.log_writable = True
+        return done
 
     def log_failed(self, exc: BaseException) -> LogUnavailable:
         """An input could not be written to the event log: count it, log it (throttled),
         alert the dealer (at most every :data:`LOG_ALERT_EVERY_S`); the error to raise."""
         reason = str(exc) or type(exc).__name__
+        self.log_writable = False
         self.count("log_failed")
         self.throttle.error(
             "table %s: the event log cannot be written: %s", self.table, reason, key="event-log"
@@ -436,6 +453,79 @@ class TableApp:
         sequence stuck or implausible)."""
         for alert, node in self.intake.node_alerts(self.clock()):
             self.feeds.hub_alert(alert, node)
+        changes, self.intake.health_changes = self.intake.health_changes, []
+        for change in changes:
+            self._health_changed(change)
+
+    # ------------------------------------------------------------------ health
+
+    def _health_changed(self, change: HealthChange) -> None:
+        """Say a node offline or back, a reader silent or back (console, public view,
+        overlay, the alerts topic); an offline node's antennas go unknown on the feeds,
+        and show their cards again when it is back. The rules see no card leave."""
+        now = self.clock()
+        frame = health_alert(change, now)
+        self._clear_hub_alerts(frame)
+        self.feeds.hub_alert(frame, change.node)
+        if change.kind in (HealthKind.NODE_OFFLINE, HealthKind.NODE_ONLINE):
+            self._antennas_out(change.readers, now)
+
+    def _clear_hub_alerts(self, frame: Event) -> None:
+        """A clearing alert (``clears``) ends the hub's alerts it names: they leave the
+        pages' snapshots (the same node; for a reader, the same antennas too)."""
+        code = frame.get("clears")
+        if code is None:
+            return
+
+        def ended(f: Event) -> bool:
+            same = f["code"] == code and f.get("node") == frame.get("node")
+            if code == HealthKind.READER_SILENT.value:
+                same = same and f.get("readers") == frame.get("readers")
+            return same
+
+        kept = [f for f in self.feeds.hub_alerts if not ended(f)]
+        self.feeds.hub_alerts.clear()
+        self.feeds.hub_alerts.extend(kept)
+
+    def _antennas_out(self, readers: tuple[str, ...], now: float) -> None:
+        """``readers`` went unknown or known again: the overlay's new picture (the feeds
+        carry no antenna frame — nothing changed on the antennas — but the alert, which
+        names them; a page's snapshot shows them unknown)."""
+        if readers:
+            self.feeds.overlay_changed(now)
+
+    def broker_connected(self, connected: bool, error: str = "") -> None:
+        """The hub's broker connection came up or went away (the MQTT adapter says so):
+        ``broker_lost`` when an established one is gone, ``broker_back`` when it returns."""
+        if connected:
+            self.subscribed.set()
+            if self._broker_lost:
+                self._broker_lost = False
+                frame = broker_alert(False, self.clock())
+                self._clear_hub_alerts(frame)
+                self.feeds.hub_alert(frame, "broker")
+            return
+        was_up = self.subscribed.is_set()
+        self.subscribed.clear()
+        if was_up and not self._broker_lost:
+            self._broker_lost = True
+            self.feeds.hub_alert(broker_alert(True, self.clock(), error), "broker")
+
+    def check_health(self, now: float) -> None:
+        """Say the readers that fell silent by ``now`` (see :meth:`run_health`)."""
+        self.intake.due_silent(now)
+        self.tell_notices()
+
+    def health(self) -> dict[str, Any]:
+        """What ``/readyz`` reports of this table: the broker connection, the event log
+        (None: it keeps none), every known node's availability, the silent readers.
+        Never a card."""
+        return {
+            "broker": self.subscribed.is_set(),
+            "event_log": None if self.log is None else self.log_writable,
+            "nodes": self.intake.health.nodes(),
+            "silent_readers": sorted(self.intake.health.silent_readers()),
+        }
 
     def handle_button(self, topic: str, payload: bytes) -> ButtonPress | None:
         """A dealer button pressed on a node: counted and shown on the console feed."""
@@ -453,13 +543,19 @@ class TableApp:
         try:
             return self._handle(topic, payload, retained)
         finally:
-            self._handled_more(1)
+            self._handled_more(0 if topic.endswith("/availability") else 1)
 
     def _handle(self, topic: str, payload: bytes, retained: bool) -> AntennaChange | None:
         if topic.endswith("/button"):
             self.handle_button(topic, payload)
             return None
+        if topic.endswith("/availability"):
+            self.intake.availability(topic, payload, self.clock())
+            self.tell_notices()
+            return None
         read = self.intake.ingest.handle(topic, payload, retained=retained)
+        if read is not None:
+            self.intake.heard(read, self.clock())
         self.tell_notices()
         if read is None:
             return None
@@ -519,10 +615,11 @@ class TableApp:
                 self._unapplied.remove(entry)
                 self.count("failed", reads)
                 raise self.log_failed(exc) from exc
+            self.log_writable = True
             self.count("accepted", reads)
             self._apply_logged()
         finally:
-            self._handled_more(len(messages))
+            self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
 
     def _apply_logged(self) -> None:
         """Apply, in order, the inputs whose log write :meth:`take_batch` started
@@ -592,7 +689,10 @@ class TableApp:
     def overlay_picture(self) -> dict[str, Any]:
         """The overlay's picture of the live table now (JSON-ready): a projection of the
         rules' state and the antennas (:func:`hub.views.overlay_scene.overlay_picture`)."""
-        antennas = self.intake.presence.as_they_came()
+        unknown = self.intake.health.unknown_readers()
+        antennas = {
+            r: cards for r, cards in self.intake.presence.as_they_came().items() if r not in unknown
+        }
         if self.desk is None:
             scene = OverlayScene(antennas=antennas, equity=self._equity_frame)
         else:
@@ -642,6 +742,16 @@ class TableApp:
             timeout = None if nxt is None else max(0.01, nxt - now)
             await wait_event(self.intake.doubled_changed, timeout)
 
+    async def run_health(self, poll_s: float = 1.0) -> None:
+        """Say the readers that fall silent, on time, forever (a task of the running hub;
+        silence is measured in seconds, so a look every ``poll_s`` is soon enough)."""
+        while True:
+            await asyncio.sleep(poll_s)
+            try:
+                self.check_health(self.clock())
+            except Exception:
+                self.task_failed("health")
+
     async def run_release(self) -> None:
         """Release held overlay events on time, forever (a task of the running hub)."""
         while True:
@@ -674,3 +784,8 @@ class TableApp:
                 pass  # counted, logged and told to the dealer; the next tick tries
             except Exception:
                 self.task_failed("rules-tick")
+
+
+def _unknown_antenna(antenna: Event) -> Event:
+    """An antenna whose node is offline: nothing said of its cards, ``unknown``."""
+    return antenna | {"count": 0, "unknown": True} | ({"cards": []} if "cards" in antenna else {})

@@ -67,10 +67,17 @@ HUB_ALERT_CODES: Final = (
     "uid_on_two_antennas",
     "event_log_failed",
     "event_log_loss_accepted",
+    "node_offline",
+    "node_online",
+    "reader_silent",
+    "reader_back",
+    "broker_lost",
+    "broker_back",
 )
 """The codes of the alerts the hub raises itself (``hub/app/ingest.py`` NoticeKind, the
 ``*_ALERT`` constants of ``hub/app/table_app.py`` and ``hub/views/alerts.py``), beside the
-rules' ``AlertCode`` values."""
+rules' ``AlertCode`` values; ``hub/app/health.py`` HealthKind and the broker's codes of
+``hub/app/node_alerts.py``)."""
 
 PUBLIC_CARD_KEYS: Final = frozenset({"alert.uid_on_two_antennas.public.message"})
 """The only keys with a ``{card}``: the card is named when every antenna it lies on is
@@ -78,6 +85,7 @@ face up (the hub's doubled-tag alert), as today."""
 
 _P = "hub/rules/procedure/:DealingMonitor."
 _S = "hub/app/table_app.py:"
+_H = "hub/app/node_alerts.py:"
 _T = "hub/rules/table.py:"
 _EV = "hub/rules/evaluator.py:"
 _C = "hub/web/console.py:"
@@ -187,6 +195,18 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "alert.event_log_failed.remedy": (_S + "TableApp.log_failed",),
     "alert.event_log_loss_accepted.message": (_S + "TableApp.replay (accepted_losses)",),
     "alert.event_log_loss_accepted.remedy": (_S + "TableApp.replay (accepted_losses)",),
+    "alert.node_offline.message": (_H + "health_alert (HealthKind.NODE_OFFLINE)",),
+    "alert.node_offline.remedy": (_H + "health_alert (HealthKind.NODE_OFFLINE)",),
+    "alert.node_online.message": (_H + "health_alert (HealthKind.NODE_ONLINE)",),
+    "alert.node_online.remedy": (_H + "health_alert (HealthKind.NODE_ONLINE)",),
+    "alert.reader_silent.message": (_H + "health_alert (HealthKind.READER_SILENT)",),
+    "alert.reader_silent.remedy": (_H + "health_alert (HealthKind.READER_SILENT)",),
+    "alert.reader_back.message": (_H + "health_alert (HealthKind.READER_BACK)",),
+    "alert.reader_back.remedy": (_H + "health_alert (HealthKind.READER_BACK)",),
+    "alert.broker_lost.message": (_H + "broker_alert (lost)",),
+    "alert.broker_lost.remedy": (_H + "broker_alert (lost)",),
+    "alert.broker_back.message": (_H + "broker_alert (back)",),
+    "alert.broker_back.remedy": (_H + "broker_alert (back)",),
     # ------------------------------------------------------------ read-outs
     "award.pot.main": (_P + "_pot_event (award.pot == 0)",),
     "award.pot.side": (_P + "_pot_event (side pot)",),

@@ -5,7 +5,9 @@ small JSON API anyone may read (never a hole card). No sign-in; every route lets
 * ``WS /ws/public`` — its feed: a snapshot, then every change;
 * ``GET /api/public`` — that snapshot; ``GET /api/tables`` — the tables served;
 * ``GET /api/stats`` — ingest counters, each node's stream, the web side's refusals;
-* ``GET /healthz`` — liveness; ``GET /openapi.json`` — the app's OpenAPI schema.
+* ``GET /healthz`` — liveness; ``GET /readyz`` — readiness (the broker connected, the
+  event logs writable, every known node online), each part named;
+* ``GET /openapi.json`` — the app's OpenAPI schema.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from hub.views.frames import Event
 from hub.web.dependencies import PublicDep, ReaderDep, stream, tables_of
@@ -67,6 +69,36 @@ async def api_stats(request: Request, service: ReaderDep, _: PublicDep) -> dict[
 async def healthz(_: PublicDep) -> dict[str, str]:
     """Liveness for systemd and load balancers."""
     return {"status": "ok"}
+
+
+@router.get("/readyz", responses={503: {"description": "a part is not ready"}})
+async def readyz(request: Request, _: PublicDep) -> JSONResponse:
+    """Readiness: 200 when the broker is connected, every table's event log writable (or
+    none kept) and every known node online; 503 otherwise. The body names each part —
+    ``{"ready", "broker": {"ok"}, "event_log": {table: {"ok"}}, "nodes":
+    {"table/node": {"ok", "state"}}}`` — and never a card."""
+    reports = {t: s.health() for t, s in tables_of(request).items()}
+    broker = bool(reports) and all(r["broker"] for r in reports.values())
+    logs = {t: {"ok": r["event_log"]} for t, r in reports.items() if r["event_log"] is not None}
+    nodes = {
+        f"{t}/{node}": {"ok": state == "online", "state": state}
+        for t, r in reports.items()
+        for node, state in r["nodes"].items()
+    }
+    silent = {
+        f"{t}/{reader}": {"ok": False, "state": "silent"}
+        for t, r in reports.items()
+        for reader in r["silent_readers"]
+    }
+    ready = broker and all(p["ok"] for p in [*logs.values(), *nodes.values()])
+    body = {
+        "ready": ready,
+        "broker": {"ok": broker},
+        "event_log": logs,
+        "nodes": nodes,
+        "readers": silent,
+    }
+    return JSONResponse(body, status_code=200 if ready else 503)
 
 
 @router.websocket("/ws/public")

@@ -115,6 +115,12 @@ class TableReader(Protocol):
         """Per node heard from: its stream (``last_seq``, reads lost and refused …)."""
         ...
 
+    def health(self) -> Mapping[str, Any]:
+        """What ``/readyz`` reports: ``broker`` (connected), ``event_log`` (writable;
+        None: none kept), ``nodes`` (each known node: ``online``/``offline``),
+        ``silent_readers``. Never a card."""
+        ...
+
     def public_snapshot(self) -> Event:
         """The public picture of the table (no hole cards)."""
         ...

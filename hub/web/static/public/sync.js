@@ -84,7 +84,16 @@ export function onFrame(ev) {
       refresh();
       break;
     case "alert":
+      if (ev.clears) {
+        // node_online ends node_offline (reader_back reader_silent …) for the same node
+        model.alerts = model.alerts.filter(
+          (a) => !(a.code === ev.clears && a.node === ev.node && (a.code !== "reader_silent" ||
+            String(a.readers) === String(ev.readers))),
+        );
+      }
       model.alerts.unshift(ev);
+      // a node gone or back: its antennas are unknown or known again (in the snapshot)
+      if (ev.code === "node_offline" || ev.code === "node_online") refresh();
       model.alerts.length = Math.min(model.alerts.length, MAX_ALERTS);
       renderAlerts();
       if (ev.seat) flashSeat(ev.seat);

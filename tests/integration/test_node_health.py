@@ -1,0 +1,275 @@
+"""A node that dies is said at once, and its cards are not taken for gone (issue 15, 1).
+
+Real processes through a real Mosquitto the test starts: ``feltwire hub`` (rules on, an
+event log) and ``feltwire node`` with the simulated backend, whose dealer lays one hole
+card on a seat and then waits. The node is killed (SIGKILL: its socket drops and the
+broker publishes its last will, ``offline``): within 10 s the dealer's console and the
+table's alerts topic say ``node_offline``, ``/readyz`` answers 503 naming the node, the
+public view shows the node's antennas as unknown — and no alert says a card left the
+seat. The node started again clears the alert (``node_online``) and ``/readyz`` is 200.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import paho.mqtt.client as paho
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.web.auth import Role, TokenSigner
+from tests.support.mosquitto import MosquittoProcess
+from tests.support.ports import free_port
+
+SECRET = "node-health-test-secret-0123456789"
+DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
+READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
+NODE = "pi-north"
+SAID_WITHIN = 10.0
+"""The acceptance bound: node_offline on the console and the topic this soon."""
+WAIT = 30.0
+"""Generous bound for a process to come up (not a timing assertion)."""
+CARD_REMOVED = {"cards_left_seat", "wrong_card_count"}
+"""Alerts that would say the node's cards left their seat."""
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
+    mosq = MosquittoProcess(tmp_path)
+    mosq.start()
+    yield mosq
+    mosq.stop()
+
+
+def _hub_config(tmp_path: Path, broker_url: str, port: int) -> Path:
+    config = tmp_path / "hub.toml"
+    config.write_text(
+        f"""
+table = "t1"
+readers = {json.dumps(READERS)}
+live_equity = false
+state_dir = "{tmp_path / "state"}"
+
+[mqtt]
+url = "{broker_url}"
+
+[web]
+port = {port}
+token_secret = "{SECRET}"
+
+[health]
+reader_silent_s = 10
+
+[rules]
+small_blind = 5
+big_blind = 10
+players = [
+  {{ seat = 1, name = "Ann", buy_in = 1000 }},
+  {{ seat = 2, name = "Bob", buy_in = 1000 }},
+  {{ seat = 3, name = "Cat", buy_in = 1000 }},
+]
+"""
+    )
+    return config
+
+
+def _node_config(tmp_path: Path, broker_url: str) -> Path:
+    config = tmp_path / "node.toml"
+    config.write_text(
+        f"""
+node_id = "{NODE}"
+table = "t1"
+backend = "simulated"
+readers = {json.dumps(READERS)}
+inventory_refresh_s = 2
+
+[mqtt]
+url = "{broker_url}"
+
+[simulator]
+seats = [1, 2, 3]
+step_seconds = 3600
+seed = 7
+"""
+    )
+    return config
+
+
+class Proc:
+    """``python -m feltwire <command> --config …`` as a child process, its output in a log."""
+
+    def __init__(self, command: str, config: Path, log: Path) -> None:
+        self.args = [sys.executable, "-m", "feltwire", command, "--config", str(config)]
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(self.args, stdout=out, stderr=subprocess.STDOUT)
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        assert self.proc.wait(timeout=10) == -signal.SIGKILL
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+class AlertsTopic:
+    """A paho client on the table's alerts topic, keeping every payload."""
+
+    def __init__(self, port: int) -> None:
+        self.payloads: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._subscribed = threading.Event()
+        self.client = paho.Client(CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, *_: c.subscribe("feltwire/v1/t1/alerts", qos=1)
+        self.client.on_subscribe = lambda *_: self._subscribed.set()
+        self.client.on_message = self._message
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        assert self._subscribed.wait(10), "no SUBACK from the broker"
+
+    def _message(self, _c: object, _u: object, message: paho.MQTTMessage) -> None:
+        with self._lock:
+            self.payloads.append(json.loads(message.payload))
+
+    def codes(self) -> list[str]:
+        with self._lock:
+            return [str(p["code"]) for p in self.payloads]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def _until(what: str, probe: Callable[[], Any], timeout: float, logs: list[Path]) -> Any:
+    """Poll ``probe`` until it returns something truthy; fail with the processes' logs."""
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            last = probe()
+        except httpx.HTTPError as exc:
+            last = exc
+        else:
+            if last:
+                return last
+        time.sleep(0.1)
+    tails = "\n".join(f"--- {p.name}\n{p.read_text()[-3000:]}" for p in logs if p.exists())
+    pytest.fail(f"waited {timeout:.0f} s for {what}; last: {last!r}\n{tails}")
+
+
+def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
+    tmp_path: Path, broker: MosquittoProcess
+) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    hub = Proc("hub", _hub_config(tmp_path, broker.url, port), tmp_path / "hub.log")
+    node = Proc("node", _node_config(tmp_path, broker.url), tmp_path / "node.log")
+    logs = [hub.log, node.log]
+    auth = {"Authorization": f"Bearer {DEALER}"}
+
+    def console_alerts() -> list[dict[str, Any]]:
+        r = httpx.get(f"{url}/api/console/state", headers=auth, timeout=2)
+        r.raise_for_status()
+        return list(r.json()["alerts"])
+
+    def readyz() -> tuple[int, dict[str, Any]]:
+        r = httpx.get(f"{url}/readyz", timeout=2)
+        return r.status_code, r.json()
+
+    def seat_counts() -> dict[str, Any]:
+        snap = httpx.get(f"{url}/api/public", timeout=2).json()
+        return {a["reader"]: a for a in snap["antennas"] if a["kind"] == "seat"}
+
+    hub.start()
+    alerts = AlertsTopic(broker.port)
+    try:
+        _until("the hub's web server", lambda: httpx.get(f"{url}/healthz").is_success, WAIT, logs)
+        node.start()
+
+        def one_card() -> dict[str, Any] | None:
+            s = seat_counts()
+            return s if sum(a["count"] for a in s.values()) == 1 else None
+
+        def ready() -> tuple[int, dict[str, Any]] | None:
+            r = readyz()
+            return r if r[0] == 200 and f"t1/{NODE}" in r[1]["nodes"] else None
+
+        seats = _until("a hole card on a seat", one_card, WAIT, logs)
+        seat = next(r for r, a in seats.items() if a["count"] == 1)
+        status, body = _until("the node online in /readyz", ready, WAIT, logs)
+        assert body["nodes"][f"t1/{NODE}"] == {"ok": True, "state": "online"}
+        assert body["broker"] == {"ok": True} and body["event_log"] == {"t1": {"ok": True}}
+
+        node.kill9()
+        killed = time.monotonic()
+        offline = _until(
+            "node_offline on the console",
+            lambda: [a for a in console_alerts() if a["code"] == "node_offline"],
+            SAID_WITHIN,
+            logs,
+        )
+        _until("node_offline on the alerts topic", lambda: "node_offline" in alerts.codes(),
+               SAID_WITHIN - (time.monotonic() - killed), logs)  # fmt: skip
+        assert time.monotonic() - killed < SAID_WITHIN
+        assert offline[0]["node"] == NODE and seat in offline[0]["readers"]
+        assert offline[0]["message"].startswith(f"node {NODE} is offline")
+        status, body = readyz()
+        assert status == 503 and body["ready"] is False
+        assert body["nodes"][f"t1/{NODE}"] == {"ok": False, "state": "offline"}
+        assert body["broker"] == {"ok": True}
+        # the public view shows the node's antennas as unknown, not holding the card
+        assert seat_counts()[seat] == {
+            "reader": seat,
+            "kind": "seat",
+            "count": 0,
+            "unknown": True,
+        }
+
+        time.sleep(3.0)  # nothing about the card may follow
+        said = {a["code"] for a in console_alerts()} | set(alerts.codes())
+        assert not said & CARD_REMOVED, said
+        assert "reader_silent" not in said  # the node's alert says it all
+
+        node.start()
+        _until(
+            "node_offline cleared on the console",
+            lambda: (
+                (c := [a["code"] for a in console_alerts()])
+                and "node_offline" not in c
+                and "node_online" in c
+            ),
+            WAIT,
+            logs,
+        )
+        _until("node_online on the alerts topic", lambda: "node_online" in alerts.codes(), 5, logs)
+        online = next(p for p in alerts.payloads if p["code"] == "node_online")
+        assert online["clears"] == "node_offline" and online["node"] == NODE
+        status, body = _until("/readyz ready again", ready, WAIT, logs)
+        assert body["ready"] is True
+        assert body["nodes"][f"t1/{NODE}"] == {"ok": True, "state": "online"}
+        assert "unknown" not in seat_counts()[seat]
+    finally:
+        node.stop()
+        alerts.close()
+        hub.stop()
