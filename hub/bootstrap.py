@@ -40,6 +40,7 @@ from hub.app.table_time import TableTime
 from hub.config import HubConfig, ResolvedTable
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
+from hub.web.metrics import HubMetrics
 from hub.web.server import server_config
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,8 @@ class HubRuntime:
     """Every table's application, by table id (the first is :attr:`service`)."""
     logs: dict[str, EventLog] = field(default_factory=dict)
     """Every table's event log, by table id (when the config has a ``state_dir``)."""
+    metrics: HubMetrics = field(default_factory=HubMetrics)
+    """This hub's figures (``/metrics``): a registry of its own."""
 
     def __post_init__(self) -> None:
         if not self.services:
@@ -196,6 +199,7 @@ async def start_hub(
     services: dict[str, TableApp] = {}
     logs: dict[str, EventLog] = {}
     now = TableTime(wall=clock, monotonic=monotonic)
+    figures = HubMetrics()
     try:
         for table in tables:
             if table.table in log_paths:
@@ -212,6 +216,7 @@ async def start_hub(
             else:
                 table_deck = decks[table.deck]
             service = _table_app(config, table, table_deck, now, logs.get(table.table))
+            service.timings = figures.timings(table.table)  # the /metrics histograms
             services[table.table] = service
             service.open()
             service.replay()
@@ -241,7 +246,15 @@ async def start_hub(
         clock=clock,
         monotonic=monotonic,
     )
-    app = create_app(services, auth=auth, max_body_bytes=config.web.max_body_bytes)
+    metrics_token = config.web.metrics_token
+    app = create_app(
+        services,
+        auth=auth,
+        max_body_bytes=config.web.max_body_bytes,
+        figures=figures,
+        metrics_token=metrics_token.get_secret_value() if metrics_token is not None else None,
+        monotonic=monotonic,
+    )
     server = _Server(server_config(app, config.web))
     tasks: list[asyncio.Task[None]] = [
         asyncio.create_task(server.serve(), name="web"),
@@ -289,6 +302,7 @@ async def start_hub(
         log=event_log,
         services=services,
         logs=logs,
+        metrics=figures,
     )
     for name, table_app in services.items():
         table_log = logs.get(name)
