@@ -174,6 +174,7 @@ async def start_hub(
     deck: Deck | None = None,
     clock: Callable[[], float] = time.time,
     monotonic: Callable[[], float] = time.monotonic,
+    access_log: bool = False,
 ) -> HubRuntime:
     """Start every part of the hub described by ``config`` (every table it lists).
 
@@ -184,7 +185,8 @@ async def start_hub(
     ``clock`` is the wall clock (display, records), ``monotonic`` the clock that measures
     time passing: the hub's time (:class:`~hub.app.table_time.TableTime`), on which every
     delay, expiry and timeout runs, is anchored on the wall clock once and then moves with
-    ``monotonic`` only, never behind the last input of any table's log.
+    ``monotonic`` only, never behind the last input of any table's log. ``access_log``
+    logs every web request (``feltwire hub --access-log``).
     """
     tables = config.table_configs()
     log_paths = (
@@ -255,7 +257,7 @@ async def start_hub(
         metrics_token=metrics_token.get_secret_value() if metrics_token is not None else None,
         monotonic=monotonic,
     )
-    server = _Server(server_config(app, config.web))
+    server = _Server(server_config(app, config.web, access_log=access_log))
     tasks: list[asyncio.Task[None]] = [
         asyncio.create_task(server.serve(), name="web"),
         asyncio.create_task(
