@@ -7,6 +7,7 @@ import signal
 import threading
 
 from feltwire.config import config_for_command
+from feltwire.counters import CounterExport
 from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import TOPIC_PREFIX, TopicKind, decode_light_command, parse_topic
@@ -59,6 +60,7 @@ def main(argv: list[str]) -> int:
     log.info("bridge %s: board on %s → %s", config.bridge_id, config.port, config.mqtt.url)
     runner = threading.Thread(target=bridge.run, args=(stop,), name="bridge", daemon=True)
     runner.start()
+    counters = CounterExport("bridge", bridge.stats, config.counters).start()
     try:
         while runner.is_alive() and not stop.wait(0.5):
             pass
@@ -67,7 +69,7 @@ def main(argv: list[str]) -> int:
     finally:
         stop.set()
         runner.join(timeout=5)
-        log.info("bridge stopped; counters: %s", bridge.stats())
+        counters.close()  # logs them once more
         transport.close()
     return 0
 
