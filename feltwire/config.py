@@ -17,6 +17,7 @@ from the working directory: ``deck = "deck.toml"`` in ``/etc/feltwire/hub.toml``
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tomllib
@@ -104,21 +105,40 @@ def config_for_command(
     *,
     check: Callable[[M], list[str]] | None = None,
 ) -> M | int:
-    """The shared start of ``feltwire hub|node|bridge``: ``--config`` and ``--check-config``.
+    """The shared start of ``feltwire hub|node|bridge``: ``--config``, ``--check-config``
+    and the log options (:func:`command_start`, which also gives the parsed options)."""
+    started = command_start(model, prog, argv, description, check=check)
+    return started if isinstance(started, int) else started[0]
 
-    Returns the validated config, or the exit code when the process should stop here
-    (0 after ``--check-config`` on a valid file, 2 when the config is invalid). ``check``
-    looks past the model at what the config names (files, decks): it returns one line per
-    thing it checked, printed by ``--check-config``, and raises ConfigError on a problem —
-    at every start, not only with ``--check-config``. Logging is set up for a
-    long-running process.
+
+def command_start(
+    model: type[M],
+    prog: str,
+    argv: list[str],
+    description: str,
+    *,
+    check: Callable[[M], list[str]] | None = None,
+    options: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> tuple[M, argparse.Namespace] | int:
+    """The shared start of ``feltwire hub|node|bridge``: ``--config``, ``--check-config``,
+    ``--log-level`` and ``--log-json`` (:mod:`feltwire.logs`), and what ``options`` adds
+    to the command line.
+
+    Returns the validated config with the parsed options, or the exit code when the
+    process should stop here (0 after ``--check-config`` on a valid file, 2 when the
+    config is invalid). ``check`` looks past the model at what the config names (files,
+    decks): it returns one line per thing it checked, printed by ``--check-config``, and
+    raises ConfigError on a problem — at every start, not only with ``--check-config``.
+    Logging is set up for a long-running process (:func:`feltwire.logs.setup_logging`).
     """
-    import argparse
-    import logging
+    from feltwire.logs import add_log_options, setup_logging
 
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--config", type=Path, help="TOML config (default: built-in defaults)")
     parser.add_argument("--check-config", action="store_true", help="validate the config and exit")
+    add_log_options(parser)
+    if options is not None:
+        options(parser)
     args = parser.parse_args(argv)
     try:
         config = load_config(model, args.config)
@@ -131,8 +151,8 @@ def config_for_command(
         for line in checked:
             print(f"  checked {line}")
         return 0
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    return config
+    setup_logging(args.log_level, json=args.log_json)
+    return config, args
 
 
 def load_command_config(model: type[M], path: Path | str | None, prog: str) -> M | int:
@@ -361,15 +381,39 @@ class MqttClientSettings(MqttClientBase[str]):
         return address
 
 
+class CountersSettings(ConfigModel):
+    """How a node or a bridge shows its counters (``[counters]``): a Prometheus
+    ``/metrics`` endpoint of its own (:mod:`feltwire.counters`), and a log line."""
+
+    metrics_port: int | None = Field(
+        None,
+        ge=0,
+        le=65535,
+        description="port of this process's Prometheus /metrics endpoint; unset = none",
+    )
+    metrics_host: str = Field(
+        "127.0.0.1",
+        description="address the /metrics endpoint binds (it has no access rule: keep it "
+        "on loopback or a management network)",
+    )
+    log_seconds: float = Field(
+        300,
+        ge=0,
+        description="the counters are logged this often (0 = only when the process stops)",
+    )
+
+
 __all__ = [
     "CONFIG_DIR",
     "CREDENTIALS_DIRECTORY",
     "EMBEDDED_BROKER_PORT",
     "ConfigModel",
     "ConfigPath",
+    "CountersSettings",
     "MqttClientBase",
     "MqttClientSettings",
     "MqttUrl",
+    "command_start",
     "config_dir_of",
     "config_for_command",
     "in_config_dir",

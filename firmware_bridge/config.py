@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator, model_validator
 
-from feltwire.config import ConfigModel, ConfigPath, MqttClientSettings
+from feltwire.config import ConfigModel, ConfigPath, CountersSettings, MqttClientSettings
 from feltwire.protocol import KNOWN_READER_IDS
 
 
@@ -46,6 +46,11 @@ class BridgeConfig(ConfigModel):
     )
     mqtt: MqttClientSettings = Field(
         default_factory=MqttClientSettings, description="how to reach the broker"
+    )
+    counters: CountersSettings = Field(
+        default_factory=CountersSettings,
+        description="the counters: a Prometheus /metrics endpoint (off unless a port is "
+        "set) and a log line every few minutes",
     )
     antennas: dict[int, str] = Field(
         default_factory=dict,

@@ -7,6 +7,7 @@ import signal
 import threading
 
 from feltwire.config import config_for_command
+from feltwire.counters import CounterExport
 from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
 from feltwire.protocol import TOPIC_PREFIX, TopicKind, decode_light_command, parse_topic
@@ -66,6 +67,7 @@ def main(argv: list[str]) -> int:
     )
     notify("READY=1")  # before the loop's first WATCHDOG=1
     runner.start()
+    counters = CounterExport("bridge", bridge.stats, config.counters).start()
     try:
         while runner.is_alive() and not stop.wait(0.5):
             pass
@@ -75,7 +77,7 @@ def main(argv: list[str]) -> int:
         notify("STOPPING=1")
         stop.set()
         runner.join(timeout=5)
-        log.info("bridge stopped; counters: %s", bridge.stats())
+        counters.close()  # logs them once more
         transport.close()
     return 0
 

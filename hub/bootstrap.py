@@ -41,6 +41,7 @@ from hub.app.table_time import TableTime
 from hub.config import HubConfig, ResolvedTable
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
+from hub.web.metrics import HubMetrics
 from hub.web.server import server_config
 
 if TYPE_CHECKING:  # amqtt (the `broker` extra) is imported only when the hub runs it
@@ -120,6 +121,8 @@ class HubRuntime:
     """Every table's application, by table id (the first is :attr:`service`)."""
     logs: dict[str, EventLog] = field(default_factory=dict)
     """Every table's event log, by table id (when the config has a ``state_dir``)."""
+    metrics: HubMetrics = field(default_factory=HubMetrics)
+    """This hub's figures (``/metrics``): a registry of its own."""
 
     def __post_init__(self) -> None:
         if not self.services:
@@ -175,6 +178,7 @@ async def start_hub(
     deck: Deck | None = None,
     clock: Callable[[], float] = time.time,
     monotonic: Callable[[], float] = time.monotonic,
+    access_log: bool = False,
 ) -> HubRuntime:
     """Start every part of the hub described by ``config`` (every table it lists).
 
@@ -185,7 +189,8 @@ async def start_hub(
     ``clock`` is the wall clock (display, records), ``monotonic`` the clock that measures
     time passing: the hub's time (:class:`~hub.app.table_time.TableTime`), on which every
     delay, expiry and timeout runs, is anchored on the wall clock once and then moves with
-    ``monotonic`` only, never behind the last input of any table's log.
+    ``monotonic`` only, never behind the last input of any table's log. ``access_log``
+    logs every web request (``feltwire hub --access-log``).
     """
     tables = config.table_configs()
     log_paths = (
@@ -200,6 +205,7 @@ async def start_hub(
     services: dict[str, TableApp] = {}
     logs: dict[str, EventLog] = {}
     now = TableTime(wall=clock, monotonic=monotonic)
+    figures = HubMetrics()
     try:
         for table in tables:
             if table.table in log_paths:
@@ -216,6 +222,7 @@ async def start_hub(
             else:
                 table_deck = decks[table.deck]
             service = _table_app(config, table, table_deck, now, logs.get(table.table))
+            service.timings = figures.timings(table.table)  # the /metrics histograms
             services[table.table] = service
             service.open()
             service.replay()
@@ -249,8 +256,16 @@ async def start_hub(
         clock=clock,
         monotonic=monotonic,
     )
-    app = create_app(services, auth=auth, max_body_bytes=config.web.max_body_bytes)
-    server = _Server(server_config(app, config.web))
+    metrics_token = config.web.metrics_token
+    app = create_app(
+        services,
+        auth=auth,
+        max_body_bytes=config.web.max_body_bytes,
+        figures=figures,
+        metrics_token=metrics_token.get_secret_value() if metrics_token is not None else None,
+        monotonic=monotonic,
+    )
+    server = _Server(server_config(app, config.web, access_log=access_log))
     tasks: list[asyncio.Task[None]] = [
         asyncio.create_task(server.serve(), name="web"),
         asyncio.create_task(
@@ -298,6 +313,7 @@ async def start_hub(
         log=event_log,
         services=services,
         logs=logs,
+        metrics=figures,
     )
     for name, table_app in services.items():
         table_log = logs.get(name)

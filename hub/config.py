@@ -250,6 +250,14 @@ class WebSettings(ConfigModel):
         "characters); " + SECRET_FILE_HELP,
     )
     _token_secret_from_file: SecretStr | None = PrivateAttr(None)
+    metrics_token: SecretStr | None = Field(
+        None,
+        description=(
+            "bearer token a Prometheus scrape may send to read /metrics (at least 16 "
+            "characters); unset = /metrics needs an admin's token or session"
+        ),
+        min_length=16,
+    )
     overlay_delay_minutes: float = Field(
         30, ge=0, le=24 * 60, description="how long the card-bearing overlay feed is held back"
     )

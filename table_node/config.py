@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from feltwire.config import ConfigModel, ConfigPath, MqttClientSettings
+from feltwire.config import ConfigModel, ConfigPath, CountersSettings, MqttClientSettings
 from feltwire.protocol import KNOWN_READER_IDS
 
 
@@ -75,6 +75,11 @@ class NodeConfig(ConfigModel):
     table: str = Field("table1", pattern=r"^[A-Za-z0-9_-]{1,32}$", description="table id")
     mqtt: MqttClientSettings = Field(
         default_factory=MqttClientSettings, description="how to reach the broker"
+    )
+    counters: CountersSettings = Field(
+        default_factory=CountersSettings,
+        description="the counters: a Prometheus /metrics endpoint (off unless a port is "
+        "set) and a log line every few minutes",
     )
     backend: Literal["simulated", "rc522", "mfrc522", "none"] = Field(
         "simulated",

@@ -8,6 +8,7 @@ import signal
 import threading
 
 from feltwire.config import config_for_command
+from feltwire.counters import CounterExport
 from feltwire.deck import simulated_deck
 from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
@@ -94,6 +95,18 @@ def _simulated_dealing(config: NodeConfig, table: SimulatedTable, stop: threadin
                 break
 
 
+def node_counters(node: Node, transport: PahoTransport) -> dict[str, int]:
+    """The node's counters (``[counters]``: /metrics, the log): sweeps, reader errors,
+    inventories published, messages the broker has not acknowledged yet, connected."""
+    return {
+        "sweeps": node.sweeps,
+        "read_errors": node.read_errors,
+        "published": node.publisher.published,
+        "unacknowledged": transport.unacknowledged,
+        "connected": int(transport.wait_connected(0)),
+    }
+
+
 def run_node(config: NodeConfig) -> int:
     """Run a node until SIGTERM or Ctrl-C: sweep its readers, publish, drive its lights
     and buttons. The simulated backend also runs its dealer on the virtual antennas."""
@@ -117,6 +130,9 @@ def run_node(config: NodeConfig) -> int:
     buttons = DealerButtons(
         config.buttons, table=config.table, node=config.node_id, transport=transport
     )
+    counters = CounterExport(
+        "node", lambda: node_counters(node, transport), config.counters
+    ).start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     log.info(
@@ -145,6 +161,7 @@ def run_node(config: NodeConfig) -> int:
     finally:
         notify("STOPPING=1")
         stop.set()
+        counters.close()  # logs them once more
         buttons.close()
         transport.close()
         node.close()

@@ -1,9 +1,12 @@
 """Live feeds to web clients: fan-out to subscribers, and the delayed release of card data.
 
 A :class:`Broadcaster` hands every event to each subscriber's bounded queue; a subscriber
-that falls too far behind is cut off rather than slowing the table. :class:`DelayedRelease`
-holds card-bearing events back until their release time (pure: the caller supplies the
-clock), which is what keeps hole cards off a broadcast until the configured delay passed.
+that falls too far behind is cut off rather than slowing the table. Each subscription
+carries a label (the page's feed: ``public``, ``console`` — both read the public
+feed — or ``overlay``), so :meth:`Broadcaster.subscribers` says who is listening.
+:class:`DelayedRelease` holds card-bearing events back until their release time (pure:
+the caller supplies the clock), which is what keeps hole cards off a broadcast until the
+configured delay passed.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,11 +25,13 @@ __all__ = ["Broadcaster", "DelayedRelease", "Event", "Subscription"]
 
 
 class Subscription:
-    """One client's queue of events; ``overflowed`` once it fell too far behind."""
+    """One client's queue of events; ``overflowed`` once it fell too far behind;
+    ``label`` names the page's feed it serves (``public``, ``console``, ``overlay``)."""
 
-    def __init__(self, maxsize: int) -> None:
+    def __init__(self, maxsize: int, label: str = "") -> None:
         self.queue: asyncio.Queue[Event] = asyncio.Queue(maxsize)
         self.overflowed = False
+        self.label = label
 
     async def get(self) -> Event:
         """The next event (waits)."""
@@ -33,7 +39,16 @@ class Subscription:
 
 
 class Broadcaster:
-    """Fan-out of events to every current subscriber."""
+    """Fan-out of events to every current subscriber.
+
+    >>> feed = Broadcaster()
+    >>> with feed.subscribe("console") as sub:
+    ...     feed.publish({"type": "x"})
+    ...     dict(feed.subscribers()), sub.queue.qsize()
+    ({'console': 1}, 1)
+    >>> len(feed)
+    0
+    """
 
     def __init__(self, maxsize: int = 1000, *, tap: Callable[[Event], None] | None = None) -> None:
         self._subs: set[Subscription] = set()
@@ -42,9 +57,9 @@ class Broadcaster:
         self.sent = 0
 
     @contextmanager
-    def subscribe(self) -> Iterator[Subscription]:
-        """Receive events while the ``with`` block runs."""
-        sub = Subscription(self._maxsize)
+    def subscribe(self, label: str = "") -> Iterator[Subscription]:
+        """Receive events while the ``with`` block runs (``label``: the page's feed)."""
+        sub = Subscription(self._maxsize, label)
         self._subs.add(sub)
         try:
             yield sub
@@ -63,6 +78,10 @@ class Broadcaster:
             except asyncio.QueueFull:
                 sub.overflowed = True
                 self._subs.discard(sub)
+
+    def subscribers(self) -> Counter[str]:
+        """How many subscribers there are now, by label."""
+        return Counter(sub.label for sub in self._subs)
 
     def __len__(self) -> int:
         return len(self._subs)

@@ -117,7 +117,10 @@ class TablePublisher:
         self.send(public_topic(self.table), json.dumps(frame).encode(), retain=False)
 
     def send_alert(self, frame: Event) -> None:
-        """An alert frame (never a card) to the table's alerts topic, not retained."""
+        """An alert frame (never a card) to the table's alerts topic, not retained;
+        counted by its code (``alert.<code>``: the rules' and the hub's own alike)."""
+        if not self.replaying:
+            self._counters[f"alert.{frame['code']}"] += 1
         payload = {"v": 1, "table": self.table} | frame
         del payload["type"]
         self.send(alerts_topic(self.table), json.dumps(payload).encode(), retain=False)

@@ -66,6 +66,7 @@ from hub.app.rules_desk import RulesDesk
 from hub.app.table_console import TableConsole
 from hub.app.table_time import wait_event
 from hub.app.throttle import ThrottledLog
+from hub.app.timings import NO_TIMINGS, Timings
 from hub.config import RulesSettings, TournamentSettings
 from hub.rules.setup import TableProfile
 from hub.views.alerts import alert_frame, doubled_tag_alert, unknown_tag_alert
@@ -117,11 +118,13 @@ class TableApp:
         rules: RulesSettings | None = None,
         tournament: TournamentSettings | None = None,
         profile: TableProfile | None = None,
+        timings: Timings = NO_TIMINGS,
     ) -> None:
         """``clock`` is the hub's time (:class:`~hub.app.table_time.TableTime` in a running
         hub: every input is stamped with it, every delay runs on it), ``wall`` the wall
         clock (for records and display only); ``log`` the event store; ``rules`` the
-        table's rules (None: the hub shows presence only)."""
+        table's rules (None: the hub shows presence only); ``timings`` where the read→frame
+        and event-log write durations go (``/metrics``)."""
         self.table = table
         self.readers = readers
         self.game = game
@@ -129,6 +132,7 @@ class TableApp:
         self.wall = wall
         self.log = log
         """Where every accepted input is appended before it is applied (None: nowhere)."""
+        self.timings = timings
         self.throttle = ThrottledLog(logging.getLogger(__name__))
         """Log lines of faults that repeat (a full disk, a failing task) go through it."""
         self.intake = ReadIntake(
@@ -224,6 +228,14 @@ class TableApp:
         """Per node heard from: its stream (``last_seq``, reads lost and refused …)."""
         return self.intake.node_stats()
 
+    @property
+    def hands(self) -> Mapping[str, int]:
+        """Hands played since the event log began (a restart replays them), by outcome:
+        ``finished``, ``voided`` (a misdeal); none at a table without rules."""
+        if self.desk is None:
+            return {"finished": 0, "voided": 0}
+        return {"finished": self.desk.hands_finished, "voided": self.desk.hands_voided}
+
     def count(self, counter: str, n: int = 1) -> None:
         """Add ``n`` to one of the table's counters."""
         self.intake.counters[counter] += n
@@ -285,11 +297,23 @@ class TableApp:
         when it cannot be written."""
         assert self.log is not None
         try:
-            done = self.log.append(kind, payload, now, wall=self.wall())
+            started = self.clock()
+            record = self.log.append(kind, payload, now, wall=self.wall())
         except (EventLogError, sqlite3.Error, OSError) as exc:
             raise self.log_failed(exc) from exc
+        self.timings.log_append(self.clock() - started)
         self.log_writable = True
-        return done
+        return record
+
+    def _append_many(
+        self, batch: list[tuple[InputKind, dict[str, Any], float, float]]
+    ) -> list[LogRecord]:
+        """Append a batch in one transaction (on the disk executor), timed."""
+        assert self.log is not None
+        started = self.clock()
+        records = self.log.append_many(batch)
+        self.timings.log_append(self.clock() - started)
+        return records
 
     def log_failed(self, exc: BaseException) -> LogUnavailable:
         """An input could not be written to the event log: count it, log it (throttled),
@@ -326,6 +350,8 @@ class TableApp:
         picture of the table, when it changed, into the overlay's delay."""
         done = self._apply_input(kind, payload, now)
         self.feeds.overlay_changed(now)
+        if isinstance(done, AntennaChange) and not self.feeds.replaying:
+            self.timings.read_to_frame(self.clock() - now)  # its frame is on the feeds
         return done
 
     def _apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
@@ -606,7 +632,7 @@ class TableApp:
                 return
             wall = self.wall()
             batch = [(kind, data, now, wall) for kind, data, now in items]
-            written = disk.submit(self.log.append_many, batch)
+            written = disk.submit(self._append_many, batch)
             entry = (written, items)
             self._unapplied.append(entry)
             try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import secrets
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from feltwire.config import config_for_command
+from feltwire.config import command_start
 from feltwire.deck import load_deck
 from feltwire.errors import ConfigError, DeckError
 from feltwire.sdnotify import Watchdog, notify
@@ -190,13 +191,22 @@ def write_producer_token(state_dir: Path, token: str) -> Path:
     return path
 
 
-async def _serve(config: HubConfig, token_file: Path | None) -> None:
+def hub_options(parser: argparse.ArgumentParser) -> None:
+    """The hub's own options beside ``--config`` and the log options."""
+    parser.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log every web request (uvicorn's access log, one line each; off by default)",
+    )
+
+
+async def _serve(config: HubConfig, token_file: Path | None, *, access_log: bool = False) -> None:
     # before the banner: whoever reads it may stop the hub at once
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runtime = await start_hub(config)
+    runtime = await start_hub(config, access_log=access_log)
     several = len(runtime.services) > 1
     for table, service in runtime.services.items():
         query = f"?table={table}" if several else ""
@@ -256,9 +266,12 @@ async def _feed_watchdog(watchdog: Watchdog) -> None:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire hub``."""
-    config = config_for_command(HubConfig, "feltwire hub", argv, __doc__ or "", check=check_files)
-    if isinstance(config, int):
-        return config
+    started = command_start(
+        HubConfig, "feltwire hub", argv, __doc__ or "", check=check_files, options=hub_options
+    )
+    if isinstance(started, int):
+        return started
+    config, args = started
     if config.state_dir is None:
         config = config.model_copy(update={"state_dir": default_state_dir()})
     assert config.state_dir is not None
@@ -269,7 +282,7 @@ def main(argv: list[str]) -> int:
             token_file = write_producer_token(config.state_dir, token)
             web = config.web.model_copy(update={"producer_token": SecretStr(token)})
             config = config.model_copy(update={"web": web})
-        asyncio.run(_serve(config, token_file))
+        asyncio.run(_serve(config, token_file, access_log=args.access_log))
     except (OSError, DeckError, EventLogError) as exc:
         print(f"feltwire hub: {exc}")
         return 1

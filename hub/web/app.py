@@ -16,7 +16,9 @@ importing nothing of this module (:mod:`hub.web.dependencies` is what they share
   ``/ws/console``);
 * :mod:`hub.web.session` — signing in and out (``/login``, ``/api/session``);
 * :mod:`hub.web.admin` — the admin's audit trail and node resets;
-* :mod:`hub.web.overlay` — the producer's overlay (``/overlay``, ``/ws/overlay``).
+* :mod:`hub.web.overlay` — the producer's overlay (``/overlay``, ``/ws/overlay``);
+* :mod:`hub.web.metrics` — ``/metrics``, the hub's figures for Prometheus (an admin or
+  the configured metrics token).
 
 Every request meets the body cap first (:mod:`hub.web.guard`, before any access rule);
 its refusals and the server's (:mod:`hub.web.server`) are counted in
@@ -25,18 +27,20 @@ its refusals and the server's (:mod:`hub.web.server`) are counted in
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 
 from hub.app.errors import LogUnavailable
-from hub.web import admin, clock, console, overlay, public, session
+from hub.web import admin, clock, console, metrics, overlay, public, session
 from hub.web.auth import WebAuth
 from hub.web.errors import AccessRefused
 from hub.web.guard import BodyLimit
+from hub.web.metrics import HubMetrics
 from hub.web.pages import STATIC
 from hub.web.refusal import Refusal, invalid_body, refused
 from hub.web.tables import TableDesk
@@ -51,6 +55,7 @@ ROUTERS = (
     session.router,
     admin.router,
     overlay.router,
+    metrics.router,
 )
 """The app's routers, in the order they are included."""
 
@@ -63,9 +68,15 @@ def create_app(
     *,
     auth: WebAuth,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    figures: HubMetrics | None = None,
+    metrics_token: str | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
     """The hub's web app for ``tables`` (one or several, by table id); request bodies
-    over ``max_body_bytes`` are refused (413) before anything reads them."""
+    over ``max_body_bytes`` are refused (413) before anything reads them. ``figures``
+    are the hub's ``/metrics`` (None: a registry of the app's own, without the tables'
+    timings), ``metrics_token`` the bearer token a Prometheus scrape may send instead of
+    an admin's credential; ``monotonic`` measures ``/healthz``'s uptime."""
     served = dict(tables) if isinstance(tables, Mapping) else {tables.table: tables}
     if not served:
         raise ValueError("a hub serves at least one table")
@@ -79,6 +90,11 @@ def create_app(
     app.state.tables = served
     app.state.auth = auth
     app.state.web_refusals = Counter[str]()
+    app.state.metrics = figures if figures is not None else HubMetrics()
+    app.state.metrics.watch(served)
+    app.state.metrics_token = metrics_token
+    app.state.monotonic = monotonic
+    app.state.started = monotonic()
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes, counts=app.state.web_refusals)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_exception_handler(LogUnavailable, console.log_unavailable)

@@ -234,7 +234,9 @@ async def ws_console(ws: WebSocket, service: TableDep, _: DealerDep) -> None:
             code=status.WS_1008_POLICY_VIOLATION, reason=render(NO_RULES, "en")
         )
     rules = service.rules
-    await stream(ws, service.public, rules.console_state, after_burst=rules.console_state)
+    await stream(
+        ws, service.public, rules.console_state, label="console", after_burst=rules.console_state
+    )
 
 
 @router.post("/api/console/action")

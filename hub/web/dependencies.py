@@ -77,15 +77,17 @@ async def stream(
     feed: Feed,
     snapshot: Callable[[], Event],
     *,
+    label: str,
     after_burst: Callable[[], Event] | None = None,
 ) -> None:
     """Accept the WebSocket ``ws`` and :func:`pump` ``feed`` into it, starting from
     ``snapshot()`` taken once the socket is open (no change falls between the snapshot
     and the subscription), until the client leaves — what every feed route does once
-    its access rule let the client in."""
+    its access rule let the client in. ``label`` names the page's feed (``public``,
+    ``console``, ``overlay``): ``/metrics`` counts the clients of each."""
     await ws.accept()
     with contextlib.suppress(WebSocketDisconnect):
-        await pump(ws, feed, snapshot(), after_burst=after_burst)
+        await pump(ws, feed, snapshot(), label=label, after_burst=after_burst)
 
 
 async def pump(
@@ -93,6 +95,7 @@ async def pump(
     feed: Feed,
     snapshot: Event,
     *,
+    label: str = "",
     after_burst: Callable[[], Event] | None = None,
 ) -> None:
     """Send ``snapshot``, then every event of ``feed`` until the client leaves (raises
@@ -102,7 +105,7 @@ async def pump(
     when given (the console sends a fresh state after each change). A client that fell
     so far behind that the feed dropped it is closed with 1013 (try again later): its
     page reconnects and starts again from a snapshot."""
-    with feed.subscribe() as sub:
+    with feed.subscribe(label) as sub:
         await ws.send_json(snapshot)
         receiver = asyncio.create_task(ws.receive_text())
         getter: asyncio.Task[Event] | None = None

@@ -30,7 +30,7 @@ async def overlay_page(service: ReaderDep, _: ProducerDep) -> str:
 @router.websocket("/ws/overlay")
 async def ws_overlay(ws: WebSocket, service: ReaderDep, _: ProducerDep) -> None:
     """The overlay feed with every card, delayed as configured (producer role)."""
-    await stream(ws, service.overlay, service.overlay_snapshot)
+    await stream(ws, service.overlay, service.overlay_snapshot, label="overlay")
 
 
 __all__ = ["router"]

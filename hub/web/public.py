@@ -5,8 +5,9 @@ small JSON API anyone may read (never a hole card). No sign-in; every route lets
 * ``WS /ws/public`` — its feed: a snapshot, then every change;
 * ``GET /api/public`` — that snapshot; ``GET /api/tables`` — the tables served;
 * ``GET /api/stats`` — ingest counters, each node's stream, the web side's refusals;
-* ``GET /healthz`` — liveness; ``GET /readyz`` — readiness (the broker connected, the
-  event logs writable, every known node online), each part named;
+* ``GET /healthz`` — liveness (what it checked, the tables, the uptime, as JSON);
+  ``GET /readyz`` — readiness (the broker connected, the event logs writable, every known
+  node online), each part named;
 * ``GET /openapi.json`` — the app's OpenAPI schema.
 """
 
@@ -66,9 +67,18 @@ async def api_stats(request: Request, service: ReaderDep, _: PublicDep) -> dict[
 
 
 @router.get("/healthz")
-async def healthz(_: PublicDep) -> dict[str, str]:
-    """Liveness for systemd and load balancers."""
-    return {"status": "ok"}
+async def healthz(request: Request, _: PublicDep) -> dict[str, Any]:
+    """Liveness for systemd and load balancers: 200 while the process serves. It checks
+    that the hub's event loop answers (it runs every table, the MQTT ingest and the web)
+    and names the tables it serves; whether the hub is ready — the broker, the event
+    log, the nodes — is ``/readyz``'s question."""
+    state = request.app.state
+    return {
+        "status": "ok",
+        "checks": {"event_loop": "ok"},
+        "tables": list(tables_of(request)),
+        "uptime_s": round(state.monotonic() - state.started, 1),
+    }
 
 
 @router.get("/readyz", responses={503: {"description": "a part is not ready"}})
@@ -104,7 +114,7 @@ async def readyz(request: Request, _: PublicDep) -> JSONResponse:
 @router.websocket("/ws/public")
 async def ws_public(ws: WebSocket, service: ReaderDep, _: PublicDep) -> None:
     """Live public feed: a snapshot, then every change."""
-    await stream(ws, service.public, service.public_snapshot)
+    await stream(ws, service.public, service.public_snapshot, label="public")
 
 
 __all__ = ["router"]

@@ -404,8 +404,12 @@ def ensure_open_file_limit(needed: int) -> int:
     return soft
 
 
-def server_config(app: Starlette, web: WebSettings) -> HubServerConfig:
+def server_config(app: Starlette, web: WebSettings, *, access_log: bool = False) -> HubServerConfig:
     """uvicorn's config for the hub's ``app`` as ``[web]`` says (see the module docstring).
+
+    uvicorn installs no log handler of its own: its records go to the process's logging
+    (:mod:`feltwire.logs`: one line each, JSON with ``--log-json``). It logs warnings and
+    errors only, unless ``access_log``: then every request too (its access log, at info).
 
     Call it from the event loop the server will run on: the accept-error throttle is
     installed on that loop."""
@@ -427,7 +431,9 @@ def server_config(app: Starlette, web: WebSettings) -> HubServerConfig:
         guard=guard,
         host=web.host,
         port=web.port,
-        log_level="warning",
+        log_config=None,
+        log_level="info" if access_log else "warning",
+        access_log=access_log,
         lifespan="off",
         http=GuardedH11Protocol,
         ws=GuardedWebSocketProtocol,
@@ -440,6 +446,8 @@ def server_config(app: Starlette, web: WebSettings) -> HubServerConfig:
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
     throttle_uvicorn_log()  # after the config: it (re)configures uvicorn's loggers
+    if access_log:  # an earlier config in this process may have turned it off
+        logging.getLogger("uvicorn.access").propagate = True
     return config
 
 

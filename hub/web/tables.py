@@ -32,8 +32,13 @@ class Feed(Protocol):
     """A live feed of frames (the public one, the overlay's): a page's WebSocket
     subscribes while it is open; ``len`` is the number of subscribers."""
 
-    def subscribe(self) -> AbstractContextManager[Subscription]:
-        """Receive the feed's frames while the ``with`` block runs."""
+    def subscribe(self, label: str = "") -> AbstractContextManager[Subscription]:
+        """Receive the feed's frames while the ``with`` block runs (``label``: the page's
+        feed the subscriber serves — ``public``, ``console``, ``overlay``)."""
+        ...
+
+    def subscribers(self) -> Mapping[str, int]:
+        """How many subscribers there are now, by label (for ``/metrics``)."""
         ...
 
     def __len__(self) -> int: ...
