@@ -25,6 +25,7 @@ import httpx
 import paho.mqtt.client as paho
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+from prometheus_client.parser import text_string_to_metric_families
 
 from hub.web.auth import Role, TokenSigner
 from tests.support.mosquitto import MosquittoProcess
@@ -32,6 +33,7 @@ from tests.support.ports import free_port
 
 SECRET = "node-health-test-secret-0123456789"
 DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
+ADMIN = TokenSigner(SECRET.encode()).issue(Role.ADMIN, "admin", seconds=3600)
 READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
 NODE = "pi-north"
 SAID_WITHIN = 10.0
@@ -197,6 +199,16 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
         r = httpx.get(f"{url}/readyz", timeout=2)
         return r.status_code, r.json()
 
+    def nodes_online() -> float:
+        """The ``feltwire_nodes_online`` gauge of ``/metrics``, as Prometheus reads it."""
+        text = httpx.get(
+            f"{url}/metrics", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=2
+        ).text
+        gauge = next(
+            f for f in text_string_to_metric_families(text) if f.name == "feltwire_nodes_online"
+        )
+        return sum(sample.value for sample in gauge.samples)
+
     def seat_counts() -> dict[str, Any]:
         snap = httpx.get(f"{url}/api/public", timeout=2).json()
         return {a["reader"]: a for a in snap["antennas"] if a["kind"] == "seat"}
@@ -220,6 +232,7 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
         status, body = _until("the node online in /readyz", ready, WAIT, logs)
         assert body["nodes"][f"t1/{NODE}"] == {"ok": True, "state": "online"}
         assert body["broker"] == {"ok": True} and body["event_log"] == {"t1": {"ok": True}}
+        assert nodes_online() == 1
 
         node.kill9()
         killed = time.monotonic()
@@ -238,6 +251,7 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
         assert status == 503 and body["ready"] is False
         assert body["nodes"][f"t1/{NODE}"] == {"ok": False, "state": "offline"}
         assert body["broker"] == {"ok": True}
+        assert nodes_online() == 0
         # the public view shows the node's antennas as unknown, not holding the card
         assert seat_counts()[seat] == {
             "reader": seat,
@@ -269,6 +283,7 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
         assert body["ready"] is True
         assert body["nodes"][f"t1/{NODE}"] == {"ok": True, "state": "online"}
         assert "unknown" not in seat_counts()[seat]
+        assert nodes_online() == 1
     finally:
         node.stop()
         alerts.close()

@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import paho.mqtt.client as paho
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 
-from feltwire.config import MqttClientSettings
-from feltwire.mqtt import PahoTransport
 from feltwire.protocol import reader_tags_topic
 from hub.config import WebSettings
 from hub.web.auth import Role
@@ -69,19 +69,20 @@ def counters_only(delta: dict[tuple[str, tuple[tuple[str, str], ...]], float]) -
 
 
 async def send_raw(r: Room, topic: str, payload: bytes) -> None:
-    """One message to the hub's broker from a client of the test's; waits until the hub
-    has handled it."""
+    """One message to the hub's broker from a plain client of the test's (not a node: no
+    availability, no will); waits until the hub has handled it."""
     broker = r.hub.broker
-    transport = PahoTransport(
-        MqttClientSettings(url=f"mqtt://{broker.host}:{broker.port}"), table="t1", node="other"
-    )
+    client = paho.Client(CallbackAPIVersion.VERSION2, client_id="metrics-test-sender")
+    client.connect(broker.host, broker.port)
+    client.loop_start()
     try:
-        assert await asyncio.to_thread(transport.wait_connected, 10)
         handled = r.hub.service.handled + 1
-        transport.publish(topic, payload, qos=1, retain=False)
+        info = client.publish(topic, payload, qos=1, retain=False)
+        await asyncio.to_thread(info.wait_for_publish, 10)
         assert await asyncio.to_thread(r.hub.service.wait_handled, handled, 10)
     finally:
-        transport.close()
+        client.loop_stop()
+        client.disconnect()
 
 
 def histogram_count(samples: Samples, name: str) -> float:
