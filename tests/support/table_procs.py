@@ -53,9 +53,7 @@ def seed_without_folds(start: int = 0) -> int:
     while True:
         steps = planned_hand(seed)
         boards = [i for i, s in enumerate(steps) if s.kind is DealStepKind.BOARD]
-        if len(boards) == 5 and not any(
-            s.kind is DealStepKind.FOLD for s in steps[: boards[-1]]
-        ):
+        if len(boards) == 5 and not any(s.kind is DealStepKind.FOLD for s in steps[: boards[-1]]):
             return seed
         seed += 1
 
@@ -246,9 +244,7 @@ def persistent_broker(workdir: Path) -> MosquittoProcess:
     so the hub's session and its queued messages survive a restart), saving every second."""
     return MosquittoProcess(
         workdir,
-        extra_config=(
-            f"persistence true\npersistence_location {workdir}/\nautosave_interval 1\n"
-        ),
+        extra_config=(f"persistence true\npersistence_location {workdir}/\nautosave_interval 1\n"),
     )
 
 

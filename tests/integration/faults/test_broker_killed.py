@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pokerkit import Card, StandardHighHand
+from pokerkit import Card, Hand, StandardHighHand
 
 from tests.support.ports import free_port
 from tests.support.table_procs import (
@@ -47,7 +47,7 @@ STEP = 1.2
 def winner(hole: dict[int, list[str]], board: list[str]) -> int:
     """The seat whose hand is best (PokerKit, not the hub's evaluator)."""
 
-    def strength(seat: int) -> StandardHighHand:
+    def strength(seat: int) -> Hand:
         return StandardHighHand.from_game(
             tuple(Card.parse("".join(hole[seat]))), tuple(Card.parse("".join(board)))
         )
