@@ -1,0 +1,1 @@
+"""Fault tests against real processes (issue 15): see docs/reliability.md."""

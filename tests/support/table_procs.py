@@ -1,0 +1,290 @@
+"""A table as real processes, for the fault tests (``tests/integration/faults/``):
+``python -m feltwire hub`` with rules and an event log, ``python -m feltwire node`` with the
+simulated backend dealing a seeded hand, both on a broker the test started; and what the
+tests read back (the public snapshot, the console's hand, ``/api/stats``, the log's reads).
+
+The node's dealer (:class:`~table_node.dealer.AntennaDealer`) is seeded, so the test knows
+every card it will deal (:func:`planned_hand`); :func:`seed_without_folds` finds a seed
+whose first hand is dealt to the river with no player mucking early — a hand the dealer
+can play all-in preflop at the console, so the hub needs no more actions once the hole
+cards are in, however late the rest of the cards arrive.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from feltwire.deck import simulated_deck
+from hub.web.auth import Role, TokenSigner
+from table_node.dealer import AntennaDealer, DealStep, DealStepKind
+from tests.support.mosquitto import Mosquitto, MosquittoProcess
+
+TOKEN = "fault-test-token"
+SECRET = "fault-test-secret-0123456789abcdef"
+DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
+SEATS = [1, 2]
+READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
+BUY_IN = 1000
+WAIT = 30.0
+"""Generous upper bound for a process to reach a state (not a timing assertion)."""
+
+
+def planned_hand(seed: int) -> list[DealStep]:
+    """The steps of the first hand ``feltwire node`` deals with ``simulator.seed = seed``."""
+    return AntennaDealer(SEATS, random.Random(seed)).deal_hand()
+
+
+def seed_without_folds(start: int = 0) -> int:
+    """The first seed from ``start`` whose first hand has no early fold (the board runs out
+    to the river with every seat still holding its cards)."""
+    seed = start
+    while True:
+        steps = planned_hand(seed)
+        boards = [i for i, s in enumerate(steps) if s.kind is DealStepKind.BOARD]
+        if len(boards) == 5 and not any(s.kind is DealStepKind.FOLD for s in steps[: boards[-1]]):
+            return seed
+        seed += 1
+
+
+def hole_cards(steps: list[DealStep]) -> dict[int, list[str]]:
+    """Each seat's hole cards in a planned hand."""
+    held: dict[int, list[str]] = {s: [] for s in SEATS}
+    for step in steps:
+        if step.kind is DealStepKind.HOLE and step.seat is not None:
+            held[step.seat].append(step.moves[0].card)
+    return held
+
+
+def board_cards(steps: list[DealStep]) -> list[str]:
+    """The board of a planned hand, in the order dealt."""
+    return [s.moves[0].card for s in steps if s.kind is DealStepKind.BOARD]
+
+
+def write_hub_config(
+    workdir: Path, broker_url: str, web_port: int, *, state_dir: Path | None = None
+) -> Path:
+    """A hub config: table ``t1`` with :data:`READERS`, three players of :data:`BUY_IN`,
+    blinds 5/10, live equity off, the event log in ``state_dir`` (``workdir/state``)."""
+    config = workdir / "hub.toml"
+    state = state_dir or workdir / "state"
+    players = ", ".join(f'{{ seat = {s}, name = "P{s}", buy_in = {BUY_IN} }}' for s in SEATS)
+    config.write_text(
+        f'table = "t1"\nreaders = {json.dumps(READERS)}\nlive_equity = false\n'
+        f'state_dir = "{state}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
+        f'[web]\nport = {web_port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n\n'
+        f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n"
+    )
+    return config
+
+
+def write_node_config(
+    workdir: Path, broker_url: str, *, seed: int, step_seconds: float, node: str = "n1"
+) -> Path:
+    """A node config: simulated backend, :data:`READERS`, dealing to :data:`SEATS` with
+    ``seed``, its sequence number and outbox in ``workdir/node-state``."""
+    config = workdir / "node.toml"
+    config.write_text(
+        f'node_id = "{node}"\ntable = "t1"\nreaders = {json.dumps(READERS)}\n'
+        f'state_dir = "{workdir / "node-state"}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
+        f"[simulator]\nseats = {SEATS}\nstep_seconds = {step_seconds}\nseed = {seed}\n"
+    )
+    return config
+
+
+class Proc:
+    """``python -m feltwire COMMAND --config …`` as a child process, its output in ``log``."""
+
+    def __init__(self, command: str, config: Path, log: Path) -> None:
+        self.command = command
+        self.config = config
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "feltwire", self.command, "--config", str(self.config)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        assert self.proc.wait(timeout=10) == -signal.SIGKILL
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def check_alive(self) -> None:
+        if self.proc is not None and self.proc.poll() is not None:
+            pytest.fail(
+                f"feltwire {self.command} exited ({self.proc.returncode}):\n"
+                f"{self.log.read_text()[-4000:]}"
+            )
+
+
+class HubProc(Proc):
+    """``feltwire hub`` and what a test reads of it over HTTP."""
+
+    def __init__(self, config: Path, web_port: int, log: Path) -> None:
+        super().__init__("hub", config, log)
+        self.url = f"http://127.0.0.1:{web_port}"
+
+    def start(self) -> None:
+        super().start()
+        self.until(lambda s: True, what="the hub's web server")
+
+    def get(self, path: str, *, dealer: bool = False) -> dict[str, Any] | None:
+        headers = {"Authorization": f"Bearer {DEALER}"} if dealer else {}
+        try:
+            response = httpx.get(f"{self.url}{path}", headers=headers, timeout=5)
+        except httpx.HTTPError:
+            return None
+        if response.status_code != 200:
+            return None
+        data: dict[str, Any] = response.json()
+        return data
+
+    def public(self) -> dict[str, Any] | None:
+        return self.get("/api/public")
+
+    def stats(self) -> dict[str, Any]:
+        data = self.get("/api/stats")
+        assert data is not None
+        return data
+
+    def console_state(self) -> dict[str, Any]:
+        """The dealer console's picture of the table (``GET /api/console/state``)."""
+        data = self.get("/api/console/state", dealer=True)
+        assert data is not None
+        return data
+
+    def until(self, pred: Callable[[dict[str, Any]], bool], *, what: str) -> dict[str, Any]:
+        """Poll the public snapshot until ``pred`` holds (fails with the log if never)."""
+        deadline = time.monotonic() + WAIT
+        snap: dict[str, Any] | None = None
+        while time.monotonic() < deadline:
+            self.check_alive()
+            snap = self.public()
+            if snap is not None and pred(snap):
+                return snap
+            time.sleep(0.05)
+        pytest.fail(f"waited for {what}; last snapshot {snap}\n{self.log.read_text()[-4000:]}")
+
+    def act(self, seat: int, act: str, to: int = 0) -> dict[str, Any]:
+        return self.console("action", {"seat": seat, "act": act, "to": to})
+
+    def console(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = httpx.post(
+            f"{self.url}/api/console/{route}",
+            json=body,
+            headers={"Authorization": f"Bearer {DEALER}"},
+            timeout=10,
+        )
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+
+def rules(snap: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = snap["rules"]
+    return out
+
+
+def counts(snap: dict[str, Any]) -> dict[str, int]:
+    """Cards per antenna in a public snapshot."""
+    return {a["reader"]: a["count"] for a in snap["antennas"]}
+
+
+def logged_reads(log_file: Path) -> list[tuple[str, str, int]]:
+    """(node, reader, seq) of every read input in the event log at ``log_file``, in log
+    order (opened read-only; the hub must be stopped or the log's WAL readable)."""
+    out: list[tuple[str, str, int]] = []
+    with sqlite3.connect(f"file:{log_file}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT kind, payload FROM events ORDER BY seq").fetchall()
+    for kind, payload in rows:
+        if kind != "inventory":
+            continue
+        body = json.loads(payload)
+        out.append((body["node"], body["reader"], int(body["seq"])))
+    return out
+
+
+def kill9_broker(broker: Mosquitto) -> None:
+    """SIGKILL the broker (no goodbye, no last save of its persistence)."""
+    assert broker.proc is not None
+    broker.proc.send_signal(signal.SIGKILL)
+    broker.proc.communicate(timeout=10)
+    broker.proc = None
+
+
+def persistent_broker(workdir: Path) -> MosquittoProcess:
+    """A Mosquitto as a club runs it (``systemd/mosquitto/feltwire.conf``: persistence on,
+    so the hub's session and its queued messages survive a restart), saving every second."""
+    return MosquittoProcess(
+        workdir,
+        extra_config=(f"persistence true\npersistence_location {workdir}/\nautosave_interval 1\n"),
+    )
+
+
+def retained_inventories(port: int, seconds: float = 1.0) -> dict[str, list[str]]:
+    """What the broker keeps as each antenna's last inventory (the node's last word per
+    reader): reader → its cards, sorted."""
+    import paho.mqtt.client as paho
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    deck = simulated_deck()
+    got: dict[str, list[str]] = {}
+
+    def on_message(cl: paho.Client, u: object, msg: paho.MQTTMessage) -> None:
+        body = json.loads(msg.payload)
+        got[body["reader"]] = sorted(str(deck.card_for(uid)) for uid in body["uids"])
+
+    client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
+    client.on_message = on_message
+    client.connect("127.0.0.1", port)
+    client.subscribe("feltwire/v1/t1/node/+/reader/+/tags", qos=1)
+    client.loop_start()
+    time.sleep(seconds)
+    client.disconnect()
+    client.loop_stop()
+    return got
+
+
+def last_logged_cards(log_file: Path) -> dict[str, list[str]]:
+    """Each reader's cards as the hub's event log last recorded them."""
+    out: dict[str, list[str]] = {}
+    with sqlite3.connect(f"file:{log_file}?mode=ro", uri=True) as db:
+        rows = db.execute("SELECT payload FROM events WHERE kind = 'inventory' ORDER BY seq")
+        for (payload,) in rows:
+            body = json.loads(payload)
+            out[body["reader"]] = sorted(body["cards"])
+    return out
+
+
+def pending_in_outbox(state_dir: Path) -> int:
+    """Messages the node's outbox holds unacknowledged (``node-state/outbox.sqlite``)."""
+    with sqlite3.connect(f"file:{state_dir / 'outbox.sqlite'}?mode=ro", uri=True) as db:
+        (n,) = db.execute("SELECT COUNT(*) FROM outbox").fetchone()
+    return int(n)
