@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 from feltwire.deck import simulated_deck
 from feltwire.errors import ProtocolError
 from feltwire.protocol import (
+    AVAILABILITY_OFFLINE,
+    AVAILABILITY_ONLINE,
     MAX_SEATS,
     LightPattern,
     TopicKind,
@@ -79,9 +81,19 @@ def garbage_button(draw: st.DrawFn) -> tuple[str, bytes]:
     return topic, draw(wrong_payloads(template))
 
 
+@st.composite
+def garbage_availability(draw: st.DrawFn) -> tuple[str, bytes]:
+    """Another node's availability, valid or not: it never touches the good node's reads."""
+    node = draw(wrong_nodes)
+    topic = f"feltwire/v1/{draw(st.one_of(st.just(TABLE), levels))}/node/{node}/availability"
+    said = st.sampled_from([AVAILABILITY_ONLINE, AVAILABILITY_OFFLINE])
+    return topic, draw(st.one_of(said, st.binary(max_size=20)))
+
+
 garbage = st.one_of(
     garbage_inventory(),
     garbage_button(),
+    garbage_availability(),
     st.tuples(st.text(max_size=80), st.binary(max_size=100)),
     st.tuples(
         st.builds(lambda a, b: f"feltwire/v1/{TABLE}/{a}/{b}", levels, levels),
@@ -119,7 +131,18 @@ def test_garbage_never_crashes_the_hub_and_every_valid_read_is_taken(
                 assert after["received"] == before.get("received", 0) + 1
                 outcomes = ("accepted", "rejected", "duplicate", "stale")
                 moved = {k: after.get(k, 0) - before.get(k, 0) for k in outcomes}
-                assert sum(moved.values()) == 1, (step, moved)
+                said = topic.endswith("/availability") and payload in (
+                    AVAILABILITY_ONLINE,
+                    AVAILABILITY_OFFLINE,
+                )
+                pressed = any(
+                    after.get(k, 0) > before.get(k, 0) for k in after if k.startswith("button.")
+                )
+                # a node's availability or a button press taken is no read: it moves no
+                # outcome but the node's state or the button's count; anything else is one
+                taken = (said or pressed) and moved["rejected"] == 0
+                assert sum(moved.values()) == (0 if taken else 1), (step, moved)
+                assert not app.intake.health.unknown_readers() & {r for _, r, _ in good}
                 continue
             seq += 1
             reader = READERS[len(good) % len(READERS)]
