@@ -354,6 +354,7 @@ def _table_app(
         node_rate=config.node_rate_limit,
         node_burst=config.node_burst,
         reader_silent_s=config.health.reader_silent_s,
+        reorder_grace_s=config.health.reorder_grace_s,
         rules=table.rules,
         tournament=config.tournament,
     )

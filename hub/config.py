@@ -621,6 +621,17 @@ class HealthSettings(ConfigModel):
             "twice the node's refresh"
         ),
     )
+    reorder_grace_s: float = Field(
+        0.5,
+        ge=0,
+        le=10,
+        description=(
+            "a node's read whose seq skips ahead of the node's next one waits this long "
+            "(seconds, the hub's monotonic clock) for the reads before it — MQTT keeps the "
+            "order of one antenna's topic only — before those count as lost (reads_lost) "
+            "and the reads are applied in the node's order; 0: no wait"
+        ),
+    )
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,11 @@ credential, so a payload naming another node is a forgery). Accepted messages ar
 checked against the node's whole stream (:class:`hub.app.nodes.NodeWatch`): a sequence
 number no node can have reached is refused (``seq_jump``), a node over its rate is refused
 (``rate_limited``, with its sequence number kept); then deduplicated per (node, reader)
-by sequence number (``duplicate``, ``stale``); sequence numbers skipped among live
-messages are counted as lost, with the node and the numbers. Each uid that is not in the
+by sequence number (``duplicate``, ``stale``; a copy of a read still held is a
+``duplicate`` too). A live read whose ``seq`` skips ahead of its node's next one is held
+until the reads before it come — then all go out in the node's order — or the reorder
+grace passes (:meth:`Ingest.due`); only then are the sequence numbers still missing
+counted as lost, with the node and the numbers. Each uid that is not in the
 registered deck is refused on its own (``unknown_tag``) while the rest of the inventory
 is applied. Button presses (``…/node/<node>/button``) get the same checks but the
 sequence ones (they carry no ``seq``).
@@ -43,7 +46,7 @@ from feltwire.protocol import (
     decode_inventory,
     parse_topic,
 )
-from hub.app.nodes import NodeWatch
+from hub.app.nodes import NodeWatch, Released
 from hub.app.throttle import ThrottledLog
 
 log = logging.getLogger(__name__)
@@ -52,6 +55,9 @@ DEFAULT_NODE_RATE = 100.0
 """Messages a second one node may send, sustained (a dealing table sends a few)."""
 DEFAULT_NODE_BURST = 500
 """Messages one node may send at once before its rate applies."""
+DEFAULT_REORDER_GRACE_S = 0.5
+"""How long a live read that skips ahead of its node's count waits for the reads before
+it (``[health] reorder_grace_s``): MQTT orders one topic only, one antenna's."""
 
 
 class NoticeKind(enum.StrEnum):
@@ -114,14 +120,18 @@ class Ingest:
         max_payload_bytes: int,
         node_rate: float = DEFAULT_NODE_RATE,
         node_burst: int = DEFAULT_NODE_BURST,
+        reorder_grace_s: float = DEFAULT_REORDER_GRACE_S,
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> None:
-        """``clock`` measures the rate limit (the hub's monotonic time), ``wall`` bounds a
-        plausible sequence number (a fresh count starts at the wall clock in ms)."""
+        """``clock`` measures the rate limit and the reorder grace (the hub's monotonic
+        time), ``wall`` bounds a plausible sequence number (a fresh count starts at the
+        wall clock in ms)."""
         self.table = table
-        self.nodes = NodeWatch(rate=node_rate, burst=node_burst)
-        """Every node's stream: last seq, reads lost, refused over the rate."""
+        self.nodes: NodeWatch[InventoryRead] = NodeWatch(
+            rate=node_rate, burst=node_burst, grace=reorder_grace_s
+        )
+        """Every node's stream: last seq, reads lost, refused over the rate, reads held."""
         self.notices: list[NodeNotice] = []
         """What to tell the dealer about nodes, in order (the service takes them)."""
         self._clock = clock
@@ -176,17 +186,19 @@ class Ingest:
         except ProtocolError as exc:
             self._refuse(exc.reason, topic, str(exc))
             return None
-        if not self.nodes.admit(press.node, None, self._clock())[0]:
+        if not self.nodes.admit(press.node, None, self._clock()):
             self._refuse("rate_limited", topic, f"node {press.node!r} is over its rate")
             self.notices.append(NodeNotice(NoticeKind.FLOOD, press.node, None, None))
             return None
         return press
 
-    def handle(self, topic: str, payload: bytes, *, retained: bool = False) -> InventoryRead | None:
-        """Validate one message; the read, or None when refused or already seen. The
-        caller counts it ``accepted`` once the event log holds it (``failed`` if not).
-        ``retained``: the broker repeats a retained message (when the hub subscribes),
-        which says nothing of what the node sent since (no gap is counted from it)."""
+    def handle(self, topic: str, payload: bytes, *, retained: bool = False) -> list[InventoryRead]:
+        """Validate one message; the reads to apply now, in the node's sequence order:
+        this one — unless refused, already seen, or held until the reads before it come
+        — and the held ones it lets through. The caller counts each ``accepted`` once the
+        event log holds it (``failed`` if not). ``retained``: the broker repeats a
+        retained message (when the hub subscribes), which says nothing of what the node
+        sent since (no gap is counted from it, it is never held)."""
         self.counters["received"] += 1
         try:
             if len(payload) > self.max_payload_bytes:
@@ -211,44 +223,86 @@ class Ingest:
             _same_node(inv.node, parsed.node)
         except ProtocolError as exc:
             self._refuse(exc.reason, topic, str(exc))
-            return None
+            return []
 
         node, seq, live = inv.node, inv.seq, not retained
+        now = self._clock()
         why = self.nodes.plausible(node, seq, wall_ms=int(self._wall() * 1000))
         if why is not None:
             self._refuse("seq_jump", topic, f"node {node!r}: {why}")
             self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, seq, inv.reader))
-            return None
-        admitted, lost = self.nodes.admit(node, seq, self._clock(), live=live)
-        self._lost(node, lost)
-        if not admitted:
+            return []
+        if not self.nodes.admit(node, seq, now):
             self._refuse("rate_limited", topic, f"node {node!r} is over its rate (seq {seq})")
             self.notices.append(NodeNotice(NoticeKind.FLOOD, node, seq, seq, inv.reader))
-            return None
-        key = (node, inv.reader)
-        last = self._last_seq.get(key)
-        if last is not None and seq <= last:
-            kind = "duplicate" if seq == last else "stale"
-            self.counters[kind] += 1
-            self._log.log(
-                logging.INFO,
-                "dropped %s message from %s seq %d on %s (last %d)",
-                kind,
-                node,
-                seq,
-                inv.reader,
-                last,
-                key=f"{kind}-{node}",
-            )
-            if kind == "stale" and self.nodes.stale(node, live=live):
-                self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, last, inv.reader))
-            return None
-        self._last_seq[key] = seq
-        self._lost(node, self.nodes.taken(node, seq, live=live))
+            # it came: the reads after it do not wait for it
+            return self._released(node, self.nodes.arrive(node, seq, None, now)) if live else []
+        if self._seen(node, inv.reader, seq, live=live):
+            return []
+        read = self._read(inv.reader, inv.node, seq, inv.uids, inv.refresh_s)
+        if not live:
+            self._last_seq[(node, inv.reader)] = seq
+            self.nodes.taken(node, seq, live=False)
+            return [read]
+        return self._released(node, self.nodes.arrive(node, seq, read, now))
 
+    def due(self) -> list[InventoryRead]:
+        """Held reads whose reorder grace is over (the hub's time now), each node's in its
+        sequence order; what is still missing before them is counted lost."""
+        out: list[InventoryRead] = []
+        for node, released in self.nodes.due(self._clock()):
+            out += self._released(node, [released])
+        return out
+
+    def next_due(self) -> float | None:
+        """When the next held read's grace ends, on the hub's time (None: none held)."""
+        return self.nodes.next_due()
+
+    def _released(self, node: str, released: list[Released[InventoryRead]]) -> list[InventoryRead]:
+        """The reads the node's watch let through, in order: losses before them counted,
+        each checked again against its antenna's last (a retained read may have overtaken
+        a held one: the older is then ``stale``)."""
+        out: list[InventoryRead] = []
+        for seq, read, lost in released:
+            self._lost(node, lost)
+            if read is None or self._seen(node, read.reader, seq, live=True):
+                continue
+            self._last_seq[(node, read.reader)] = seq
+            out.append(read)
+        return out
+
+    def _seen(self, node: str, reader: str, seq: int, *, live: bool) -> bool:
+        """Whether ``seq`` was already taken on ``reader`` (``duplicate``, also when it is
+        held) or a later one was (``stale``): counted and logged."""
+        last = self._last_seq.get((node, reader))
+        if self.nodes.held(node, seq):
+            kind, last = "duplicate", seq
+        elif last is not None and seq <= last:
+            kind = "duplicate" if seq == last else "stale"
+        else:
+            return False
+        self.counters[kind] += 1
+        self._log.log(
+            logging.INFO,
+            "dropped %s message from %s seq %d on %s (last %d)",
+            kind,
+            node,
+            seq,
+            reader,
+            last,
+            key=f"{kind}-{node}",
+        )
+        if kind == "stale" and self.nodes.stale(node, live=live):
+            self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, last, reader))
+        return True
+
+    def _read(
+        self, reader: str, node: str, seq: int, uids: list[str], refresh_s: float | None
+    ) -> InventoryRead:
+        """The inventory as cards; each uid not in the deck counted and logged."""
         cards = set()
         unknown = []
-        for uid in inv.uids:
+        for uid in uids:
             card = self.deck.card_for(uid)
             if card is None:
                 unknown.append(uid)
@@ -259,13 +313,11 @@ class Ingest:
             self._log.warning(
                 "tags %s on %s are not in deck %r: ignored",
                 ", ".join(unknown),
-                inv.reader,
+                reader,
                 self.deck.name,
-                key=f"unknown-{inv.reader}",
+                key=f"unknown-{reader}",
             )
-        return InventoryRead(
-            inv.reader, inv.node, inv.seq, frozenset(cards), tuple(unknown), inv.refresh_s
-        )
+        return InventoryRead(reader, node, seq, frozenset(cards), tuple(unknown), refresh_s)
 
     def handle_availability(self, topic: str, payload: bytes) -> tuple[str, bool] | None:
         """A node's availability (``…/node/<node>/availability``: ``online`` or

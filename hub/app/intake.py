@@ -17,8 +17,8 @@ application (:class:`~hub.app.table_app.TableApp`) records, applies and publishe
 >>> from feltwire.deck import simulated_deck
 >>> intake = ReadIntake(table="t1", readers=["seat1", "board"], deck=simulated_deck(),
 ...                     max_payload_bytes=4096)
->>> intake.screen("feltwire/v1/t1/node/n1/reader/seat9/tags", b"{}", False, 0.0) is None
-True
+>>> intake.screen("feltwire/v1/t1/node/n1/reader/seat9/tags", b"{}", False, 0.0)
+[]
 >>> intake.counters["received"]
 1
 """
@@ -35,7 +35,13 @@ from typing import Any
 from feltwire.deck import Deck
 from hub.app.codec import encode_read
 from hub.app.health import HealthChange, TableHealth
-from hub.app.ingest import DEFAULT_NODE_BURST, DEFAULT_NODE_RATE, Ingest, InventoryRead
+from hub.app.ingest import (
+    DEFAULT_NODE_BURST,
+    DEFAULT_NODE_RATE,
+    DEFAULT_REORDER_GRACE_S,
+    Ingest,
+    InventoryRead,
+)
 from hub.app.node_alerts import NODE_ALERT_EVERY_S, node_alert
 from hub.app.presence import AntennaChange, TablePresence
 from hub.app.records import InputKind
@@ -73,6 +79,7 @@ class ReadIntake:
         node_rate: float = DEFAULT_NODE_RATE,
         node_burst: int = DEFAULT_NODE_BURST,
         reader_silent_s: float = DEFAULT_READER_SILENT_S,
+        reorder_grace_s: float = DEFAULT_REORDER_GRACE_S,
     ) -> None:
         self.ingest = Ingest(
             table=table,
@@ -81,6 +88,7 @@ class ReadIntake:
             max_payload_bytes=max_payload_bytes,
             node_rate=node_rate,
             node_burst=node_burst,
+            reorder_grace_s=reorder_grace_s,
             clock=clock,
             wall=wall,
         )
@@ -95,13 +103,15 @@ class ReadIntake:
         self.doubled_after_s = doubled_after_s
         """How long one card (one registered uid) must lie on two antennas at once before
         the ``uid_on_two_antennas`` security alert."""
-        self.doubled_changed = asyncio.Event()
-        """Set when a card starts lying on two antennas (the security task looks again)."""
+        self.timers_changed = asyncio.Event()
+        """Set when a card starts lying on two antennas or a read is held until the reads
+        before it come (the security task looks again when its timer falls due)."""
         self._where: dict[str, set[str]] = {}
         self._unknown_on: dict[str, frozenset[str]] = {}
         """Per antenna, the uids not in the deck it reported last (an alert per new one)."""
         self._doubled: dict[str, tuple[float, bool]] = {}
         self._node_alerted: dict[tuple[str, str], float] = {}
+        self._due_told: float | None = None
 
     @property
     def counters(self) -> Counter[str]:
@@ -112,22 +122,38 @@ class ReadIntake:
         """Per node heard from: its stream (``last_seq``, reads lost and refused …)."""
         return self.ingest.nodes.stats()
 
-    def screen(self, topic: str, payload: bytes, retained: bool, now: float) -> Item | None:
-        """One message through the ingest's checks: the input it makes, or None (a
-        node's availability is no input: it changes :attr:`health` only)."""
+    def screen(self, topic: str, payload: bytes, retained: bool, now: float) -> list[Item]:
+        """One message through the ingest's checks: the inputs to apply now, in order —
+        none when it is refused, seen, held (until the reads before it come) or a node's
+        availability (no input: it changes :attr:`health` only); more than one when it
+        lets held reads through."""
         if topic.endswith("/availability"):
             self.availability(topic, payload, now)
-            return None
+            return []
         if topic.endswith("/button"):
             press = self.ingest.handle_button(topic, payload)
             if press is None:
-                return None
-            return InputKind.BUTTON, {"node": press.node, "button": press.button}, now
-        read = self.ingest.handle(topic, payload, retained=retained)
-        if read is None:
-            return None
-        self.heard(read, now)
-        return InputKind.INVENTORY, encode_read(read), now
+                return []
+            return [(InputKind.BUTTON, {"node": press.node, "button": press.button}, now)]
+        return self._inputs(self.ingest.handle(topic, payload, retained=retained), now)
+
+    def due_reads(self, now: float) -> list[Item]:
+        """The held reads whose reorder grace is over by now (what is still missing before
+        them counted lost), as inputs in their nodes' order."""
+        return self._inputs(self.ingest.due(), now)
+
+    def next_due(self) -> float | None:
+        """When the next held read's reorder grace ends (None: no read is held)."""
+        return self.ingest.next_due()
+
+    def _inputs(self, reads: list[InventoryRead], now: float) -> list[Item]:
+        due = self.ingest.next_due()
+        if due is not None and due != self._due_told:
+            self.timers_changed.set()  # a read is held: the task's timer changes
+        self._due_told = due
+        for read in reads:
+            self.heard(read, now)
+        return [(InputKind.INVENTORY, encode_read(read), now) for read in reads]
 
     def availability(self, topic: str, payload: bytes, now: float) -> None:
         """A node's availability message: its state in :attr:`health`."""
@@ -191,7 +217,7 @@ class ReadIntake:
             places.add(change.reader)
             if len(places) >= 2 and card not in self._doubled:
                 self._doubled[card] = (now, False)
-                self.doubled_changed.set()
+                self.timers_changed.set()
 
     def due_doubled(self, now: float) -> list[tuple[str, list[str]]]:
         """Every card that has lain on two antennas at once for ``doubled_after_s`` and

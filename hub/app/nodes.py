@@ -11,10 +11,18 @@ whole and answers the questions a flood, a lossy broker or a forged message rais
   last unless it restarted on a fresh count. One message with ``seq = 2**63 - 1`` would
   otherwise make every later read of that antenna ``stale`` — the table stalls — so it is
   refused (``seq_jump``), counted and said.
+* **In what order are the reads applied?** In the node's, by ``seq``. MQTT keeps the order
+  of one topic only, and each antenna has its own: a read of one antenna can overtake an
+  earlier read of another (a proxy, a broker's redelivery, a QoS 1 resend). A live message
+  whose ``seq`` skips ahead of the node's next one is *held* (:meth:`NodeWatch.arrive`)
+  until the gap fills — then the held ones follow in order — or until ``grace`` seconds
+  pass (:meth:`NodeWatch.due`, on the hub's monotonic time). The hold goes by ``seq``
+  alone, whatever the antenna.
 * **Were reads lost?** Among live messages (not the retained ones the broker repeats when
   the hub subscribes), a step from ``n`` to ``n + k`` means ``k - 1`` messages never came:
-  counted as lost, with the node and the sequence numbers, and an alert. A jump beyond
-  :data:`MAX_GAP` is a node that restarted its count, not a loss.
+  counted as lost — once the hold has given up on them — with the node and the sequence
+  numbers, and an alert. A jump beyond :data:`MAX_GAP` is a node that restarted its count,
+  not a loss (nor a gap to wait for).
 * **Does a node flood the hub?** Each node gets a token bucket (``rate`` messages a second,
   ``burst`` at once); past it a message is refused (``rate_limited``), counted with its
   sequence number — never dropped without a trace.
@@ -25,24 +33,45 @@ whole and answers the questions a flood, a lossy broker or a forged message rais
 Pure: the caller passes the time (the hub's monotonic time) and the wall clock's reading
 in milliseconds for the plausibility bound.
 
->>> watch = NodeWatch(rate=10, burst=3)
+>>> watch: NodeWatch[str] = NodeWatch(rate=10, burst=3, grace=0.5)
 >>> watch.plausible("n1", 2**63 - 1, wall_ms=1_800_000_000_000)
 'seq 9223372036854775807 is far ahead of any count a node can reach'
->>> [watch.admit("n1", seq, now=0.0)[0] for seq in (1, 2, 3, 4)]
+>>> [watch.admit("n1", seq, now=0.0) for seq in (1, 2, 3, 4)]
 [True, True, True, False]
->>> watch.taken("n1", 1, live=True), watch.taken("n1", 6, live=True)  # 4 came, refused
-(None, (5, 5))
+>>> watch.arrive("n1", 1, "one", now=0.0)
+[Released(seq=1, item='one', lost=None)]
+>>> watch.arrive("n1", 3, "three", now=0.0)  # 2 is not here yet: held
+[]
+>>> watch.arrive("n1", 2, "two", now=0.1)  # the gap fills: both, in order
+[Released(seq=2, item='two', lost=None), Released(seq=3, item='three', lost=None)]
+>>> watch.arrive("n1", 4, None, now=0.2)  # refused over the rate: it came, though
+[Released(seq=4, item=None, lost=None)]
+>>> watch.arrive("n1", 7, "seven", now=0.2), watch.next_due()
+([], 0.7)
+>>> watch.due(now=0.7)  # the grace is over: 5 and 6 are lost
+[('n1', Released(seq=7, item='seven', lost=(5, 6)))]
 >>> watch.stats()["n1"]["lost"], watch.stats()["n1"]["rate_limited"]
-(1, 1)
+(2, 1)
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, NamedTuple, TypeVar
 
-__all__ = ["MAX_GAP", "MAX_NODES", "MAX_SEQ_JUMP", "STALE_STREAK", "NodeWatch", "Ranges"]
+__all__ = [
+    "MAX_GAP",
+    "MAX_HELD",
+    "MAX_NODES",
+    "MAX_SEQ_JUMP",
+    "STALE_STREAK",
+    "NodeWatch",
+    "Ranges",
+    "Released",
+]
+
+T = TypeVar("T")
 
 MAX_SEQ_JUMP = 100_000
 """The furthest a node's count may jump ahead of the last message the hub took from it
@@ -58,6 +87,9 @@ MAX_NODES = 256
 rate (a flood of invented node ids cannot grow the hub without bound)."""
 RANGES_KEPT = 1000
 """Sequence ranges kept per node and kind (lost, refused): the latest ones."""
+MAX_HELD = 1000
+"""Messages held per node at most while a gap fills; one more ends the wait at once (a
+node cannot make the hub hold without bound)."""
 
 
 class Ranges:
@@ -80,8 +112,18 @@ class Ranges:
         return [list(r) for r in self._ranges]
 
 
+class Released(NamedTuple, Generic[T]):
+    """A live message let through, in the node's sequence order: its ``seq``, what was
+    held with it (None: a message that came but was refused, e.g. over the rate), and the
+    sequence numbers lost right before it (None: none)."""
+
+    seq: int
+    item: T | None
+    lost: tuple[int, int] | None
+
+
 @dataclass
-class _Node:
+class _Node(Generic[T]):
     hi: int | None = None
     """The highest seq taken from the node (from the log or live)."""
     live_hi: int | None = None
@@ -92,19 +134,27 @@ class _Node:
     stale_streak: int = 0
     tokens: float = 0.0
     refilled: float | None = None
+    held: dict[int, tuple[T | None, float]] = field(default_factory=dict)
+    """Live messages that skipped ahead of the next seq: seq → (item, when the wait ends)."""
 
 
-class NodeWatch:
-    """Per-node sequence, gap and rate accounting for one table (see the module doc)."""
+class NodeWatch(Generic[T]):
+    """Per-node sequence, gap and rate accounting for one table (see the module doc);
+    ``T`` is what the caller holds with a message while its gap fills (a read)."""
 
-    def __init__(self, *, rate: float, burst: int) -> None:
+    def __init__(self, *, rate: float, burst: int, grace: float = 0.0) -> None:
+        """``grace``: how long (seconds) a live message that skips ahead waits for the
+        ones before it (0: not at all — a gap is lost at once)."""
         if rate <= 0 or burst < 1:
             raise ValueError("a node's rate limit needs rate > 0 and burst >= 1")
+        if grace < 0:
+            raise ValueError("the reorder grace cannot be negative")
         self.rate = rate
         self.burst = burst
-        self._nodes: dict[str, _Node] = {}
+        self.grace = grace
+        self._nodes: dict[str, _Node[T]] = {}
 
-    def _node(self, node: str) -> _Node:
+    def _node(self, node: str) -> _Node[T]:
         found = self._nodes.get(node)
         if found is None:
             found = self._nodes[node] = _Node(tokens=float(self.burst))
@@ -122,37 +172,107 @@ class NodeWatch:
             n.jumps += 1
         return f"seq {seq} is far ahead of any count a node can reach"
 
-    def admit(
-        self, node: str, seq: int | None, now: float, *, live: bool = True
-    ) -> tuple[bool, tuple[int, int] | None]:
+    def admit(self, node: str, seq: int | None, now: float) -> bool:
         """Take one message of ``node`` from its token bucket at time ``now`` (seconds,
         monotonic): whether it may pass — not when the node is over its rate (counted,
-        with ``seq`` when it has one) — and the sequence range lost before a refused
-        live one (it came, so what it follows is known; see :meth:`taken`)."""
+        with ``seq`` when it has one). A refused live message still came: give it to
+        :meth:`arrive` with no item, so the ones after it are not held for it."""
         if node not in self._nodes and len(self._nodes) >= MAX_NODES:
-            return False, None
+            return False
         n = self._node(node)
         if n.refilled is not None:
             n.tokens = min(float(self.burst), n.tokens + (now - n.refilled) * self.rate)
         n.refilled = now
         if n.tokens >= 1.0:
             n.tokens -= 1.0
-            return True, None
+            return True
         if seq is None:
             n.limited.count += 1
-            return False, None
-        n.limited.add(seq, seq)
-        return False, self._follow(n, seq) if live else None
+        else:
+            n.limited.add(seq, seq)
+        return False
 
     def taken(self, node: str, seq: int, *, live: bool) -> tuple[int, int] | None:
-        """``node``'s message ``seq`` was taken (``live``: not a retained repeat, and not
-        replayed from the log); the sequence range lost before it, if any."""
+        """``node``'s message ``seq`` was taken at once (``live``: not a retained repeat,
+        and not replayed from the log); the sequence range lost before it, if any. A live
+        message the hub may hold goes through :meth:`arrive` instead."""
         n = self._node(node)
+        return self._take(n, seq, live=live)
+
+    def _take(self, n: _Node[T], seq: int, *, live: bool) -> tuple[int, int] | None:
         n.stale_streak = 0
         n.hi = seq if n.hi is None else max(n.hi, seq)
         return self._follow(n, seq) if live else None
 
-    def _follow(self, n: _Node, seq: int) -> tuple[int, int] | None:
+    def held(self, node: str, seq: int) -> bool:
+        """Whether ``node``'s message ``seq`` is held (waiting for the ones before it)
+        with an item: another copy of it is a duplicate."""
+        n = self._nodes.get(node)
+        return n is not None and n.held.get(seq, (None, 0.0))[0] is not None
+
+    def arrive(self, node: str, seq: int, item: T | None, now: float) -> list[Released[T]]:
+        """A live message ``seq`` of ``node`` came at ``now`` with ``item`` (None: it came
+        but was refused, e.g. over the rate). Returns what to apply now, in the node's
+        sequence order: held messages whose wait is over, this one when it is the next
+        (or follows no count: the first, or a count that restarted), and the held ones
+        it lets through. A message that skips ahead is held instead — until the gap
+        fills or ``grace`` seconds pass (:meth:`due`) — unless ``grace`` is 0."""
+        n = self._node(node)
+        out = self._drain(n, now)
+        base = n.live_hi
+        if seq in n.held:  # another copy of a held message: the item, if it had none
+            if n.held[seq][0] is None and item is not None:
+                n.held[seq] = (item, n.held[seq][1])
+            return out
+        ahead = base is not None and base + 1 < seq <= base + 1 + MAX_GAP
+        if ahead and self.grace > 0:
+            n.held[seq] = (item, now + self.grace)
+            if len(n.held) > MAX_HELD:  # a wait without bound is no wait: give up now
+                out += self._drain(n, now, upto=max(n.held))
+            return out
+        if base is not None and seq > base + 1 + MAX_GAP:
+            out += self._drain(n, now, upto=max(n.held, default=0))  # the old count first
+        out.append(self._release(n, seq, item))
+        return out + self._drain(n, now)
+
+    def due(self, now: float) -> list[tuple[str, Released[T]]]:
+        """Held messages whose wait is over at ``now``, with their nodes, each node's in
+        its sequence order: what is still missing before them is counted lost."""
+        return [
+            (node, released)
+            for node, n in self._nodes.items()
+            if n.held
+            for released in self._drain(n, now)
+        ]
+
+    def next_due(self) -> float | None:
+        """When the next held message's wait ends (None: none is held)."""
+        ends = [end for n in self._nodes.values() for _, end in n.held.values()]
+        return min(ends) if ends else None
+
+    def _release(self, n: _Node[T], seq: int, item: T | None) -> Released[T]:
+        """Let ``seq`` through: taken (an item) or only followed (one that was refused)."""
+        lost = self._take(n, seq, live=True) if item is not None else self._follow(n, seq)
+        return Released(seq, item, lost)
+
+    def _drain(self, n: _Node[T], now: float, upto: int | None = None) -> list[Released[T]]:
+        """Release ``n``'s held messages that may go: in seq order, each one that is next,
+        is not ahead of the count (it restarted or was reset), or is at most the highest
+        seq whose wait is over at ``now`` (or ``upto``) — what it skips is lost."""
+        if not n.held:
+            return []
+        ends = [seq for seq, (_, end) in n.held.items() if end <= now]
+        last_due = max(ends + ([] if upto is None else [upto]), default=None)
+        out: list[Released[T]] = []
+        for seq in sorted(n.held):
+            base = n.live_hi
+            if base is not None and seq > base + 1 and (last_due is None or seq > last_due):
+                break
+            item, _ = n.held.pop(seq)
+            out.append(self._release(n, seq, item))
+        return out
+
+    def _follow(self, n: _Node[T], seq: int) -> tuple[int, int] | None:
         """A live message ``seq`` came: the range lost before it (counted), if any."""
         base = n.live_hi
         n.live_hi = seq if base is None else max(base, seq)
@@ -178,15 +298,17 @@ class NodeWatch:
         return n.stale_streak == STALE_STREAK
 
     def reset(self, node: str) -> None:
-        """Forget ``node``'s count (the operator reset it): its next message starts anew."""
+        """Forget ``node``'s count (the operator reset it): its next message starts anew;
+        what is held of it waits no more (it goes out first, see :meth:`due`)."""
         n = self._nodes.get(node)
         if n is not None:
             n.hi = n.live_hi = None
             n.stale_streak = 0
+            n.held = {seq: (item, float("-inf")) for seq, (item, _) in n.held.items()}
 
     def stats(self) -> dict[str, dict[str, Any]]:
         """Per node: the last seq taken, reads lost and refused over the rate (counts and
-        the latest ranges), implausible counts refused."""
+        the latest ranges), implausible counts refused, messages held for a gap now."""
         return {
             node: {
                 "last_seq": n.hi,
@@ -195,6 +317,7 @@ class NodeWatch:
                 "rate_limited": n.limited.count,
                 "rate_limited_seqs": n.limited.as_list(),
                 "seq_jumps": n.jumps,
+                "held": len(n.held),
             }
             for node, n in sorted(self._nodes.items())
         }

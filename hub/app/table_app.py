@@ -48,12 +48,17 @@ from typing import Any
 from feltwire.deck import Deck
 from feltwire.protocol import ButtonPress, EquityFrame, ReaderKind, reader_kind, seat_of
 from feltwire.text import Text
-from hub.app.codec import decode_read, encode_read
+from hub.app.codec import decode_read
 from hub.app.equity_watch import EquityWatch
 from hub.app.errors import EventLogError, LogUnavailable
 from hub.app.feeds import Broadcaster
 from hub.app.health import HealthChange, HealthKind
-from hub.app.ingest import DEFAULT_NODE_BURST, DEFAULT_NODE_RATE, InventoryRead
+from hub.app.ingest import (
+    DEFAULT_NODE_BURST,
+    DEFAULT_NODE_RATE,
+    DEFAULT_REORDER_GRACE_S,
+    InventoryRead,
+)
 from hub.app.intake import DEFAULT_READER_SILENT_S, Item, ReadIntake
 from hub.app.lights import presence_pattern
 from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
@@ -115,6 +120,7 @@ class TableApp:
         node_rate: float = DEFAULT_NODE_RATE,
         node_burst: int = DEFAULT_NODE_BURST,
         reader_silent_s: float = DEFAULT_READER_SILENT_S,
+        reorder_grace_s: float = DEFAULT_REORDER_GRACE_S,
         rules: RulesSettings | None = None,
         tournament: TournamentSettings | None = None,
         profile: TableProfile | None = None,
@@ -124,7 +130,8 @@ class TableApp:
         hub: every input is stamped with it, every delay runs on it), ``wall`` the wall
         clock (for records and display only); ``log`` the event store; ``rules`` the
         table's rules (None: the hub shows presence only); ``timings`` where the read→frame
-        and event-log write durations go (``/metrics``)."""
+        and event-log write durations go (``/metrics``); ``reorder_grace_s`` how long a
+        node's read that skips ahead of its count waits for the ones before it."""
         self.table = table
         self.readers = readers
         self.game = game
@@ -146,6 +153,7 @@ class TableApp:
             node_rate=node_rate,
             node_burst=node_burst,
             reader_silent_s=reader_silent_s,
+            reorder_grace_s=reorder_grace_s,
         )
         self.feeds = TablePublisher(
             table=table,
@@ -579,20 +587,35 @@ class TableApp:
             self.intake.availability(topic, payload, self.clock())
             self.tell_notices()
             return None
-        read = self.intake.ingest.handle(topic, payload, retained=retained)
-        if read is not None:
-            self.intake.heard(read, self.clock())
+        now = self.clock()
+        items = self.intake.due_reads(now) + self.intake.screen(topic, payload, retained, now)
         self.tell_notices()
-        if read is None:
-            return None
-        try:
-            change = self.record(InputKind.INVENTORY, encode_read(read), self.clock())
-        except LogUnavailable:
-            self.count("failed")
-            raise
-        self.count("accepted")
-        assert change is None or isinstance(change, AntennaChange)
+        return self._record_reads(items)
+
+    def _record_reads(self, items: list[Item]) -> AntennaChange | None:
+        """Record and apply accepted reads one by one, each counted ``accepted`` (or
+        ``failed``, with the rest, when the log cannot be written: LogUnavailable); the
+        last antenna change they caused, if any."""
+        change: AntennaChange | None = None
+        for i, (kind, data, now) in enumerate(items):
+            try:
+                done = self.record(kind, data, now)
+            except LogUnavailable:
+                self.count("failed", len(items) - i)
+                raise
+            self.count("accepted")
+            assert done is None or isinstance(done, AntennaChange)
+            change = done if done is not None else change
         return change
+
+    def release_held(self) -> int:
+        """Record and apply the reads held for the reads before them whose reorder grace
+        is over (what is still missing is lost: counted, told); how many."""
+        items = self.intake.due_reads(self.clock())
+        self.tell_notices()
+        if items:
+            self._record_reads(items)
+        return len(items)
 
     async def take_message(
         self, topic: str, payload: bytes, disk: Executor, *, retained: bool = False
@@ -615,11 +638,10 @@ class TableApp:
         is raised (the dealer is told).
         """
         try:
-            items = [
-                item
-                for m in messages
-                if (item := self.intake.screen(*m, now=self.clock())) is not None
-            ]
+            now = self.clock()
+            items = self.intake.due_reads(now)  # their grace is over: before what follows
+            for m in messages:
+                items += self.intake.screen(*m, now=self.clock())
             self.tell_notices()
             reads = sum(kind is InputKind.INVENTORY for kind, _, _ in items)
             if not items:
@@ -756,17 +778,25 @@ class TableApp:
     # ------------------------------------------------------------------ the tasks
 
     async def run_security(self) -> None:
-        """Raise the doubled-tag alert on time, forever (a task of the running hub)."""
+        """Raise the doubled-tag alert on time, and release the reads held for the reads
+        before them when their reorder grace ends (even if nothing else comes), forever
+        (a task of the running hub)."""
         while True:
             now = self.clock()
             try:
                 self.check_doubled(now)
             except Exception:
                 self.task_failed("security")
-            nxt = self.intake.next_doubled()
-            self.intake.doubled_changed.clear()
-            timeout = None if nxt is None else max(0.01, nxt - now)
-            await wait_event(self.intake.doubled_changed, timeout)
+            try:
+                self.release_held()
+            except LogUnavailable:
+                pass  # counted, logged and told to the dealer
+            except Exception:
+                self.task_failed("read-hold")
+            due = [t for t in (self.intake.next_doubled(), self.intake.next_due()) if t is not None]
+            self.intake.timers_changed.clear()
+            timeout = None if not due else max(0.01, min(due) - now)
+            await wait_event(self.intake.timers_changed, timeout)
 
     async def run_health(self, poll_s: float = 1.0) -> None:
         """Say the readers that fall silent, on time, forever (a task of the running hub;

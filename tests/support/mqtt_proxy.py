@@ -109,6 +109,7 @@ class ProxyStats:
     reordered: int = 0
     swallowed_pubacks: int = 0
     by_topic: Counter[str] = field(default_factory=Counter)
+    duplicated_by_topic: Counter[str] = field(default_factory=Counter)
 
 
 class MqttFaultProxy:
@@ -218,6 +219,7 @@ class MqttFaultProxy:
                         dup = bytes([packet[0] | DUP_FLAG]) + packet[1:]
                         swallow[packet_id] += 1
                         self.stats.duplicated += 1
+                        self.stats.duplicated_by_topic[topic] += 1
                         heapq.heappush(queue, (release, next(order), dup, 0))
                 wake.set()
             # the client hung up: what is scheduled still goes (a slow network delivers)

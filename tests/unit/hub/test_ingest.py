@@ -37,8 +37,8 @@ def msg(seq: int, uids: list[str], **over: object) -> bytes:
 
 def test_good_inventory_maps_tags_to_cards() -> None:
     ing = make()
-    read = ing.handle(TOPIC, msg(1, [AS, KD]))
-    assert read is not None and read.cards == {"As", "Kd"}
+    [read] = ing.handle(TOPIC, msg(1, [AS, KD]))
+    assert read.cards == {"As", "Kd"}
     assert ing.counters["received"] == 1 and ing.counters["rejected"] == 0
 
 
@@ -65,28 +65,28 @@ def test_bad_messages_are_refused_counted_and_logged(
 ) -> None:
     ing = make()
     with caplog.at_level(logging.WARNING):
-        assert ing.handle(topic, payload) is None
+        assert ing.handle(topic, payload) == []
     assert ing.counters[f"rejected.{reason}"] == 1 and ing.counters["rejected"] == 1
     assert reason in caplog.text
     # the next good message still goes through
-    assert ing.handle(TOPIC, msg(2, [AS])) is not None
+    assert len(ing.handle(TOPIC, msg(2, [AS]))) == 1
 
 
 def test_unknown_tag_is_refused_alone() -> None:
     ing = make()
-    read = ing.handle(TOPIC, msg(1, [AS, "DEADBEEF"]))
-    assert read is not None and read.cards == {"As"} and read.unknown_uids == ("DEADBEEF",)
+    [read] = ing.handle(TOPIC, msg(1, [AS, "DEADBEEF"]))
+    assert read.cards == {"As"} and read.unknown_uids == ("DEADBEEF",)
     assert ing.counters["unknown_tag"] == 1
 
 
 def test_duplicates_and_stale_resends_are_dropped_per_reader() -> None:
     ing = make()
-    assert ing.handle(TOPIC, msg(5, [AS])) is not None
-    assert ing.handle(TOPIC, msg(5, [AS])) is None
-    assert ing.handle(TOPIC, msg(4, [])) is None
+    assert len(ing.handle(TOPIC, msg(5, [AS]))) == 1
+    assert ing.handle(TOPIC, msg(5, [AS])) == []
+    assert ing.handle(TOPIC, msg(4, [])) == []
     # another reader of the same node with a lower seq (retained message order) is fine
     board = "feltwire/v1/t1/node/n1/reader/board/tags"
-    assert ing.handle(board, msg(3, [KD], reader="board")) is not None
+    assert len(ing.handle(board, msg(3, [KD], reader="board"))) == 1
     assert (ing.counters["duplicate"], ing.counters["stale"]) == (1, 1)
 
 
@@ -94,9 +94,9 @@ def test_a_payload_naming_another_node_cannot_pin_its_reads() -> None:
     """n2 (whose credential may publish only under node/n2/) sends n1's id with the top
     sequence number: refused, so n1's next reads are still taken."""
     ing = make()
-    assert ing.handle(TOPIC, msg(5, [AS])) is not None
+    assert len(ing.handle(TOPIC, msg(5, [AS]))) == 1
     forged = msg(2**63 - 1, [], node="n1")
-    assert ing.handle("feltwire/v1/t1/node/n2/reader/seat3/tags", forged) is None
-    read = ing.handle(TOPIC, msg(6, [AS, KD]))
-    assert read is not None and read.cards == {"As", "Kd"}
+    assert ing.handle("feltwire/v1/t1/node/n2/reader/seat3/tags", forged) == []
+    [read] = ing.handle(TOPIC, msg(6, [AS, KD]))
+    assert read.cards == {"As", "Kd"}
     assert ing.counters["rejected.node_mismatch"] == 1 and ing.counters.get("stale", 0) == 0

@@ -37,24 +37,29 @@ def test_a_node_over_its_rate_is_refused_and_each_refusal_is_kept() -> None:
     watch = NodeWatch(rate=10, burst=5)
     passed = []
     for seq in range(1, 11):
-        ok, _ = watch.admit("n", seq, now=0.0)
+        ok = watch.admit("n", seq, now=0.0)
         passed.append(ok)
         if ok:
             watch.taken("n", seq, live=True)
+        else:  # refused, but it came
+            watch.arrive("n", seq, None, now=0.0)
     assert passed == [True] * 5 + [False] * 5
-    assert watch.admit("n", 11, now=0.05) == (False, None)  # half a token
-    assert watch.admit("n", 12, now=0.1) == (True, None)  # one token back after 0.1 s
+    assert not watch.admit("n", 11, now=0.05)  # half a token
+    watch.arrive("n", 11, None, now=0.05)
+    assert watch.admit("n", 12, now=0.1)  # one token back after 0.1 s
     watch.taken("n", 12, live=True)
-    assert watch.admit("other", 1, now=0.1)[0]  # each node has its own bucket
+    assert watch.admit("other", 1, now=0.1)  # each node has its own bucket
     stats = watch.stats()["n"]
     assert stats["rate_limited"] == 6 and stats["rate_limited_seqs"] == [[6, 11]]
     assert stats["lost"] == 0  # refused is not lost: those messages came
-    assert watch.admit("n", 15, now=0.1) == (False, (13, 14))  # but 13 and 14 never did
+    assert not watch.admit("n", 15, now=0.1)
+    # it came, refused: what it follows is known — 13 and 14 never did
+    assert watch.arrive("n", 15, None, now=0.1) == [(15, None, (13, 14))]
 
 
 def test_invented_node_ids_cannot_grow_the_accounts_without_bound() -> None:
     watch = NodeWatch(rate=10, burst=5)
-    admitted = [watch.admit(f"n{i}", 1, now=0.0)[0] for i in range(MAX_NODES + 10)]
+    admitted = [watch.admit(f"n{i}", 1, now=0.0) for i in range(MAX_NODES + 10)]
     assert admitted.count(True) == MAX_NODES and len(watch.stats()) == MAX_NODES
 
 
