@@ -190,16 +190,10 @@ class EventLog:
                 chain = row_chain(chain, self.table, seq, t_, kind.value, text, wall_)
                 rows.append((self.table, seq, t_, kind.value, text, wall_, chain))
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.executemany(INSERT, rows)
-                self._db.execute("COMMIT")
-            except BaseException as exc:
-                if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        self._db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise EventLogWriteError(self._not_written(before_seq + 1, seq, exc)) from exc
-                raise
+                with self._write():
+                    self._db.executemany(INSERT, rows)
+            except sqlite3.Error as exc:
+                raise EventLogWriteError(self._not_written(before_seq + 1, seq, exc)) from exc
             self._seq, self._chain, self._last_t = seq, chain, rows[-1][2]
             if self._seal is not None:
                 self._seal.write(
@@ -209,6 +203,20 @@ class EventLog:
             LogRecord(self.table, row[1], row[2], item[0], item[1], row[5])
             for row, item in zip(rows, prepared, strict=True)
         ]
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), rolled back when
+        anything in it raises; the caller holds the lock and maps SQLite's errors."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            raise
 
     def _not_written(self, first: int, last: int, exc: sqlite3.Error) -> str:
         where = self.path if self.path is not None else "(in memory)"
@@ -261,19 +269,13 @@ class EventLog:
             if chain is None:
                 raise ValueError(f"the event log holds no input {seq} to snapshot at")
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                write_snapshot(self._db, self.table, seq, chain, fmt, state, wall=wall)
-                self._db.execute("COMMIT")
-            except BaseException as exc:
-                if self._db.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        self._db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    where = self.path if self.path is not None else "(in memory)"
-                    raise EventLogWriteError(
-                        f"event log {where}: the snapshot as of input {seq} not written ({exc})"
-                    ) from exc
-                raise
+                with self._write():
+                    write_snapshot(self._db, self.table, seq, chain, fmt, state, wall=wall)
+            except sqlite3.Error as exc:
+                where = self.path if self.path is not None else "(in memory)"
+                raise EventLogWriteError(
+                    f"event log {where}: the snapshot as of input {seq} not written ({exc})"
+                ) from exc
 
     def latest_snapshot(self, fmt: int) -> Snapshot | None:
         """The newest snapshot in format ``fmt`` that verifies against this log (None:
