@@ -22,22 +22,12 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from feltwire.logs import setup_logging
+from tests.support.hub_configs import embedded_hub_toml
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-
-HUB_TOML = """
-table = "t1"
-readers = ["seat1", "seat2", "board", "burn", "muck"]
-state_dir = "{state}"
-[mqtt]
-embedded_port = 0
-[web]
-port = {port}
-producer_token = "a-long-producer-token-for-tests"
-"""
 
 NODE_TOML = """
 node_id = "n1"
@@ -106,7 +96,7 @@ def test_hub_logs_json_at_debug_with_its_access_log(tmp_path: Path) -> None:
     the request the test makes is in the access log."""
     port = free_port()
     config = tmp_path / "hub.toml"
-    config.write_text(HUB_TOML.format(state=tmp_path / "state", port=port))
+    config.write_text(embedded_hub_toml(tmp_path / "state", port))
     stderr = tmp_path / "stderr.txt"
     args = ["hub", "--config", str(config), "--log-json", "--log-level", "debug", "--access-log"]
     with process(args, stderr):
@@ -125,7 +115,7 @@ def test_hub_logs_text_lines_at_info_without_an_access_log(tmp_path: Path) -> No
     """The defaults: text lines, info and above, no access log."""
     port = free_port()
     config = tmp_path / "hub.toml"
-    config.write_text(HUB_TOML.format(state=tmp_path / "state", port=port))
+    config.write_text(embedded_hub_toml(tmp_path / "state", port))
     stderr = tmp_path / "stderr.txt"
     with process(["hub", "--config", str(config)], stderr):
         assert get(f"http://127.0.0.1:{port}/healthz").status_code == 200

@@ -27,9 +27,8 @@ import pytest
 
 from feltwire.publisher import InventoryPublisher
 from feltwire.sdnotify import Watchdog, notify
-from firmware_bridge.simboard import PtyBoard, SimBoard
 from table_node.node import Node
-from tests.support.bridge import ListTransport
+from tests.support.bridge import ListTransport, board_on_a_pty
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
 
@@ -122,34 +121,37 @@ def run_and_check(cmd: list[str], notify_socket: NotifySocket, wrapper: list[str
     assert notify_socket.received[0] == "READY=1", notify_socket.received
 
 
-def test_hub_notifies_ready_feeds_the_watchdog_and_says_stopping(
+def _process_config(command: str, workdir: Path, broker_url: str) -> Path:
+    """A minimal config of ``feltwire hub`` or ``feltwire node`` (simulated) on the broker."""
+    config = workdir / f"{command}.toml"
+    if command == "hub":
+        text = (
+            f'table = "t1"\nlive_equity = false\nstate_dir = "{workdir / "state"}"\n'
+            f'[mqtt]\nurl = "{broker_url}"\n[web]\nport = {free_port()}\n'
+        )
+    else:
+        text = (
+            f'node_id = "sim"\ntable = "t1"\nstate_dir = "{workdir / "state"}"\n'
+            f'[mqtt]\nurl = "{broker_url}"\n[simulator]\nstep_seconds = 0.05\nseed = 4\n'
+        )
+    config.write_text(text)
+    return config
+
+
+@pytest.mark.parametrize("command", ["hub", "node"])
+def test_the_process_notifies_ready_feeds_the_watchdog_and_says_stopping(
+    command: str,
     mosquitto: MosquittoProcess,
     tmp_path: Path,
     notify_socket: NotifySocket,
     wrapper: list[str],
 ) -> None:
-    config = tmp_path / "hub.toml"
-    config.write_text(
-        f'table = "t1"\nlive_equity = false\nstate_dir = "{tmp_path / "state"}"\n'
-        f'[mqtt]\nurl = "{mosquitto.url}"\n[web]\nport = {free_port()}\n'
+    config = _process_config(command, tmp_path, mosquitto.url)
+    run_and_check(
+        [sys.executable, "-m", "feltwire", command, "--config", str(config)],
+        notify_socket,
+        wrapper,
     )
-    command = [sys.executable, "-m", "feltwire", "hub", "--config", str(config)]
-    run_and_check(command, notify_socket, wrapper)
-
-
-def test_node_notifies_ready_feeds_the_watchdog_and_says_stopping(
-    mosquitto: MosquittoProcess,
-    tmp_path: Path,
-    notify_socket: NotifySocket,
-    wrapper: list[str],
-) -> None:
-    config = tmp_path / "node.toml"
-    config.write_text(
-        f'node_id = "sim"\ntable = "t1"\nstate_dir = "{tmp_path / "state"}"\n'
-        f'[mqtt]\nurl = "{mosquitto.url}"\n[simulator]\nstep_seconds = 0.05\nseed = 4\n'
-    )
-    command = [sys.executable, "-m", "feltwire", "node", "--config", str(config)]
-    run_and_check(command, notify_socket, wrapper)
 
 
 def test_bridge_notifies_ready_feeds_the_watchdog_and_says_stopping(
@@ -158,13 +160,7 @@ def test_bridge_notifies_ready_feeds_the_watchdog_and_says_stopping(
     notify_socket: NotifySocket,
     wrapper: list[str],
 ) -> None:
-    board = SimBoard(antennas=("seat1",), heartbeat_ms=100)
-    with PtyBoard(board, tmp_path / "ttyBOARD") as pty:
-        config = tmp_path / "bridge.toml"
-        config.write_text(
-            f'bridge_id = "b1"\ntable = "t1"\nport = "{pty.path}"\n'
-            f'state_dir = "{tmp_path / "state"}"\n[mqtt]\nurl = "{mosquitto.url}"\n'
-        )
+    with board_on_a_pty(tmp_path, mosquitto.url) as config:
         run_and_check(
             [sys.executable, "-m", "feltwire", "bridge", "--config", str(config)],
             notify_socket,

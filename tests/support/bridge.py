@@ -1,19 +1,22 @@
-"""Fakes for the bridge tests: an in-memory transport, a wire to a SimBoard, waiting for a
-condition, and reading a retained message from a real broker."""
+"""Fakes for the bridge tests: an in-memory transport, a wire to a SimBoard, a SimBoard
+behind a pseudo-terminal with a bridge config for it, waiting for a condition, and reading
+a retained message from a real broker."""
 
 from __future__ import annotations
 
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.errors import PortError
-from firmware_bridge.simboard import SimBoard
+from firmware_bridge.simboard import PtyBoard, SimBoard
 
 
 class ListTransport:
@@ -94,3 +97,18 @@ def retained(port: int, topic: str) -> bytes | None:
     client.disconnect()
     client.loop_stop()
     return got[-1] if got else None
+
+
+@contextmanager
+def board_on_a_pty(workdir: Path, broker_url: str) -> Iterator[Path]:
+    """A simulated reader board (one antenna, ``seat1``; a heartbeat every 100 ms) on a
+    pseudo-terminal, and the config of bridge ``b1`` at table ``t1`` for it on the broker
+    at ``broker_url``: yields the config file's path while the board runs."""
+    board = SimBoard(antennas=("seat1",), heartbeat_ms=100)
+    with PtyBoard(board, workdir / "ttyBOARD") as pty:
+        config = workdir / "bridge.toml"
+        config.write_text(
+            f'bridge_id = "b1"\ntable = "t1"\nport = "{pty.path}"\n'
+            f'state_dir = "{workdir / "state"}"\n[mqtt]\nurl = "{broker_url}"\n'
+        )
+        yield config

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.main import main
-from firmware_bridge.simboard import PtyBoard, SimBoard
-from tests.support.bridge import retained
+from tests.support.bridge import board_on_a_pty, retained
 from tests.support.mosquitto import MosquittoProcess
 
 
@@ -38,13 +37,7 @@ def test_check_config_names_the_bad_key(tmp_path: Path, capsys: pytest.CaptureFi
 def test_bridge_process_runs_and_stops_on_sigterm(
     mosquitto: MosquittoProcess, tmp_path: Path
 ) -> None:
-    board = SimBoard(antennas=("seat1",), heartbeat_ms=100)
-    with PtyBoard(board, tmp_path / "ttyBOARD") as pty:
-        cfg = tmp_path / "bridge.toml"
-        cfg.write_text(
-            f'bridge_id = "b1"\ntable = "t1"\nport = "{pty.path}"\n'
-            f'state_dir = "{tmp_path / "state"}"\n[mqtt]\nurl = "{mosquitto.url}"\n'
-        )
+    with board_on_a_pty(tmp_path, mosquitto.url) as cfg:
         proc = subprocess.Popen(
             [
                 sys.executable,

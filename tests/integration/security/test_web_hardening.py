@@ -28,6 +28,7 @@ from hub.cli import web_user as web_users
 from hub.web.auth import Role
 from tests.support.clocks import MovableClock
 from tests.support.commands import run
+from tests.support.hub_configs import embedded_hub_toml
 from tests.support.ports import free_port
 from tests.support.web_hub import PASSWORD, app_of, guard_of, running_hub, sign_in, user_name
 
@@ -296,19 +297,11 @@ async def test_a_flood_of_refused_connections_logs_a_bounded_number_of_lines(
     assert "only counted" in lines[-1].getMessage()
 
 
-HUB_TOML = """
-table = "t1"
-readers = ["seat1", "seat2", "board", "burn", "muck"]
-state_dir = "{state}"
-[mqtt]
-embedded_port = 0
-[web]
-port = {port}
-producer_token = "a-long-producer-token-for-tests"
-max_connections = 5000
+WEB = """max_connections = 5000
 max_connections_per_address = 5000
 header_timeout_seconds = 60
 """
+"""The hub's web limits raised, so the flood meets the descriptor limit first."""
 
 
 def test_out_of_file_descriptors_the_hub_logs_a_bounded_number_of_lines(tmp_path: Path) -> None:
@@ -317,7 +310,7 @@ def test_out_of_file_descriptors_the_hub_logs_a_bounded_number_of_lines(tmp_path
     second. The journal gets a few lines, and the hub serves again once they are gone."""
     port = free_port()
     config = tmp_path / "hub.toml"
-    config.write_text(HUB_TOML.format(state=tmp_path / "state", port=port))
+    config.write_text(embedded_hub_toml(tmp_path / "state", port, web=WEB))
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
 
     def low_limit() -> None:
