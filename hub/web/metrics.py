@@ -105,6 +105,56 @@ def nodes_online(table: TableReader) -> int:
     return sum(1 for node in known if states.get(node) != "offline")
 
 
+FIGURES: dict[str, tuple[type[CounterMetricFamily | GaugeMetricFamily], str, tuple[str, ...]]] = {
+    "feltwire_messages_received": (
+        CounterMetricFamily,
+        "MQTT messages from the table's nodes (inventories, button presses, availability).",
+        (),
+    ),
+    "feltwire_reads_accepted": (
+        CounterMetricFamily,
+        "Inventories taken: in the event log and applied.",
+        (),
+    ),
+    "feltwire_messages_refused": (
+        CounterMetricFamily,
+        "Messages from nodes not taken, by reason.",
+        ("reason",),
+    ),
+    "feltwire_reads_lost": (
+        CounterMetricFamily,
+        "Reads a node sent that never reached the hub (gaps in its sequence).",
+        (),
+    ),
+    "feltwire_tags_refused": (
+        CounterMetricFamily,
+        "Tag uids in an accepted read that are not in the table's deck (ignored).",
+        ("reason",),
+    ),
+    "feltwire_alerts": (
+        CounterMetricFamily,
+        "Alerts sent to the dealer and the alerts topic, by code.",
+        ("code",),
+    ),
+    "feltwire_hands": (
+        CounterMetricFamily,
+        "Hands played since the event log began, by outcome.",
+        ("outcome",),
+    ),
+    "feltwire_nodes_online": (
+        GaugeMetricFamily,
+        "The table's nodes online (heard from or announced, and not offline).",
+        (),
+    ),
+    "feltwire_websocket_clients": (
+        GaugeMetricFamily,
+        "Pages connected to a live feed, by feed.",
+        ("feed",),
+    ),
+}
+"""The tables' figures read at scrape time: name → (kind, help, labels after ``table``)."""
+
+
 class TableFigures(Collector):
     """The tables' counters and gauges, read at scrape time (see the module's docs)."""
 
@@ -112,49 +162,15 @@ class TableFigures(Collector):
         self.tables = tables
 
     def collect(self) -> Iterator[Metric]:
-        received = CounterMetricFamily(
-            "feltwire_messages_received",
-            "MQTT messages from the table's nodes (inventories, button presses, availability).",
-            labels=["table"],
-        )
-        accepted = CounterMetricFamily(
-            "feltwire_reads_accepted",
-            "Inventories taken: in the event log and applied.",
-            labels=["table"],
-        )
-        refused = CounterMetricFamily(
-            "feltwire_messages_refused",
-            "Messages from nodes not taken, by reason.",
-            labels=["table", "reason"],
-        )
-        lost = CounterMetricFamily(
-            "feltwire_reads_lost",
-            "Reads a node sent that never reached the hub (gaps in its sequence).",
-            labels=["table"],
-        )
-        tags = CounterMetricFamily(
-            "feltwire_tags_refused",
-            "Tag uids in an accepted read that are not in the table's deck (ignored).",
-            labels=["table", "reason"],
-        )
-        alerts = CounterMetricFamily(
-            "feltwire_alerts",
-            "Alerts sent to the dealer and the alerts topic, by code.",
-            labels=["table", "code"],
-        )
-        hands = CounterMetricFamily(
-            "feltwire_hands",
-            "Hands played since the event log began, by outcome.",
-            labels=["table", "outcome"],
-        )
-        online = GaugeMetricFamily(
-            "feltwire_nodes_online", "Nodes the table hears from.", labels=["table"]
-        )
-        clients = GaugeMetricFamily(
-            "feltwire_websocket_clients",
-            "Pages connected to a live feed, by feed.",
-            labels=["table", "feed"],
-        )
+        family = {
+            name: kind(name, text, labels=["table", *more])
+            for name, (kind, text, more) in FIGURES.items()
+        }
+        received, accepted = family["feltwire_messages_received"], family["feltwire_reads_accepted"]
+        refused, lost = family["feltwire_messages_refused"], family["feltwire_reads_lost"]
+        tags, alerts = family["feltwire_tags_refused"], family["feltwire_alerts"]
+        hands, online = family["feltwire_hands"], family["feltwire_nodes_online"]
+        clients = family["feltwire_websocket_clients"]
         for name, table in self.tables.items():
             counters = table.counters
             received.add_metric([name], counters.get("received", 0))
@@ -179,7 +195,7 @@ class TableFigures(Collector):
             for feed in FEEDS:
                 source = by_label["overlay" if feed == "overlay" else "public"]
                 clients.add_metric([name, feed], source.get(feed, 0))
-        yield from (received, accepted, refused, lost, tags, alerts, hands, online, clients)
+        yield from family.values()
 
 
 class _TableTimings:
