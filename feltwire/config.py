@@ -71,6 +71,8 @@ def in_config_dir(path: P, info: ValidationInfo) -> P:
     >>> parse_config(Files, {"deck": "deck.toml"}, source="inline").deck
     PosixPath('deck.toml')
     """
+    if "\x00" in str(path):  # no file has such a name: open() raises ValueError
+        raise ValueError("a path cannot contain a NUL character")
     base = info.context.get(CONFIG_DIR) if isinstance(info.context, dict) else None
     if base is None or Path(path).is_absolute():
         return path
@@ -175,6 +177,9 @@ def load_config(model: type[M], path: Path | str | None) -> M:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"{p}: cannot read it ({why})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
     # absolute(), not resolve(): the folder the path names, even through a symlink

@@ -171,7 +171,8 @@ def parse_topic(topic: str) -> ParsedTopic:
         kind = TopicKind.AVAILABILITY if rest[2] == "availability" else TopicKind.BUTTON
         return ParsedTopic(kind, table, node, node)
     if len(rest) == 4 and rest[0] == "seat" and rest[2:] == ["light", "set"]:
-        if not rest[1].isdigit() or not 1 <= int(rest[1]) <= MAX_SEATS:
+        # ASCII digits only: "²".isdigit() is true (int() then raises), "٣" is int 3
+        if not (rest[1].isascii() and rest[1].isdigit()) or not 1 <= int(rest[1]) <= MAX_SEATS:
             raise ProtocolError("bad_topic", f"bad seat in topic {topic!r}")
         return ParsedTopic(TopicKind.LIGHT_SET, table, rest[1])
     if rest == ["alerts"]:

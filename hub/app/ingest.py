@@ -270,7 +270,8 @@ class Ingest:
     def handle_availability(self, topic: str, payload: bytes) -> tuple[str, bool] | None:
         """A node's availability (``…/node/<node>/availability``: ``online`` or
         ``offline``, its last will): the node and whether it is online; None when refused
-        (counted under its reason)."""
+        (counted under its reason). Each is one of ``received``; one taken is also one of
+        ``availability`` (it is no read: ``accepted`` counts reads)."""
         self.counters["received"] += 1
         try:
             parsed = parse_topic(topic)
@@ -282,4 +283,5 @@ class Ingest:
             self._refuse(exc.reason, topic, str(exc))
             return None
         assert parsed.node is not None
+        self.counters["availability"] += 1
         return parsed.node, payload == AVAILABILITY_ONLINE

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Annotated
 
@@ -24,8 +26,10 @@ from fastapi import (
     status,
 )
 from starlette.requests import HTTPConnection
+from starlette.types import Message
 
 from feltwire.text import Text
+from hub.app.throttle import ThrottledLog
 from hub.messages import render
 from hub.security.audit import Outcome
 from hub.views.frames import Event
@@ -42,6 +46,13 @@ ProducerDep = Annotated[Principal, Depends(allow(Role.PRODUCER, audit="overlay")
 and refusal is audited."""
 AdminDep = Annotated[Principal, Depends(allow(Role.ADMIN))]
 """A route parameter: the access rule of the admin's routes."""
+
+FEED_MESSAGE_IGNORED = "ws_client_message_ignored"
+"""The ``web_refusals`` counter of messages a client sent on a feed's WebSocket (a feed
+takes nothing from its clients: each is read, counted, logged throttled and ignored)."""
+
+log = logging.getLogger(__name__)
+_said = ThrottledLog(log)
 
 
 def auth_of(conn: HTTPConnection) -> WebAuth:
@@ -99,7 +110,8 @@ async def pump(
     after_burst: Callable[[], Event] | None = None,
 ) -> None:
     """Send ``snapshot``, then every event of ``feed`` until the client leaves (raises
-    WebSocketDisconnect then); anything the client sends is read and ignored.
+    WebSocketDisconnect then); anything the client sends, text or binary, is read,
+    counted (:data:`FEED_MESSAGE_IGNORED`) and ignored.
 
     Events that queued up together go out as one burst, followed by ``after_burst()``
     when given (the console sends a fresh state after each change). A client that fell
@@ -107,7 +119,7 @@ async def pump(
     page reconnects and starts again from a snapshot."""
     with feed.subscribe(label) as sub:
         await ws.send_json(snapshot)
-        receiver = asyncio.create_task(ws.receive_text())
+        receiver = asyncio.create_task(ws.receive())
         getter: asyncio.Task[Event] | None = None
         try:
             while True:
@@ -116,10 +128,11 @@ async def pump(
                     {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
                 )
                 if receiver in done:
-                    getter.cancel()
-                    receiver.result()  # raises WebSocketDisconnect when the client left
-                    receiver = asyncio.create_task(ws.receive_text())
-                    continue
+                    _ignore(ws, receiver.result())  # WebSocketDisconnect: the client left
+                    receiver = asyncio.create_task(ws.receive())
+                    if getter not in done:  # a frame the getter took is sent, not dropped
+                        getter.cancel()
+                        continue
                 frames = [getter.result()]
                 while not sub.queue.empty():
                     frames.append(sub.queue.get_nowait())
@@ -134,6 +147,28 @@ async def pump(
             receiver.cancel()
             if getter is not None:
                 getter.cancel()
+
+
+def _ignore(ws: WebSocket, message: Message) -> None:
+    """A message a feed's client sent: raise WebSocketDisconnect when it says the client
+    left; otherwise count it, log it (throttled) and ignore it. (Starlette's
+    ``receive_text`` raised KeyError on a binary frame: the socket died with a traceback.)"""
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    counts = getattr(ws.app.state, "web_refusals", None)
+    if isinstance(counts, Counter):
+        counts[FEED_MESSAGE_IGNORED] += 1
+    text = message.get("text")
+    size = len(text) if text is not None else len(message.get("bytes") or b"")
+    kind = "text" if text is not None else "binary"
+    _said.warning(
+        "a client of %s sent a %s message (%d long): a feed takes nothing from its "
+        "clients; ignored",
+        ws.url.path,
+        kind,
+        size,
+        key="ws-ignored",
+    )
 
 
 def audit(
@@ -168,6 +203,7 @@ ReaderDep = Annotated[TableReader, Depends(get_table)]
 
 
 __all__ = [
+    "FEED_MESSAGE_IGNORED",
     "AdminDep",
     "DealerDep",
     "ProducerDep",

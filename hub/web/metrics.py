@@ -114,7 +114,7 @@ class TableFigures(Collector):
     def collect(self) -> Iterator[Metric]:
         received = CounterMetricFamily(
             "feltwire_messages_received",
-            "MQTT messages from the table's nodes (inventories and button presses).",
+            "MQTT messages from the table's nodes (inventories, button presses, availability).",
             labels=["table"],
         )
         accepted = CounterMetricFamily(

@@ -82,7 +82,14 @@ OVER_ADDRESS = "connections_over_address_limit"
 OVER_TOTAL = "connections_over_total_limit"
 TIMED_OUT = "request_deadline_missed"
 ACCEPTS_FAILED = "accepts_failed"
-REFUSAL_COUNTERS = (OVER_ADDRESS, OVER_TOTAL, TIMED_OUT, ACCEPTS_FAILED, "body_too_large")
+REFUSAL_COUNTERS = (
+    OVER_ADDRESS,
+    OVER_TOTAL,
+    TIMED_OUT,
+    ACCEPTS_FAILED,
+    "body_too_large",
+    "ws_client_message_ignored",  # hub.web.dependencies.FEED_MESSAGE_IGNORED
+)
 """The keys of ``app.state.web_refusals``."""
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
