@@ -191,9 +191,12 @@ class HubProc(Proc):
         assert data is not None
         return data
 
-    def until(self, pred: Callable[[dict[str, Any]], bool], *, what: str) -> dict[str, Any]:
-        """Poll the public snapshot until ``pred`` holds (fails with the log if never)."""
-        deadline = time.monotonic() + WAIT
+    def until(
+        self, pred: Callable[[dict[str, Any]], bool], *, what: str, wait: float = WAIT
+    ) -> dict[str, Any]:
+        """Poll the public snapshot until ``pred`` holds, for at most ``wait`` seconds
+        (fails with the log if never)."""
+        deadline = time.monotonic() + wait
         snap: dict[str, Any] | None = None
         while time.monotonic() < deadline:
             self.check_alive()

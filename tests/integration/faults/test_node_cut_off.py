@@ -39,6 +39,7 @@ from tests.support.ports import free_port
 from tests.support.table_procs import (
     BUY_IN,
     SEATS,
+    WAIT,
     AlertsTopic,
     HubProc,
     Proc,
@@ -114,7 +115,11 @@ def test_a_node_cut_off_mid_hand_is_said_offline_and_back_and_loses_no_read(
         hub.start()
         hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
         node.start()
-        hub.until(lambda s: all(counts(s)[f"seat{n}"] == 2 for n in SEATS), what="the deal")
+        hub.until(
+            lambda s: all(counts(s)[f"seat{n}"] == 2 for n in SEATS),
+            what="the deal",
+            wait=WAIT + 4 * STEP,
+        )
         acting = rules(hub.until(lambda s: True, what="the hub"))["acting"]
         assert hub.act(acting, "raise", BUY_IN)["accepted"]  # all-in
         other = next(s for s in SEATS if s != acting)
@@ -125,6 +130,7 @@ def test_a_node_cut_off_mid_hand_is_said_offline_and_back_and_loses_no_read(
         hub.until(
             lambda s: "node_offline" in {a["code"] for a in hub.console_state()["alerts"]},
             what="node_offline on the console",
+            wait=WAIT + CUT,
         )
         said_after = time.monotonic() - cut_at  # on the console
         hub.until(lambda s: "node_offline" in alerts.codes(), what="node_offline on the topic")
@@ -136,7 +142,7 @@ def test_a_node_cut_off_mid_hand_is_said_offline_and_back_and_loses_no_read(
         in_cut = [a["code"] for a in hub.console_state()["alerts"]]
         proxy.restore()
 
-        hub.until(lambda s: counts(s)["board"] == 5, what="the river")
+        hub.until(lambda s: counts(s)["board"] == 5, what="the river", wait=WAIT + 8 * STEP)
         showdown = hub.console_state()["showdown"]
         awards = []
         for seat in showdown["show"]:
