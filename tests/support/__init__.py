@@ -12,7 +12,9 @@ Processes and ports
     :mod:`~tests.support.broker_checks` (what the broker security tests check: clients
     of several credentials, the hub's persistent session, a late subscriber),
     :mod:`~tests.support.browser` (headless Chromium through Playwright),
-    :mod:`~tests.support.loop_thread` (a service on an event loop in a thread of its own).
+    :mod:`~tests.support.loop_thread` (a service on an event loop in a thread of its own),
+    :mod:`~tests.support.mqtt_proxy` (a TCP proxy that duplicates, delays and reorders
+    a client's MQTT messages, or cuts the network and holds the connections).
 Hubs and rooms
     :mod:`~tests.support.hub_configs` (the hub configs most tests run: embedded broker,
     or a broker the test started),
@@ -24,6 +26,11 @@ Hubs and rooms
     :mod:`~tests.support.room` (a real hub with a node dealing at its table),
     :mod:`~tests.support.console_rig` (the same for the console's browser tests),
     :mod:`~tests.support.eventlog_damage` (a log left by a killed writer, and damage),
+    :mod:`~tests.support.wal_frames` (SQLite's WAL read frame by frame; the last commit
+    torn),
+    :mod:`~tests.support.table_procs` (hub and node as processes for the fault tests:
+    seeded hands, the dealer at the console, copies of the state directory, the log's
+    rows, the node's outbox, the alerts topic),
     :mod:`~tests.support.clocks` (clocks the test moves),
     :mod:`~tests.support.commands` (running a command's ``main`` in-process),
     :mod:`~tests.support.doctests` (a module's docstring examples as a test).

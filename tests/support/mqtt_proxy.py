@@ -12,6 +12,12 @@ client sent them, not the order across topics — so a delayed message lets mess
 the original on its topic (as a client resending an unacknowledged QoS 1 message); the
 broker acknowledges both, and the proxy swallows the second PUBACK so the client sees one.
 
+:meth:`MqttFaultProxy.cut` cuts the network: nothing more is passed either way, the
+connections are held open (neither end hears of the cut but by its silence: the broker's
+keep-alive and the client's ping), a new connection is closed at once (the host cannot be
+reached); :meth:`MqttFaultProxy.restore` ends the cut — what each end sent into it is passed
+on, and a connection the other end closed meanwhile is closed (the peer is gone).
+
 >>> encode_remaining_length(321)
 b'\\xc1\\x02'
 >>> split_packets(bytearray(b"\\xc0\\x00\\x30\\x03\\x00\\x01tX"))
@@ -124,10 +130,26 @@ class MqttFaultProxy:
         self.port = 0
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._flowing = asyncio.Event()
+        self._flowing.set()
+        self.refused = 0
+        """Connections closed at once because the network was cut."""
 
     async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
         self.port = self._server.sockets[0].getsockname()[1]
+
+    def cut(self) -> None:
+        """Cut the network (callable from any thread)."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(self._flowing.clear)
+
+    def restore(self) -> None:
+        """End the cut (callable from any thread)."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(self._flowing.set)
 
     async def stop(self) -> None:
         if self._server is not None:
@@ -140,6 +162,10 @@ class MqttFaultProxy:
                 await task
 
     async def _serve(self, c_reader: asyncio.StreamReader, c_writer: asyncio.StreamWriter) -> None:
+        if not self._flowing.is_set():
+            self.refused += 1
+            c_writer.close()
+            return
         b_reader, b_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
         swallow: Counter[int] = Counter()
         up = asyncio.create_task(self._upstream(c_reader, b_writer, swallow))
@@ -192,6 +218,7 @@ class MqttFaultProxy:
         try:
             while True:
                 data = await reader.read(65536)
+                await self._flowing.wait()  # a cut holds what was sent into it
                 if not data:
                     break
                 buf += data
@@ -238,6 +265,7 @@ class MqttFaultProxy:
         buf = bytearray()
         while True:
             data = await reader.read(65536)
+            await self._flowing.wait()
             if not data:
                 return
             buf += data

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -90,14 +93,22 @@ def write_hub_config(
 
 
 def write_node_config(
-    workdir: Path, broker_url: str, *, seed: int, step_seconds: float, node: str = "n1"
+    workdir: Path,
+    broker_url: str,
+    *,
+    seed: int,
+    step_seconds: float,
+    node: str = "n1",
+    keepalive: int | None = None,
 ) -> Path:
     """A node config: simulated backend, :data:`READERS`, dealing to :data:`SEATS` with
-    ``seed``, its sequence number and outbox in ``workdir/node-state``."""
+    ``seed``, its sequence number and outbox in ``workdir/node-state``; its MQTT
+    ``keepalive`` (None: the default, 15 s)."""
     config = workdir / "node.toml"
+    mqtt = f'url = "{broker_url}"' + (f"\nkeepalive = {keepalive}" if keepalive else "")
     config.write_text(
         f'node_id = "{node}"\ntable = "t1"\nreaders = {json.dumps(READERS)}\n'
-        f'state_dir = "{workdir / "node-state"}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
+        f'state_dir = "{workdir / "node-state"}"\n\n[mqtt]\n{mqtt}\n\n'
         f"[simulator]\nseats = {SEATS}\nstep_seconds = {step_seconds}\nseed = {seed}\n"
     )
     return config
@@ -180,9 +191,12 @@ class HubProc(Proc):
         assert data is not None
         return data
 
-    def until(self, pred: Callable[[dict[str, Any]], bool], *, what: str) -> dict[str, Any]:
-        """Poll the public snapshot until ``pred`` holds (fails with the log if never)."""
-        deadline = time.monotonic() + WAIT
+    def until(
+        self, pred: Callable[[dict[str, Any]], bool], *, what: str, wait: float = WAIT
+    ) -> dict[str, Any]:
+        """Poll the public snapshot until ``pred`` holds, for at most ``wait`` seconds
+        (fails with the log if never)."""
+        deadline = time.monotonic() + wait
         snap: dict[str, Any] | None = None
         while time.monotonic() < deadline:
             self.check_alive()
@@ -288,3 +302,102 @@ def pending_in_outbox(state_dir: Path) -> int:
     with sqlite3.connect(f"file:{state_dir / 'outbox.sqlite'}?mode=ro", uri=True) as db:
         (n,) = db.execute("SELECT COUNT(*) FROM outbox").fetchone()
     return int(n)
+
+
+LOG_FILES = ("events.sqlite", "events.sqlite-wal", "events.sqlite.seal")
+"""The event log's files in a state directory (the ``-shm`` index is rebuilt by SQLite)."""
+
+
+def copy_state(src: Path, dst: Path) -> Path:
+    """A copy of the hub's event log files in ``src`` — what a crash leaves, when the hub
+    is dead or idle — into a new state directory ``dst`` (0700, as the hub makes it)."""
+    dst.mkdir(mode=0o700, parents=True)
+    for name in LOG_FILES:
+        if (src / name).exists():
+            shutil.copy2(src / name, dst / name)
+    return dst
+
+
+def log_rows(log_file: Path) -> list[tuple[Any, ...]]:
+    """Every row of the event log at ``log_file``: (seq, t, kind, payload, wall, chain),
+    read from a copy (a read-only look at the original would still need its WAL index)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = copy_state(log_file.parent, Path(tmp) / "s") / log_file.name
+        with sqlite3.connect(f"file:{copy}?mode=ro", uri=True) as db:
+            return db.execute(
+                "SELECT seq, t, kind, payload, wall, chain FROM events ORDER BY seq"
+            ).fetchall()
+
+
+def feltwire(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m feltwire ARGS`` run to its end; its exit code and output."""
+    return subprocess.run(
+        [sys.executable, "-m", "feltwire", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def dealer_step(hub: HubProc) -> str | None:
+    """Play the dealer's part once, as a patient dealer would: the seat to act checks or
+    calls, a seat asked to show at showdown shows. What was done (None: nothing to do)."""
+    state = hub.console_state()
+    legal, showdown = state.get("legal"), state.get("showdown")
+    if legal:
+        act = "check" if legal["check"] else "call" if legal["call"] is not None else None
+        if act is not None:
+            done = hub.act(legal["seat"], act)
+            return f"{act} {legal['seat']}" if done["accepted"] else None
+    if showdown and showdown.get("show"):
+        seat = showdown["show"][0]
+        if hub.console("show", {"seat": seat})["accepted"]:
+            return f"show {seat}"
+    return None
+
+
+VOLATILE = {"t", "id", "at", "since", "age", "updated", "last_seen", "server_time"}
+"""Fields of the public and console pictures that differ between two hubs holding the
+same table (wall times, ages, the running alert number)."""
+
+
+def scrub(value: Any, drop: frozenset[str] = frozenset(VOLATILE)) -> Any:
+    """``value`` without the :data:`VOLATILE` fields, at any depth."""
+    if isinstance(value, dict):
+        return {k: scrub(v, drop) for k, v in value.items() if k not in drop}
+    if isinstance(value, list):
+        return [scrub(v, drop) for v in value]
+    return value
+
+
+class AlertsTopic:
+    """A paho client on the table's alerts topic (``feltwire/v1/t1/alerts``), keeping
+    every alert the hub publishes there."""
+
+    def __init__(self, port: int) -> None:
+        import paho.mqtt.client as paho
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.payloads: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        subscribed = threading.Event()
+        self.client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, *_: c.subscribe("feltwire/v1/t1/alerts", qos=1)
+        self.client.on_subscribe = lambda *_: subscribed.set()
+        self.client.on_message = self._message
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        assert subscribed.wait(10), "no SUBACK from the broker"
+
+    def _message(self, _c: object, _u: object, message: Any) -> None:
+        with self._lock:
+            self.payloads.append(json.loads(message.payload))
+
+    def codes(self) -> list[str]:
+        with self._lock:
+            return [str(p["code"]) for p in self.payloads]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
