@@ -12,9 +12,6 @@ seat. The node started again clears the alert (``node_online``) and ``/readyz`` 
 from __future__ import annotations
 
 import json
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +27,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from hub.web.auth import Role, TokenSigner
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
+from tests.support.table_procs import Proc
 
 SECRET = "node-health-test-secret-0123456789"
 DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
@@ -104,35 +102,6 @@ seed = 7
 """
     )
     return config
-
-
-class Proc:
-    """``python -m feltwire <command> --config …`` as a child process, its output in a log."""
-
-    def __init__(self, command: str, config: Path, log: Path) -> None:
-        self.args = [sys.executable, "-m", "feltwire", command, "--config", str(config)]
-        self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(self.args, stdout=out, stderr=subprocess.STDOUT)
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        assert self.proc.wait(timeout=10) == -signal.SIGKILL
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
 
 
 class AlertsTopic:

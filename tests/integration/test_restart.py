@@ -11,13 +11,9 @@ hand plays on to the right pot award.
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import stat
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,18 +24,13 @@ from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
-from hub.web.auth import Role, TokenSigner
 from table_node.simulated import SimulatedTable
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
+from tests.support.table_procs import SECRET, TOKEN, HubProc
 
 DECK = simulated_deck()
-TOKEN = "restart-test-token"
-SECRET = "restart-test-secret-0123456789"
-DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
 READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
-WAIT = 20.0
-"""Generous upper bound for the hub to reach a state (not a timing assertion)."""
 
 
 def write_config(tmp_path: Path, broker_url: str, web_port: int) -> Path:
@@ -72,78 +63,6 @@ players = [
     return config
 
 
-class HubProcess:
-    """``python -m feltwire hub --config …`` as a child process."""
-
-    def __init__(self, config: Path, web_port: int, log: Path) -> None:
-        self.config = config
-        self.url = f"http://127.0.0.1:{web_port}"
-        self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "feltwire", "hub", "--config", str(self.config)],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        self.until(lambda s: s is not None, what="the hub's web server")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        assert self.proc.wait(timeout=10) == -signal.SIGKILL
-        self.proc = None
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
-
-    def public(self) -> dict[str, Any] | None:
-        try:
-            response = httpx.get(f"{self.url}/api/public", timeout=2)
-        except httpx.HTTPError:
-            return None
-        if response.status_code != 200:
-            return None
-        data: dict[str, Any] = response.json()
-        return data
-
-    def until(self, pred: Callable[[dict[str, Any] | None], bool], *, what: str) -> dict[str, Any]:
-        """Poll the public snapshot until ``pred`` holds (fails with the log if never)."""
-        deadline = time.monotonic() + WAIT
-        snap: dict[str, Any] | None = None
-        while time.monotonic() < deadline:
-            if self.proc is not None and self.proc.poll() is not None:
-                pytest.fail(f"the hub exited ({self.proc.returncode}):\n{self.log.read_text()}")
-            snap = self.public()
-            if snap is not None and pred(snap):
-                return snap
-            time.sleep(0.05)
-        pytest.fail(f"waited for {what}; last snapshot {snap}\n{self.log.read_text()[-4000:]}")
-
-    def act(self, seat: int, act: str, to: int = 0) -> dict[str, Any]:
-        return self.console("action", {"seat": seat, "act": act, "to": to})
-
-    def console(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
-        response = httpx.post(
-            f"{self.url}/api/console/{route}",
-            json=body,
-            headers={"Authorization": f"Bearer {DEALER}"},
-            timeout=5,
-        )
-        assert response.status_code == 200, response.text
-        data: dict[str, Any] = response.json()
-        return data
-
-
 class Dealer:
     """The node: simulated antennas swept into an inventory publisher over paho."""
 
@@ -173,11 +92,9 @@ def counts(snap: dict[str, Any] | None) -> dict[str, int]:
 
 
 @pytest.fixture
-def rig(tmp_path: Path, mosquitto: MosquittoProcess) -> Iterator[tuple[HubProcess, Dealer]]:
+def rig(tmp_path: Path, mosquitto: MosquittoProcess) -> Iterator[tuple[HubProc, Dealer]]:
     web_port = free_port()
-    hub = HubProcess(
-        write_config(tmp_path, mosquitto.url, web_port), web_port, tmp_path / "hub.log"
-    )
+    hub = HubProc(write_config(tmp_path, mosquitto.url, web_port), web_port, tmp_path / "hub.log")
     hub.start()
     dealer = Dealer(mosquitto.url)
     try:
@@ -188,7 +105,7 @@ def rig(tmp_path: Path, mosquitto: MosquittoProcess) -> Iterator[tuple[HubProces
 
 
 def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
-    rig: tuple[HubProcess, Dealer], tmp_path: Path
+    rig: tuple[HubProc, Dealer], tmp_path: Path
 ) -> None:
     hub, dealer = rig
     first = hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
@@ -259,7 +176,7 @@ def test_a_hub_killed_on_its_embedded_broker_starts_again_at_once(tmp_path: Path
     mqtt_port, web_port = free_port(), free_port()
     config = write_config(tmp_path, "", web_port)
     config.write_text(config.read_text().replace('url = ""', f"embedded_port = {mqtt_port}"))
-    hub = HubProcess(config, web_port, tmp_path / "hub.log")
+    hub = HubProc(config, web_port, tmp_path / "hub.log")
     hub.start()
     try:
         client = _connect_mqtt(mqtt_port)

@@ -155,6 +155,20 @@ class Proc:
             )
 
 
+def get_json(url: str, token: str | None = None) -> dict[str, Any] | None:
+    """``GET url`` (with ``token`` as the bearer) as JSON; None when nothing answers or the
+    answer is not a 200 — the hub is not up yet, or gone."""
+    headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
+    try:
+        response = httpx.get(url, headers=headers, timeout=5)
+    except httpx.HTTPError:
+        return None
+    if response.status_code != 200:
+        return None
+    data: dict[str, Any] = response.json()
+    return data
+
+
 class HubProc(Proc):
     """``feltwire hub`` and what a test reads of it over HTTP."""
 
@@ -167,15 +181,7 @@ class HubProc(Proc):
         self.until(lambda s: True, what="the hub's web server")
 
     def get(self, path: str, *, dealer: bool = False) -> dict[str, Any] | None:
-        headers = {"Authorization": f"Bearer {DEALER}"} if dealer else {}
-        try:
-            response = httpx.get(f"{self.url}{path}", headers=headers, timeout=5)
-        except httpx.HTTPError:
-            return None
-        if response.status_code != 200:
-            return None
-        data: dict[str, Any] = response.json()
-        return data
+        return get_json(f"{self.url}{path}", DEALER if dealer else None)
 
     def public(self) -> dict[str, Any] | None:
         return self.get("/api/public")

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from feltwire.config import MqttClientSettings
@@ -24,6 +23,7 @@ from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
+from tests.support.table_procs import get_json
 
 WITHOUT_AMQTT = (
     "import sys\n"
@@ -65,14 +65,7 @@ producer_token = "no-amqtt-test-token"
 
 
 def public(url: str) -> dict[str, Any] | None:
-    try:
-        response = httpx.get(f"{url}/api/public", timeout=2)
-    except httpx.HTTPError:
-        return None
-    if response.status_code != 200:
-        return None
-    data: dict[str, Any] = response.json()
-    return data
+    return get_json(f"{url}/api/public")
 
 
 def seat1_count(snap: dict[str, Any] | None) -> int | None:
