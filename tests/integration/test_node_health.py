@@ -12,22 +12,19 @@ seat. The node started again clears the alert (``node_online``) and ``/readyz`` 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import paho.mqtt.client as paho
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 from prometheus_client.parser import text_string_to_metric_families
 
 from hub.web.auth import Role, TokenSigner
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
-from tests.support.table_procs import Proc
+from tests.support.table_procs import AlertsTopic, Proc
 
 SECRET = "node-health-test-secret-0123456789"
 DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
@@ -102,34 +99,6 @@ seed = 7
 """
     )
     return config
-
-
-class AlertsTopic:
-    """A paho client on the table's alerts topic, keeping every payload."""
-
-    def __init__(self, port: int) -> None:
-        self.payloads: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        self._subscribed = threading.Event()
-        self.client = paho.Client(CallbackAPIVersion.VERSION2)
-        self.client.on_connect = lambda c, *_: c.subscribe("feltwire/v1/t1/alerts", qos=1)
-        self.client.on_subscribe = lambda *_: self._subscribed.set()
-        self.client.on_message = self._message
-        self.client.connect("127.0.0.1", port)
-        self.client.loop_start()
-        assert self._subscribed.wait(10), "no SUBACK from the broker"
-
-    def _message(self, _c: object, _u: object, message: paho.MQTTMessage) -> None:
-        with self._lock:
-            self.payloads.append(json.loads(message.payload))
-
-    def codes(self) -> list[str]:
-        with self._lock:
-            return [str(p["code"]) for p in self.payloads]
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
 
 
 def _until(what: str, probe: Callable[[], Any], timeout: float, logs: list[Path]) -> Any:

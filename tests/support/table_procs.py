@@ -28,11 +28,13 @@ from typing import Any
 
 import httpx
 import pytest
+from pokerkit import Card, Hand, StandardHighHand
 
 from feltwire.deck import simulated_deck
 from hub.web.auth import Role, TokenSigner
 from table_node.dealer import AntennaDealer, DealStep, DealStepKind
 from tests.support.mosquitto import Mosquitto, MosquittoProcess
+from tests.support.ports import free_port
 
 TOKEN = "fault-test-token"
 SECRET = "fault-test-secret-0123456789abcdef"
@@ -407,3 +409,48 @@ class AlertsTopic:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def winner(hole: dict[int, list[str]], board: list[str]) -> int:
+    """The seat whose hand is best (PokerKit, not the hub's evaluator); a tie fails."""
+
+    def strength(seat: int) -> Hand:
+        return StandardHighHand.from_game(
+            tuple(Card.parse("".join(hole[seat]))), tuple(Card.parse("".join(board)))
+        )
+
+    best = max(SEATS, key=strength)
+    assert all(strength(s) < strength(best) for s in SEATS if s != best), "a tie"
+    return best
+
+
+def hub_and_node(
+    workdir: Path, broker_url: str, *, seed: int, step_seconds: float
+) -> tuple[HubProc, Proc]:
+    """A hub (:func:`write_hub_config`, its web server on a free port) and a simulated node
+    dealing with ``seed`` (:func:`write_node_config`) on the broker at ``broker_url``, their
+    output in ``workdir/hub.log`` and ``workdir/node.log``; neither started."""
+    web_port = free_port()
+    hub = HubProc(write_hub_config(workdir, broker_url, web_port), web_port, workdir / "hub.log")
+    node_config = write_node_config(workdir, broker_url, seed=seed, step_seconds=step_seconds)
+    return hub, Proc("node", node_config, workdir / "node.log")
+
+
+def start_hand_then_node(hub: HubProc, node: Proc) -> None:
+    """Start the hub, wait for its first hand, let the broker save the hub's subscription
+    (a persistent Mosquitto saves every second: ``autosave_interval 1``), start the node."""
+    hub.start()
+    hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
+    time.sleep(1.5)
+    node.start()
+
+
+def show_down(hub: HubProc) -> list[dict[str, Any]]:
+    """Every seat the console asks to show at the showdown shows (each accepted): the
+    pots awarded (``PotAwarded`` events), in order."""
+    awards: list[dict[str, Any]] = []
+    for seat in hub.console_state()["showdown"]["show"]:
+        shown = hub.console("show", {"seat": seat})
+        assert shown["accepted"], shown
+        awards += [e for e in shown["events"] if e["event"] == "PotAwarded"]
+    return awards

@@ -16,17 +16,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pokerkit import Card, Hand, StandardHighHand
-
-from tests.support.ports import free_port
 from tests.support.table_procs import (
     BUY_IN,
     SEATS,
-    HubProc,
-    Proc,
     board_cards,
     counts,
     hole_cards,
+    hub_and_node,
     kill9_broker,
     last_logged_cards,
     logged_reads,
@@ -36,25 +32,13 @@ from tests.support.table_procs import (
     retained_inventories,
     rules,
     seed_without_folds,
-    write_hub_config,
-    write_node_config,
+    show_down,
+    start_hand_then_node,
+    winner,
 )
 
 STEP = 1.2
 """The node's dealer: seconds between two motions (the dealer's pace)."""
-
-
-def winner(hole: dict[int, list[str]], board: list[str]) -> int:
-    """The seat whose hand is best (PokerKit, not the hub's evaluator)."""
-
-    def strength(seat: int) -> Hand:
-        return StandardHighHand.from_game(
-            tuple(Card.parse("".join(hole[seat]))), tuple(Card.parse("".join(board)))
-        )
-
-    best = max(SEATS, key=strength)
-    assert all(strength(s) < strength(best) for s in SEATS if s != best), "a tie"
-    return best
 
 
 def test_broker_killed_mid_hand_loses_no_read_and_the_hand_completes(tmp_path: Path) -> None:
@@ -63,18 +47,9 @@ def test_broker_killed_mid_hand_loses_no_read_and_the_hand_completes(tmp_path: P
     hole, board = hole_cards(steps), board_cards(steps)
     broker = persistent_broker(tmp_path)
     broker.start()
-    web_port = free_port()
-    hub = HubProc(write_hub_config(tmp_path, broker.url, web_port), web_port, tmp_path / "hub.log")
-    node = Proc(
-        "node",
-        write_node_config(tmp_path, broker.url, seed=seed, step_seconds=STEP),
-        tmp_path / "node.log",
-    )
+    hub, node = hub_and_node(tmp_path, broker.url, seed=seed, step_seconds=STEP)
     try:
-        hub.start()
-        hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
-        time.sleep(1.5)  # the broker saves the hub's subscription (autosave_interval 1)
-        node.start()
+        start_hand_then_node(hub, node)
         hub.until(lambda s: all(counts(s)[f"seat{n}"] == 2 for n in SEATS), what="the deal")
 
         kill9_broker(broker)
@@ -89,12 +64,7 @@ def test_broker_killed_mid_hand_loses_no_read_and_the_hand_completes(tmp_path: P
         broker.start()  # same port, same persistence
 
         hub.until(lambda s: counts(s)["board"] == 5, what="the river")
-        showdown = hub.console_state()["showdown"]
-        awards = []
-        for seat in showdown["show"]:
-            shown = hub.console("show", {"seat": seat})
-            assert shown["accepted"], shown
-            awards += [e for e in shown["events"] if e["event"] == "PotAwarded"]
+        awards = show_down(hub)
         assert [(a["amount"], [p["seat"] for p in a["payouts"]]) for a in awards] == [
             (2 * BUY_IN, [winner(hole, board)])
         ]

@@ -33,14 +33,14 @@ from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
 from tests.support.table_procs import (
     HubProc,
-    Proc,
     copy_state,
     dealer_step,
+    hub_and_node,
     persistent_broker,
     rules,
     scrub,
+    start_hand_then_node,
     write_hub_config,
-    write_node_config,
 )
 
 KILLS = int(os.environ.get("FELTWIRE_KILL_LOOPS", "5"))
@@ -73,15 +73,18 @@ def settled(hub: HubProc) -> dict[str, Any]:
     pytest.fail(f"the hub never settled:\n{hub.log.read_text()[-3000:]}")
 
 
-def replay_of(state: Path, copy: Path, broker: MosquittoProcess, hub: HubProc) -> Path:
-    """A copy of the hub's log taken while ``hub`` is idle and holding the picture it had
-    before and after (a copy caught mid-write is taken again)."""
+def replay_of(
+    state: Path, copy: Path, broker: MosquittoProcess, hub: HubProc
+) -> tuple[Path, dict[str, Any]]:
+    """A copy of the hub's log taken while ``hub`` is idle, and the picture the hub held
+    both before and after the copy — the state the copy is the log of (a copy caught
+    mid-write, or across a change, is taken again)."""
     for attempt in range(20):
         before = picture(hub)
         dst = copy_state(state, copy / f"try{attempt}")
         after = picture(hub)
         if before == after and check_log(dst / "events.sqlite", "t1").damage is None:
-            return dst
+            return dst, after
         time.sleep(0.2)
     pytest.fail("no quiet moment to copy the log")
 
@@ -95,13 +98,7 @@ def test_the_hub_killed_at_random_moments_restarts_to_the_replay_of_its_log(
     (tmp_path / "replays").mkdir()
     replays = MosquittoProcess(tmp_path / "replays")
     replays.start()
-    web_port = free_port()
-    hub = HubProc(write_hub_config(tmp_path, broker.url, web_port), web_port, tmp_path / "hub.log")
-    node = Proc(
-        "node",
-        write_node_config(tmp_path, broker.url, seed=SEED, step_seconds=STEP),
-        tmp_path / "node.log",
-    )
+    hub, node = hub_and_node(tmp_path, broker.url, seed=SEED, step_seconds=STEP)
     awarded: set[int] = set()
     killed_in: list[int] = []
     moves_after: list[int] = []
@@ -120,10 +117,7 @@ def test_the_hub_killed_at_random_moments_restarts_to_the_replay_of_its_log(
         return done
 
     try:
-        hub.start()
-        hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
-        time.sleep(1.5)  # the broker saves the hub's subscription (autosave_interval 1)
-        node.start()
+        start_hand_then_node(hub, node)
         for k in range(KILLS):
             play(rng.uniform(*UPTIME))
             assert node.proc is not None and hub.proc is not None
@@ -135,7 +129,9 @@ def test_the_hub_killed_at_random_moments_restarts_to_the_replay_of_its_log(
             at_kill = rules(live["public"])
             if at_kill["in_hand"]:
                 killed_in.append(at_kill["hand"])
-            copy = replay_of(tmp_path / "state", tmp_path / f"kill{k}", replays, hub)
+            # compared with the picture held around the copy, not the one read before it:
+            # the rules' ticks go on while the hub is idle and may change it in between
+            copy, live = replay_of(tmp_path / "state", tmp_path / f"kill{k}", replays, hub)
             port = free_port()
             second = HubProc(
                 write_hub_config(copy.parent, replays.url, port, state_dir=copy),

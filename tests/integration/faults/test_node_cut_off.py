@@ -31,8 +31,6 @@ import os
 import time
 from pathlib import Path
 
-from pokerkit import Card, Hand, StandardHighHand
-
 from tests.support.loop_thread import LoopThread
 from tests.support.mqtt_proxy import Faults, MqttFaultProxy
 from tests.support.ports import free_port
@@ -52,6 +50,8 @@ from tests.support.table_procs import (
     planned_hand,
     rules,
     seed_without_folds,
+    show_down,
+    winner,
     write_hub_config,
     write_node_config,
 )
@@ -61,19 +61,6 @@ KEEPALIVE = 5
 STEP = max(1.2, CUT / 5)
 BASELINE = "deal_out_of_order"
 """The simulated node's first hand's alert (its button differs from the hub's)."""
-
-
-def winner(hole: dict[int, list[str]], board: list[str]) -> int:
-    """The seat whose hand is best (PokerKit, not the hub's evaluator)."""
-
-    def strength(seat: int) -> Hand:
-        return StandardHighHand.from_game(
-            tuple(Card.parse("".join(hole[seat]))), tuple(Card.parse("".join(board)))
-        )
-
-    best = max(SEATS, key=strength)
-    assert all(strength(s) < strength(best) for s in SEATS if s != best), "a tie"
-    return best
 
 
 async def _proxy_up(upstream: int) -> MqttFaultProxy:
@@ -143,12 +130,7 @@ def test_a_node_cut_off_mid_hand_is_said_offline_and_back_and_loses_no_read(
         proxy.restore()
 
         hub.until(lambda s: counts(s)["board"] == 5, what="the river", wait=WAIT + 8 * STEP)
-        showdown = hub.console_state()["showdown"]
-        awards = []
-        for seat in showdown["show"]:
-            shown = hub.console("show", {"seat": seat})
-            assert shown["accepted"], shown
-            awards += [e for e in shown["events"] if e["event"] == "PotAwarded"]
+        awards = show_down(hub)
         assert [(a["amount"], [p["seat"] for p in a["payouts"]]) for a in awards] == [
             (2 * BUY_IN, [winner(hole, board)])
         ]

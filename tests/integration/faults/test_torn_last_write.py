@@ -31,16 +31,16 @@ from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
 from tests.support.table_procs import (
     HubProc,
-    Proc,
     copy_state,
     dealer_step,
     feltwire,
+    hub_and_node,
     log_rows,
     persistent_broker,
     rules,
     scrub,
+    start_hand_then_node,
     write_hub_config,
-    write_node_config,
 )
 from tests.support.wal_frames import commits, tear_last_commit
 
@@ -65,18 +65,9 @@ def test_a_torn_last_write_is_named_and_every_input_before_it_is_replayed(
 ) -> None:
     broker = persistent_broker(tmp_path)
     broker.start()
-    web_port = free_port()
-    hub = HubProc(write_hub_config(tmp_path, broker.url, web_port), web_port, tmp_path / "hub.log")
-    node = Proc(
-        "node",
-        write_node_config(tmp_path, broker.url, seed=SEED, step_seconds=STEP),
-        tmp_path / "node.log",
-    )
+    hub, node = hub_and_node(tmp_path, broker.url, seed=SEED, step_seconds=STEP)
     try:
-        hub.start()
-        hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
-        time.sleep(1.5)  # the broker saves the hub's subscription (autosave_interval 1)
-        node.start()
+        start_hand_then_node(hub, node)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # hand 1 played out, hand 2 under way
             dealer_step(hub)
