@@ -34,6 +34,7 @@ from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.mqtt import run_mqtt
+from hub.app import tasks as table_tasks
 from hub.app.errors import EventLogError
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
@@ -282,15 +283,16 @@ async def start_hub(
         table_app = services[table.table]
         name = table.table
         tasks += [
-            asyncio.create_task(table_app.run_release(), name=f"overlay-release-{name}"),
-            asyncio.create_task(table_app.run_equity(), name=f"equity-{name}"),
-            asyncio.create_task(table_app.run_security(), name=f"security-{name}"),
-            asyncio.create_task(table_app.run_health(), name=f"health-{name}"),
+            asyncio.create_task(table_tasks.run_release(table_app), name=f"overlay-release-{name}"),
+            asyncio.create_task(table_tasks.run_equity(table_app), name=f"equity-{name}"),
+            asyncio.create_task(table_tasks.run_security(table_app), name=f"security-{name}"),
+            asyncio.create_task(table_tasks.run_health(table_app), name=f"health-{name}"),
         ]
         if table.rules is not None and table.rules.tick_seconds > 0:
             tasks.append(
                 asyncio.create_task(
-                    table_app.run_ticks(table.rules.tick_seconds), name=f"rules-tick-{name}"
+                    table_tasks.run_ticks(table_app, table.rules.tick_seconds),
+                    name=f"rules-tick-{name}",
                 )
             )
     while not server.started:

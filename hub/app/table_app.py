@@ -69,7 +69,6 @@ from hub.app.publisher import TablePublisher
 from hub.app.records import InputKind, LogRecord
 from hub.app.rules_desk import RulesDesk
 from hub.app.table_console import TableConsole
-from hub.app.table_time import wait_event
 from hub.app.throttle import ThrottledLog
 from hub.app.timings import NO_TIMINGS, Timings
 from hub.config import RulesSettings, TournamentSettings
@@ -546,7 +545,7 @@ class TableApp:
             self.feeds.hub_alert(broker_alert(True, self.clock(), error), "broker")
 
     def check_health(self, now: float) -> None:
-        """Say the readers that fell silent by ``now`` (see :meth:`run_health`)."""
+        """Say the readers that fell silent by ``now`` (see :func:`hub.app.tasks.run_health`)."""
         self.intake.due_silent(now)
         self.tell_notices()
 
@@ -774,72 +773,6 @@ class TableApp:
             burns=hand.burns,
             snapshot=snap,
         )
-
-    # ------------------------------------------------------------------ the tasks
-
-    async def run_security(self) -> None:
-        """Raise the doubled-tag alert on time, and release the reads held for the reads
-        before them when their reorder grace ends (even if nothing else comes), forever
-        (a task of the running hub)."""
-        while True:
-            now = self.clock()
-            try:
-                self.check_doubled(now)
-            except Exception:
-                self.task_failed("security")
-            try:
-                self.release_held()
-            except LogUnavailable:
-                pass  # counted, logged and told to the dealer
-            except Exception:
-                self.task_failed("read-hold")
-            due = [t for t in (self.intake.next_doubled(), self.intake.next_due()) if t is not None]
-            self.intake.timers_changed.clear()
-            timeout = None if not due else max(0.01, min(due) - now)
-            await wait_event(self.intake.timers_changed, timeout)
-
-    async def run_health(self, poll_s: float = 1.0) -> None:
-        """Say the readers that fall silent, on time, forever (a task of the running hub;
-        silence is measured in seconds, so a look every ``poll_s`` is soon enough)."""
-        while True:
-            await asyncio.sleep(poll_s)
-            try:
-                self.check_health(self.clock())
-            except Exception:
-                self.task_failed("health")
-
-    async def run_release(self) -> None:
-        """Release held overlay events on time, forever (a task of the running hub)."""
-        while True:
-            try:
-                self.feeds.release_due()
-            except Exception:
-                self.task_failed("overlay-release")
-                await asyncio.sleep(1.0)
-            nxt = self.feeds.next_release()
-            self.feeds.held_changed.clear()
-            timeout = None if nxt is None else max(0.0, nxt - self.clock())
-            await wait_event(self.feeds.held_changed, timeout)
-
-    async def run_equity(self, settle_s: float = 0.05, poll_s: float = 0.25) -> None:
-        """Recompute live equity when the cards change, forever (a task of the running hub;
-        see :meth:`hub.app.equity_watch.EquityWatch.run`)."""
-        await self.equity.run(self.task_failed, settle_s, poll_s)
-
-    async def run_ticks(self, interval: float) -> None:
-        """Tick the rules every ``interval`` seconds, forever (a task of the running hub
-        that enforces rules)."""
-        while True:
-            await asyncio.sleep(interval)
-            console = self.rules
-            if console is None:
-                continue
-            try:
-                console.tick()
-            except LogUnavailable:
-                pass  # counted, logged and told to the dealer; the next tick tries
-            except Exception:
-                self.task_failed("rules-tick")
 
 
 def _unknown_antenna(antenna: Event) -> Event:

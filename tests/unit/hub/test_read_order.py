@@ -24,6 +24,7 @@ from feltwire.deck import simulated_uid
 from hub.adapters.eventlog.store import EventLog
 from hub.app.nodes import MAX_GAP
 from hub.app.table_app import TableApp
+from hub.app.tasks import run_security
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
 
@@ -193,7 +194,7 @@ def test_a_held_read_is_released_by_the_hubs_timer_when_nothing_else_comes() -> 
     svc = hub_service(time.monotonic, reorder_grace_s=0.2)  # type: ignore[arg-type]  # real time
 
     async def scene() -> list[dict[str, Any]]:
-        task = asyncio.create_task(svc.run_security())
+        task = asyncio.create_task(run_security(svc))
         try:
             with svc.public.subscribe() as pub:
                 svc.handle_message(*inv("seat1", 1, [AS]))
