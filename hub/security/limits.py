@@ -64,7 +64,9 @@ class SlidingWindow:
         events = self._live(key, now)
         if events is None or len(events) < self.limit:
             return 0.0
-        return float(events[-self.limit] + self.window - now)
+        # (the event - now) first: exact for times that close, so a full window is the
+        # window to the last bit (the other order once said 300.00000000000006: 301 s)
+        return float((events[-self.limit] - now) + self.window)
 
     def add(self, key: str, now: float) -> None:
         """Count one event of ``key`` at ``now`` (whether or not it was within the limit)."""

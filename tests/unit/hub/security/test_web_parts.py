@@ -306,3 +306,12 @@ def test_failed_accept_retries_are_counted_and_throttled(caplog: pytest.LogCaptu
         assert len([r for r in caplog.records if "retried accept" in r.getMessage()]) == 3
     finally:
         loop.close()
+
+
+def test_a_full_window_is_the_window_to_the_last_bit() -> None:
+    """At a monotonic time like 8174.326…, ``(t + 300) - t`` is 300.00000000000006 and the
+    sign-in's ``Retry-After`` (rounded up) said 301 for a 300-s lock."""
+    t = 8174.326235239371
+    window = SlidingWindow(limit=1, window=300)
+    window.add("ann", t)
+    assert window.retry_after("ann", t) == 300.0
