@@ -14,8 +14,8 @@ on (SIGCONT) and so does the hand: reads and console actions after the restart a
 accepted, and every hand a kill fell in ends with its pot awarded.
 
 ``FELTWIRE_KILL_LOOPS`` kills (5 is a short run; issue 15 asks for 100:
-``FELTWIRE_KILL_LOOPS=100``). It does not run without the knob: its comparison failed
-twice in about ten runs on a loaded machine, cause open (docs/reliability.md).
+``FELTWIRE_KILL_LOOPS=100``). It does not run without the knob: it failed twice in about
+ten runs on a loaded machine, on races of its own (docs/reliability.md, "Open").
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ pytestmark = pytest.mark.skipif(
     KILLS == 0,
     reason=(
         "runs with FELTWIRE_KILL_LOOPS=N (N kills; 5 is a short run, 100 the issue's): not "
-        "by default — twice in about ten runs on a loaded machine the restarted hub did not "
-        "equal its log's replay, cause open (docs/reliability.md)"
+        "by default — it failed twice in about ten runs on a loaded machine, on races of its "
+        "own (docs/reliability.md, 'Open')"
     ),
 )
 SEED = int(os.environ.get("FELTWIRE_KILL_SEED", "15"))
