@@ -32,6 +32,7 @@ import uvicorn
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
+from hub.adapters.eventlog.repair import open_log
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.mqtt import run_mqtt
 from hub.app import tasks as table_tasks
@@ -210,7 +211,13 @@ async def start_hub(
     try:
         for table in tables:
             if table.table in log_paths:
-                opened = EventLog(log_paths[table.table], table.table, sync=config.event_log_sync)
+                opened = open_log(
+                    log_paths[table.table],
+                    table.table,
+                    sync=config.event_log_sync,
+                    torn=config.event_log_torn,
+                    clock=clock,
+                )
                 logs[table.table] = opened
                 now.resume(opened.last_t)
         for table in tables:

@@ -527,6 +527,15 @@ class HubConfig(ConfigModel):
             "is applied (survives a power cut); normal = survives a crash of the hub only"
         ),
     )
+    event_log_torn: Literal["drop", "stop"] = Field(
+        "drop",
+        description=(
+            "a log whose last write was torn (a power cut or a kill while it was written): "
+            "drop = the hub drops that write, sets the damaged files aside, says what it "
+            "dropped and starts; stop = it refuses to start until `feltwire event-log "
+            "accept-loss` (any other damage always stops it)"
+        ),
+    )
     tables: list[TableSettings] = Field(
         default_factory=list,
         max_length=MAX_TABLES,

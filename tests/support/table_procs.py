@@ -78,15 +78,21 @@ def board_cards(steps: list[DealStep]) -> list[str]:
 
 
 def write_hub_config(
-    workdir: Path, broker_url: str, web_port: int, *, state_dir: Path | None = None
+    workdir: Path,
+    broker_url: str,
+    web_port: int,
+    *,
+    state_dir: Path | None = None,
+    top: str = "",
 ) -> Path:
     """A hub config: table ``t1`` with :data:`READERS`, three players of :data:`BUY_IN`,
-    blinds 5/10, live equity off, the event log in ``state_dir`` (``workdir/state``)."""
+    blinds 5/10, live equity off, the event log in ``state_dir`` (``workdir/state``);
+    ``top``: more top-level lines (``event_log_torn = "stop"``)."""
     config = workdir / "hub.toml"
     state = state_dir or workdir / "state"
     players = ", ".join(f'{{ seat = {s}, name = "P{s}", buy_in = {BUY_IN} }}' for s in SEATS)
     config.write_text(
-        f'table = "t1"\nreaders = {json.dumps(READERS)}\nlive_equity = false\n'
+        f'table = "t1"\nreaders = {json.dumps(READERS)}\nlive_equity = false\n{top}'
         f'state_dir = "{state}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
         f'[web]\nport = {web_port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n\n'
         f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n"

@@ -44,7 +44,12 @@ write was torn. A log *ahead* of its seal (the hub died between a commit and the
 write) is sound when its chain verifies: the seal is rewritten and an INFO line says so.
 The operator accepts a loss explicitly with ``feltwire event-log accept-loss``
 (:func:`accept_loss`): the verified prefix is kept, the damaged files are moved aside
-for forensics, and the loss is recorded in the log (:attr:`EventLog.accepted_losses`). A
+for forensics, and the loss is recorded in the log (:attr:`EventLog.accepted_losses`).
+One loss is accepted without the operator: the hub opens its logs with :func:`open_log`,
+which drops a torn last write by the same :func:`accept_loss` and says so (a WARNING, and
+the ``event_log_loss_accepted`` alert at start) — a power cut must not keep a table shut
+until someone comes with a shell; ``event_log_torn = "stop"`` in ``hub.toml`` leaves that
+to the operator too. Any other damage stops the hub. A
 log of schema 1 (no chain, no seal) is migrated in place when it is opened.
 
 Durability: ``synchronous = FULL`` by default — every commit is on disk (fsync of the
@@ -75,7 +80,7 @@ The package, by what each module is:
   :meth:`EventLog.save_snapshot`, :meth:`EventLog.latest_snapshot`. The store is there;
   the hub does not write snapshots yet (issue #15: a start still replays every input);
 - :mod:`~.report` — :func:`check_log` and its :class:`LogReport`;
-- :mod:`~.repair` — :func:`accept_loss`;
+- :mod:`~.repair` — :func:`accept_loss`, :func:`open_log`;
 - :mod:`~.errors` — what the log raises under the event store's
   :class:`~hub.app.errors.EventLogError` (a ``FeltwireError`` and an ``OSError``).
 
@@ -97,7 +102,7 @@ from hub.adapters.eventlog.errors import (
     SealDamaged,
 )
 from hub.adapters.eventlog.files import EVENT_LOG_FILE, SEAL_SUFFIX, create_private, seal_path
-from hub.adapters.eventlog.repair import accept_loss
+from hub.adapters.eventlog.repair import accept_loss, open_log
 from hub.adapters.eventlog.report import EventLogDamaged, LogReport, check_log
 from hub.adapters.eventlog.schema import SCHEMA_VERSION
 from hub.adapters.eventlog.seal import SEAL_SLOT, SEAL_SYNC_S, Seal, read_seal
@@ -161,6 +166,7 @@ __all__ = [
     "encode_read",
     "encode_table",
     "local_time",
+    "open_log",
     "read_seal",
     "seal_path",
 ]

@@ -3,13 +3,14 @@ aside for forensics, put a rebuilt and resealed log in their place."""
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from hub.adapters.eventlog.errors import EventLogError
 from hub.adapters.eventlog.files import (
@@ -20,7 +21,7 @@ from hub.adapters.eventlog.files import (
     seal_path,
     sidecar,
 )
-from hub.adapters.eventlog.report import LogReport, check_log
+from hub.adapters.eventlog.report import EventLogDamaged, LogReport, check_log
 from hub.adapters.eventlog.schema import (
     INSERT,
     SCHEMA_VERSION,
@@ -29,8 +30,11 @@ from hub.adapters.eventlog.schema import (
     loss_rows,
 )
 from hub.adapters.eventlog.seal import Seal, create_seal
+from hub.adapters.eventlog.store import EventLog, Sync
 from hub.app.records import AcceptedLoss, local_time
 from hub.security.chain import GENESIS
+
+log = logging.getLogger(__name__)
 
 _DAMAGED = ".damaged-"
 _REBUILT = ".rebuilt-"
@@ -171,3 +175,39 @@ def _swap(path: Path, rebuilt: Path, aside: Path) -> None:
 def _last_loss(path: Path, table: str) -> AcceptedLoss | None:
     report = check_log(path, table)
     return report.losses[-1] if report.losses else None
+
+
+TornPolicy = Literal["drop", "stop"]
+"""What opening a log at start does with a torn last write (``event_log_torn``)."""
+
+
+def open_log(
+    path: Path,
+    table: str,
+    *,
+    sync: Sync = "full",
+    torn: TornPolicy = "drop",
+    clock: Callable[[], float] = time.time,
+) -> EventLog:
+    """Open the log at ``path`` for the hub: as :class:`EventLog` does, except that with
+    ``torn = "drop"`` a log whose damage is exactly a torn last write (the last commit the
+    seal names is missing: a power cut or a kill while it was written) has that write
+    dropped by :func:`accept_loss` — the damaged files set aside, the loss recorded in the
+    log, which the hub then tells the dealer (the ``event_log_loss_accepted`` alert) — and
+    is opened; a WARNING says what was dropped. Any other damage, and a torn write with
+    ``torn = "stop"``, raises :class:`EventLogDamaged` (the operator decides).
+    """
+    try:
+        return EventLog(path, table, sync=sync)
+    except EventLogDamaged as exc:
+        if torn != "drop" or not exc.report.torn:
+            raise
+    loss = accept_loss(path, table, clock=clock)
+    if loss is not None:
+        log.warning(
+            "table %s: the event log's last write was torn (a power cut or a kill while it "
+            'was written); the hub dropped it and goes on (event_log_torn = "drop"): %s',
+            table,
+            loss.description,
+        )
+    return EventLog(path, table, sync=sync)

@@ -6,11 +6,13 @@ mid-hand. Its state directory is copied twice: one copy is left whole, in the ot
 WAL is cut in the middle of its last commit's first frame (a write cut short,
 :func:`tests.support.wal_frames.tear_last_commit`). On the torn copy:
 
-* ``feltwire hub`` refuses to start and says the last write was torn, which inputs it
-  lost and what to do (exit 1); ``feltwire event-log check`` says the same;
-* ``feltwire event-log accept-loss`` keeps every input before the torn commit;
-* ``feltwire hub`` then starts, logs what was dropped and shows it on the console as the
+* with ``event_log_torn = "stop"``, ``feltwire hub`` refuses to start and says the last
+  write was torn, which inputs it lost and what to do (exit 1); ``feltwire event-log
+  check`` says the same;
+* by default (``event_log_torn = "drop"``) ``feltwire hub`` drops the torn write, sets the
+  damaged files aside, starts, logs what was dropped and shows it on the console as the
   ``event_log_loss_accepted`` alert;
+* ``feltwire event-log accept-loss`` on a second torn copy keeps the same inputs;
 * every input before the torn one is there, byte for byte (seq, times, payload, chain),
   and the replayed table — ``GET /api/public`` and the console's state — is the table of
   a hub started on a log holding exactly those inputs (written by :class:`EventLog` from
@@ -48,6 +50,7 @@ STEP = 0.3
 """The node's dealer: seconds between two motions."""
 SEED = 1
 LOSS = "event_log_loss_accepted"
+STOP = 'event_log_torn = "stop"\n'
 
 
 def picture(hub: HubProc) -> dict[str, Any]:
@@ -89,34 +92,33 @@ def test_a_torn_last_write_is_named_and_every_input_before_it_is_replayed(
     assert len(found) >= 10, "the hub's inputs are in the WAL (no checkpoint yet)"
     tear_last_commit(torn / "events.sqlite-wal")
 
+    by_hand = copy_state(torn, tmp_path / "by-hand")  # for the operator's way (below)
+
     (tmp_path / "broker2").mkdir()
     other = MosquittoProcess(tmp_path / "broker2")  # nothing retained: replay only
     other.start()
     try:
         torn_port = free_port()
-        torn_config = write_hub_config(tmp_path / "torn", other.url, torn_port, state_dir=torn)
-        refused = feltwire("hub", "--config", str(torn_config))
+        stop = write_hub_config(tmp_path / "torn", other.url, torn_port, state_dir=torn, top=STOP)
+        refused = feltwire("hub", "--config", str(stop))
         assert refused.returncode == 1, refused.stdout + refused.stderr
         assert "is damaged" in refused.stdout and "was torn" in refused.stdout
         assert "accept-loss" in refused.stdout and "Traceback" not in refused.stderr
-        checked = feltwire("event-log", "check", "--config", str(torn_config))
+        checked = feltwire("event-log", "check", "--config", str(stop))
         assert checked.returncode == 1 and "was torn" in checked.stdout
 
-        accepted = feltwire("event-log", "accept-loss", "--config", str(torn_config))
-        assert accepted.returncode == 0, accepted.stdout + accepted.stderr
-        kept = log_rows(torn / "events.sqlite")
-        lost = len(whole) - len(kept)
-        seal = read_seal(state / "events.sqlite.seal")  # the whole log's
-        assert seal is not None and (seal.seq, seal.prev_seq) == (len(whole), len(kept))
-        assert lost >= 1  # the last commit, and nothing before it
-        assert kept == whole[: len(kept)]  # byte for byte, chain included
-        dropped = f"input {len(whole)}" if lost == 1 else f"inputs {len(kept) + 1}..{len(whole)}"
-        assert f"dropped {dropped}" in accepted.stdout
-        assert f"kept inputs 1..{len(kept)}" in accepted.stdout
-
+        # the default (event_log_torn = "drop"): the hub drops the torn write and starts
+        torn_config = write_hub_config(tmp_path / "torn", other.url, torn_port, state_dir=torn)
         resumed = HubProc(torn_config, torn_port, tmp_path / "torn" / "hub.log")
         try:
             resumed.start()
+            kept = log_rows(torn / "events.sqlite")
+            lost = len(whole) - len(kept)
+            assert lost >= 1  # the last commit, and nothing before it
+            assert kept == whole[: len(kept)]  # byte for byte, chain included
+            dropped = (
+                f"input {len(whole)}" if lost == 1 else f"inputs {len(kept) + 1}..{len(whole)}"
+            )
             told = [a for a in resumed.console_state()["alerts"] if a["code"] == LOSS]
             assert len(told) == 1 and f"dropped {dropped}" in told[0]["message"], told
             assert [
@@ -125,8 +127,23 @@ def test_a_torn_last_write_is_named_and_every_input_before_it_is_replayed(
             torn_picture = picture(resumed)
         finally:
             resumed.stop()
-        line = [ln for ln in resumed.log.read_text().splitlines() if f"dropped {dropped}" in ln]
-        assert line and "WARNING" in line[0], resumed.log.read_text()[-2000:]
+        seal = read_seal(state / "events.sqlite.seal")  # the whole log's
+        assert seal is not None and (seal.seq, seal.prev_seq) == (len(whole), len(kept))
+        lines = [ln for ln in resumed.log.read_text().splitlines() if f"dropped {dropped}" in ln]
+        assert any("was torn" in ln and "WARNING" in ln for ln in lines), lines
+        assert list(torn.glob("events.sqlite.damaged-*")), "the torn files are set aside"
+
+        # the operator's way: `accept-loss` keeps the same inputs and says so
+        accepted = feltwire(
+            "event-log",
+            "accept-loss",
+            "--config",
+            str(write_hub_config(tmp_path / "by-hand", other.url, free_port(), state_dir=by_hand)),
+        )
+        assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+        assert log_rows(by_hand / "events.sqlite") == kept
+        assert f"dropped {dropped}" in accepted.stdout
+        assert f"kept inputs 1..{len(kept)}" in accepted.stdout
 
         # the reference: a log of exactly the inputs before the torn one
         ref = tmp_path / "ref" / "state"

@@ -341,3 +341,38 @@ def test_a_schema_1_log_is_migrated_in_place_and_sealed(
     db.commit()
     db.close()
     assert "input 7 was changed" in refused(path).damage
+
+
+# ------------------------------------------------------------------ how the hub opens
+
+
+def test_the_hub_drops_a_torn_final_write_says_so_and_keeps_everything_before(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "events.sqlite"
+    sizes = killed_writer(path)
+    os.truncate(wal_of(path), sizes[-2] + FRAME // 2)
+    with pytest.raises(eventlog.EventLogDamaged):  # the operator's choice: stop
+        eventlog.open_log(path, "t1", torn="stop").close()
+    with caplog.at_level(logging.WARNING, logger="hub.adapters.eventlog"):
+        log = eventlog.open_log(path, "t1")
+    try:
+        assert log.last_seq == N - 1 and [r.payload["i"] for r in log.records()] == list(
+            range(1, N)
+        )
+        (loss,) = log.accepted_losses
+        assert f"dropped input {N}" in loss.description
+    finally:
+        log.close()
+    assert "was torn" in caplog.text and f"dropped input {N}" in caplog.text
+    assert list(tmp_path.glob("events.sqlite.damaged-*")), "the torn files are set aside"
+
+
+def test_the_hub_still_refuses_damage_deeper_than_the_last_write(tmp_path: Path) -> None:
+    path = tmp_path / "events.sqlite"
+    sizes = killed_writer(path)
+    os.truncate(wal_of(path), sizes[-3] + FRAME // 2)  # two commits short
+    with pytest.raises(eventlog.EventLogDamaged) as caught:
+        eventlog.open_log(path, "t1").close()
+    assert not caught.value.report.torn
+    assert not list(tmp_path.glob("events.sqlite.damaged-*"))
