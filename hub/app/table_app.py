@@ -43,6 +43,7 @@ import time
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
+from dataclasses import replace
 from typing import Any
 
 from feltwire.deck import Deck
@@ -74,7 +75,7 @@ from hub.app.timings import NO_TIMINGS, Timings
 from hub.config import RulesSettings, TournamentSettings
 from hub.rules.setup import TableProfile
 from hub.views.alerts import alert_frame, doubled_tag_alert, unknown_tag_alert
-from hub.views.antennas import overlay_antenna, public_antenna
+from hub.views.antennas import overlay_antenna, public_antenna, unknown_antenna
 from hub.views.frames import Event, frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 
@@ -256,7 +257,13 @@ class TableApp:
         """The dealer console's entrance to the table's rules (None: it runs none)."""
         if self.desk is None:
             return None
-        return TableConsole(self.desk, self.record, self.clock, self.feeds.hub_alerts)
+        return TableConsole(
+            self.desk,
+            self.record,
+            self.clock,
+            self.feeds.hub_alerts,
+            unknown=self.intake.health.unknown_readers,
+        )
 
     def light_messages(self) -> list[tuple[str, bytes, bool]]:
         """Every seat's current light command (re-sent after a reconnect)."""
@@ -270,7 +277,7 @@ class TableApp:
             "type": "snapshot",
             "table": self.table,
             "antennas": [
-                _unknown_antenna(public_antenna(r, ()))
+                unknown_antenna(public_antenna(r, ()))
                 if r in unknown
                 else public_antenna(r, snap.get(r, ()))
                 for r in self.readers
@@ -744,7 +751,7 @@ class TableApp:
             scene = OverlayScene(antennas=antennas, equity=self._equity_frame)
         else:
             scene = self.desk.overlay_scene(antennas, self._equity_frame)
-        return frame(overlay_picture(scene))
+        return frame(overlay_picture(replace(scene, unknown=unknown)))
 
     def _equity_out(self, event: Event, happened: float) -> None:
         """An equity frame to the overlay; the picture then carries its figures."""
@@ -773,8 +780,3 @@ class TableApp:
             burns=hand.burns,
             snapshot=snap,
         )
-
-
-def _unknown_antenna(antenna: Event) -> Event:
-    """An antenna whose node is offline: nothing said of its cards, ``unknown``."""
-    return antenna | {"count": 0, "unknown": True} | ({"cards": []} if "cards" in antenna else {})
