@@ -64,7 +64,7 @@ from hub.app.intake import DEFAULT_READER_SILENT_S, Item, ReadIntake
 from hub.app.lights import presence_pattern
 from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
 from hub.app.node_alerts import broker_alert, health_alert
-from hub.app.ports import Clock, EventStore
+from hub.app.ports import Clock, DiskCheck, EventStore
 from hub.app.presence import AntennaChange
 from hub.app.publisher import TablePublisher
 from hub.app.records import InputKind, LogRecord
@@ -203,6 +203,8 @@ class TableApp:
         self._log_alerted: float | None = None
         self.log_writable = True
         """False while the last write to the event log failed (``/readyz``)."""
+        self.log_disk: DiskCheck | None = None
+        """Whether the log's disk can take a write, asked without one (``/readyz``)."""
         self._broker_lost = False
 
     # ------------------------------------------------------------------ what the web reads
@@ -558,11 +560,16 @@ class TableApp:
 
     def health(self) -> dict[str, Any]:
         """What ``/readyz`` reports of this table: the broker connection, the event log
-        (None: it keeps none), every known node's availability, the silent readers.
-        Never a card."""
+        (None: it keeps none; False: the last write failed, or :attr:`log_disk` says why
+        the next would — ``log_problem``), every known node's availability, the silent
+        readers. Never a card."""
+        problem = None if self.log is None or self.log_disk is None else self.log_disk.problem()
+        if problem is None and not self.log_writable:
+            problem = "the last write to the event log failed"
         return {
             "broker": self.subscribed.is_set(),
-            "event_log": None if self.log is None else self.log_writable,
+            "event_log": None if self.log is None else problem is None,
+            "log_problem": problem,
             "nodes": self.intake.health.nodes(),
             "silent_readers": sorted(self.intake.health.silent_readers()),
         }
