@@ -127,3 +127,10 @@ class InventoryPublisher:
         self.published += 1
         self.refreshed += unchanged
         return True
+
+    def refresh(self, reader: str) -> bool:
+        """Send ``reader``'s last inventory again if it is ``refresh_s`` old (for a source
+        that reports changes only, such as a reader board); False when nothing was sent
+        for it yet, or no refresh is due."""
+        last = self._last.get(reader)
+        return last is not None and self.refresh_s is not None and self.update(reader, last)

@@ -8,6 +8,14 @@ board's availability topic true to life — ``online`` after a HELLO, ``offline`
 cable is pulled or the board falls silent — reopens a lost port with backoff, asks for a
 fresh inventory whenever a frame may have been lost, and counts every frame it drops.
 
+A board reports an antenna only when its tags change; with the publisher's ``refresh_s``
+(``inventory_refresh_s``) the bridge re-sends each quiet antenna's last inventory that
+often, as a table node does, so the hub tells a reader that stopped from one where
+nothing moves (``reader_silent``). It re-sends only what it can vouch for: not while the
+board is offline, not while the board's heartbeats say it completed no sweep since the
+last one, and not for an antenna the board reported NO_READER or READER_FAULT for within
+the last ``refresh_s`` (until that antenna's next INVENTORY).
+
 Drive it step by step in tests (:meth:`Bridge.poll_once`, :meth:`Bridge.handle`,
 :meth:`Bridge.tick`) or let :meth:`Bridge.run` loop in a thread until a stop event is set.
 """
@@ -34,6 +42,7 @@ from firmware_bridge.errors import PortError
 from firmware_bridge.frames import (
     PROTOCOL_VERSION,
     BoardErrorReport,
+    ErrorCode,
     Frame,
     Heartbeat,
     Hello,
@@ -105,6 +114,8 @@ class Bridge:
         self._resync_asked_at: float | None = None
         self._drop_logged_at: dict[str, float] = {}
         self._warned: set[str] = set()
+        self._sweeping = True  # the last heartbeat's sweep count moved (or none came yet)
+        self._faulty: dict[str, float] = {}  # reader → when the board last said it failed
 
     # ----------------------------------------------------------------- running
 
@@ -173,11 +184,13 @@ class Bridge:
             self._on_hello(frame, now)
         elif isinstance(frame, Heartbeat):
             self._count("heartbeats")
+            last = self.last_heartbeat
+            self._sweeping = last is None or frame.sweeps != last.sweeps
             self.last_heartbeat = frame
         elif isinstance(frame, Inventory):
             self._on_inventory(frame)
         elif isinstance(frame, BoardErrorReport):
-            self._on_board_error(frame)
+            self._on_board_error(frame, now)
 
     def tick(self, now: float) -> None:
         """Timers: HELLO retries, the heartbeat deadline, repeated resync requests."""
@@ -201,6 +214,20 @@ class Bridge:
             and now - self._resync_asked_at >= self.config.hello_retry_s
         ):
             self._ask_inventory(now)
+        if self.state is LinkState.ONLINE:
+            self._refresh_quiet(now)
+
+    def _refresh_quiet(self, now: float) -> None:
+        """Re-send each quiet antenna's inventory that is due (see the module docs)."""
+        every = self.publisher.refresh_s
+        if every is None or not self._sweeping:
+            return
+        for reader in self.reader_of.values():
+            failed = self._faulty.get(reader)
+            if failed is not None and now - failed < every:
+                continue
+            if self.publisher.refresh(reader):
+                self._count("refreshed")
 
     def _on_hello(self, hello: Hello, now: float) -> None:
         self._count("hellos")
@@ -284,10 +311,14 @@ class Bridge:
         if reader is None:
             self._count("ignored.unmapped_antenna")
             return
+        self._faulty.pop(reader, None)
         self.publisher.update(reader, inv.hex_uids())
 
-    def _on_board_error(self, err: BoardErrorReport) -> None:
+    def _on_board_error(self, err: BoardErrorReport, now: float) -> None:
         self._count(f"board_error.{err.code_name}")
+        reader = self.reader_of.get(err.antenna)
+        if reader is not None and err.code in (ErrorCode.NO_READER, ErrorCode.READER_FAULT):
+            self._faulty[reader] = now  # not vouched for: its inventory is not re-sent
         where = (
             "the board"
             if err.antenna == 0xFF

@@ -5,6 +5,7 @@ A ``bridge.toml`` for a board on USB whose antennas 0-2 are seats 1-3::
     bridge_id = "bridge-north"
     table = "table1"
     port = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00"
+    inventory_refresh_s = 5   # re-send a quiet antenna's inventory (0 = changes only)
     [mqtt]
     url = "mqtt://10.0.0.2:1883"
     [antennas]
@@ -76,6 +77,17 @@ class BridgeConfig(ConfigModel):
     )
     hello_retry_s: float = Field(
         1.0, gt=0, le=60, description="how often to ask a silent or unknown board for HELLO"
+    )
+    inventory_refresh_s: float = Field(
+        5.0,
+        ge=0,
+        le=3600,
+        description=(
+            "send each antenna's inventory again after this many seconds unchanged while "
+            "the board sweeps, so the hub knows the reader still reads (it says "
+            "reader_silent when one stops: the board reports it faulty or stops sweeping); "
+            "0 = only changes"
+        ),
     )
     state_dir: ConfigPath | None = Field(
         None, description="where the bridge keeps its MQTT sequence number across restarts"

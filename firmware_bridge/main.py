@@ -48,7 +48,11 @@ def main(argv: list[str]) -> int:
         online_on_connect=False,
     )
     publisher = InventoryPublisher(
-        table=config.table, node=config.bridge_id, transport=transport, seq=seq
+        table=config.table,
+        node=config.bridge_id,
+        transport=transport,
+        seq=seq,
+        refresh_s=config.inventory_refresh_s or None,
     )
     bridge = Bridge(config, transport=transport, publisher=publisher)
 

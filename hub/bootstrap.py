@@ -31,6 +31,7 @@ import uvicorn
 
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
+from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.repair import open_log
 from hub.adapters.eventlog.store import EventLog
@@ -231,6 +232,13 @@ async def start_hub(
                 table_deck = decks[table.deck]
             service = _table_app(config, table, table_deck, now, logs.get(table.table))
             service.timings = figures.timings(table.table)  # the /metrics histograms
+            if table.table in log_paths:  # /readyz asks the log's disk, writing nothing
+                service.log_disk = LogDisk(
+                    log_paths[table.table],
+                    min_free_bytes=int(config.health.log_min_free_mb * MIB),
+                    every_s=config.health.log_check_s,
+                    clock=monotonic,
+                )
             services[table.table] = service
             service.open()
             service.replay()

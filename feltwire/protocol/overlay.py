@@ -170,6 +170,13 @@ class OverlayPicture(FrameModel):
     players: list[OverlayPlayer]
     equity: EquitySummary | None
     awards: list[OverlayAward | OverlayAwardText]
+    unknown: list[ReaderId] = Field(
+        default_factory=list,
+        description=(
+            "the antennas whose node is offline: what lies there is not known (their "
+            "cards are left out of the picture)"
+        ),
+    )
 
 
 class OverlayStateFrame(VersionedFrame):

@@ -11,7 +11,9 @@ fakes fill in.
   staff's console (:class:`~hub.app.table_console.TableConsole`) uses it;
 * :class:`Presence` — the table's presence picture as the rules side reads it;
 * :class:`TableOutput` — where the rules side's frames, lights and alerts go (the
-  table's publisher); the rules side points at nothing else of the application.
+  table's publisher); the rules side points at nothing else of the application;
+* :class:`DiskCheck` — whether the event log's disk can take a write now, asked without
+  writing (:class:`hub.adapters.eventlog.disk.LogDisk`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ class Clock(Protocol):
 
     def __call__(self) -> float:
         """Now."""
+
+
+class DiskCheck(Protocol):
+    """Whether the event log can take a write now, asked without writing one."""
+
+    def problem(self) -> str | None:
+        """None when it can; otherwise what stands in the way."""
 
 
 class EventStore(Protocol):

@@ -43,6 +43,7 @@ import time
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future
+from dataclasses import replace
 from typing import Any
 
 from feltwire.deck import Deck
@@ -63,7 +64,7 @@ from hub.app.intake import DEFAULT_READER_SILENT_S, Item, ReadIntake
 from hub.app.lights import presence_pattern
 from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
 from hub.app.node_alerts import broker_alert, health_alert
-from hub.app.ports import Clock, EventStore
+from hub.app.ports import Clock, DiskCheck, EventStore
 from hub.app.presence import AntennaChange
 from hub.app.publisher import TablePublisher
 from hub.app.records import InputKind, LogRecord
@@ -74,7 +75,7 @@ from hub.app.timings import NO_TIMINGS, Timings
 from hub.config import RulesSettings, TournamentSettings
 from hub.rules.setup import TableProfile
 from hub.views.alerts import alert_frame, doubled_tag_alert, unknown_tag_alert
-from hub.views.antennas import overlay_antenna, public_antenna
+from hub.views.antennas import overlay_antenna, public_antenna, unknown_antenna
 from hub.views.frames import Event, frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 
@@ -202,6 +203,8 @@ class TableApp:
         self._log_alerted: float | None = None
         self.log_writable = True
         """False while the last write to the event log failed (``/readyz``)."""
+        self.log_disk: DiskCheck | None = None
+        """Whether the log's disk can take a write, asked without one (``/readyz``)."""
         self._broker_lost = False
 
     # ------------------------------------------------------------------ what the web reads
@@ -256,7 +259,13 @@ class TableApp:
         """The dealer console's entrance to the table's rules (None: it runs none)."""
         if self.desk is None:
             return None
-        return TableConsole(self.desk, self.record, self.clock, self.feeds.hub_alerts)
+        return TableConsole(
+            self.desk,
+            self.record,
+            self.clock,
+            self.feeds.hub_alerts,
+            unknown=self.intake.health.unknown_readers,
+        )
 
     def light_messages(self) -> list[tuple[str, bytes, bool]]:
         """Every seat's current light command (re-sent after a reconnect)."""
@@ -270,7 +279,7 @@ class TableApp:
             "type": "snapshot",
             "table": self.table,
             "antennas": [
-                _unknown_antenna(public_antenna(r, ()))
+                unknown_antenna(public_antenna(r, ()))
                 if r in unknown
                 else public_antenna(r, snap.get(r, ()))
                 for r in self.readers
@@ -551,11 +560,16 @@ class TableApp:
 
     def health(self) -> dict[str, Any]:
         """What ``/readyz`` reports of this table: the broker connection, the event log
-        (None: it keeps none), every known node's availability, the silent readers.
-        Never a card."""
+        (None: it keeps none; False: the last write failed, or :attr:`log_disk` says why
+        the next would — ``log_problem``), every known node's availability, the silent
+        readers. Never a card."""
+        problem = None if self.log is None or self.log_disk is None else self.log_disk.problem()
+        if problem is None and not self.log_writable:
+            problem = "the last write to the event log failed"
         return {
             "broker": self.subscribed.is_set(),
-            "event_log": None if self.log is None else self.log_writable,
+            "event_log": None if self.log is None else problem is None,
+            "log_problem": problem,
             "nodes": self.intake.health.nodes(),
             "silent_readers": sorted(self.intake.health.silent_readers()),
         }
@@ -744,7 +758,7 @@ class TableApp:
             scene = OverlayScene(antennas=antennas, equity=self._equity_frame)
         else:
             scene = self.desk.overlay_scene(antennas, self._equity_frame)
-        return frame(overlay_picture(scene))
+        return frame(overlay_picture(replace(scene, unknown=unknown)))
 
     def _equity_out(self, event: Event, happened: float) -> None:
         """An equity frame to the overlay; the picture then carries its figures."""
@@ -773,8 +787,3 @@ class TableApp:
             burns=hand.burns,
             snapshot=snap,
         )
-
-
-def _unknown_antenna(antenna: Event) -> Event:
-    """An antenna whose node is offline: nothing said of its cards, ``unknown``."""
-    return antenna | {"count": 0, "unknown": True} | ({"cards": []} if "cards" in antenna else {})

@@ -22,13 +22,14 @@ each time; it holds nothing of its own) and what the web's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hub.app.codec import console_kind, encode_console, encode_table
 from hub.app.ports import Clock, Recorder
 from hub.app.records import ConsoleInput, InputKind, TableCommand
 from hub.app.rules_desk import RulesDesk
 from hub.rules.procedure import Step
+from hub.views.antennas import mark_unknown
 from hub.views.frames import Event
 
 __all__ = ["TableConsole"]
@@ -40,16 +41,25 @@ class TableConsole:
     checked by the :attr:`desk`, recorded and applied by the table's application."""
 
     def __init__(
-        self, desk: RulesDesk, record: Recorder, clock: Clock, hub_alerts: Sequence[Event]
+        self,
+        desk: RulesDesk,
+        record: Recorder,
+        clock: Clock,
+        hub_alerts: Sequence[Event],
+        *,
+        unknown: Callable[[], frozenset[str]] = frozenset,
     ) -> None:
         """``record`` logs and applies an input (the table app's
-        :meth:`~hub.app.table_app.TableApp.record`), ``clock`` is the hub's time and
-        ``hub_alerts`` the alerts the hub raised itself (shown beside the rules')."""
+        :meth:`~hub.app.table_app.TableApp.record`), ``clock`` is the hub's time,
+        ``hub_alerts`` the alerts the hub raised itself (shown beside the rules') and
+        ``unknown`` answers the readers whose node is offline now (their antennas shown
+        unknown; a console's feed keeps one TableConsole for as long as it is open)."""
         self.desk = desk
         """The table's rules side (its hands, seats and alerts)."""
         self._record = record
         self._clock = clock
         self._hub_alerts = hub_alerts
+        self._unknown = unknown
 
     @property
     def in_hand(self) -> bool:
@@ -98,8 +108,13 @@ class TableConsole:
         return self.desk.clock_state(now)
 
     def console_state(self) -> Event:
-        """The dealer console's view of the table (:meth:`RulesDesk.console_state`)."""
-        return self.desk.console_state(self._hub_alerts)
+        """The dealer console's view of the table (:meth:`RulesDesk.console_state`), the
+        antennas of an offline node marked ``unknown`` (:func:`mark_unknown`)."""
+        state = self.desk.console_state(self._hub_alerts)
+        unknown = self._unknown()
+        if unknown:
+            state["antennas"] = mark_unknown(state["antennas"], unknown)
+        return state
 
     def public_state(self) -> Event:
         """The hand as the public may see it (:meth:`RulesDesk.public_state`)."""

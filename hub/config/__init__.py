@@ -443,6 +443,25 @@ class HealthSettings(ConfigModel):
             "and the reads are applied in the node's order; 0: no wait"
         ),
     )
+    log_min_free_mb: float = Field(
+        16.0,
+        ge=0,
+        le=1_000_000,
+        description=(
+            "/readyz counts a table's event log as not writable while its folder's "
+            "filesystem has less than this many MiB free (as it does when the folder or "
+            "the log file is read-only), before a write fails; 0: only a failed write says so"
+        ),
+    )
+    log_check_s: float = Field(
+        5.0,
+        ge=0,
+        le=300,
+        description=(
+            "how long /readyz keeps what it last found of the event log's disk (seconds, "
+            "the hub's monotonic clock); 0: it looks on every request"
+        ),
+    )
 
 
 @dataclass(frozen=True)

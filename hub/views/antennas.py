@@ -8,6 +8,8 @@ every card.
 ['As']
 >>> type(public_antenna_view("burn", ("2c",))).__name__
 'FaceDownAntenna'
+>>> mark_unknown([public_antenna("seat1", ("As", "Kd"))], frozenset({"seat1"}))
+[{'reader': 'seat1', 'kind': 'seat', 'count': 0, 'unknown': True}]
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from hub.views.frames import Event, frame
 
 __all__ = [
     "PUBLIC_KINDS",
+    "mark_unknown",
     "overlay_antenna",
     "overlay_antenna_view",
     "public_antenna",
     "public_antenna_view",
+    "unknown_antenna",
 ]
 
 PUBLIC_KINDS = frozenset({ReaderKind.BOARD, ReaderKind.UP})
@@ -56,3 +60,14 @@ def overlay_antenna_view(reader: str, cards: tuple[str, ...]) -> OverlayAntenna:
 def overlay_antenna(reader: str, cards: tuple[str, ...]) -> Event:
     """:func:`overlay_antenna_view` as a JSON object."""
     return frame(overlay_antenna_view(reader, cards))
+
+
+def unknown_antenna(antenna: Event) -> Event:
+    """``antenna`` (a public or overlay view) whose node is offline: nothing said of its
+    cards — ``count`` 0, no cards — and ``unknown``."""
+    return antenna | {"count": 0, "unknown": True} | ({"cards": []} if "cards" in antenna else {})
+
+
+def mark_unknown(antennas: list[Event], unknown: frozenset[str]) -> list[Event]:
+    """``antennas`` with each one of an ``unknown`` reader made :func:`unknown_antenna`."""
+    return [unknown_antenna(a) if a["reader"] in unknown else a for a in antennas]

@@ -70,7 +70,9 @@ class OverlayScene:
     ``blinds``: the seats of the hand's small and big blind; ``pots``: the hand's pot
     awards so far (:func:`hub.views.alerts.award_record_model` of its ``PotAwarded``
     events, kept until the next hand starts); ``awards``: the read-outs
-    of the last hand's end (what ``hand_end`` carried); ``equity``: the last equity frame.
+    of the last hand's end (what ``hand_end`` carried); ``equity``: the last equity frame;
+    ``unknown``: the readers whose node is offline (left out of ``antennas``; the picture
+    names them).
     """
 
     antennas: Mapping[str, Sequence[str]]
@@ -82,6 +84,7 @@ class OverlayScene:
     pots: Sequence[PotAwardRecord] = ()
     awards: Sequence[AwardLine] = ()
     equity: EquityFrame | None = field(default=None)
+    unknown: frozenset[str] = frozenset()
 
 
 def seat_cards(antennas: Mapping[str, Sequence[str]], seat: int) -> list[str]:
@@ -174,6 +177,7 @@ def _without_rules(scene: OverlayScene) -> OverlayPicture:
         players=players,
         equity=equity_summary(scene.equity, board),
         awards=[],
+        unknown=sorted(scene.unknown),
     )
 
 
@@ -265,4 +269,5 @@ def _with_rules(
         players=players,
         equity=equity_summary(equity, board),
         awards=awards,
+        unknown=sorted(scene.unknown),
     )

@@ -85,11 +85,18 @@ async def healthz(request: Request, _: PublicDep) -> dict[str, Any]:
 async def readyz(request: Request, _: PublicDep) -> JSONResponse:
     """Readiness: 200 when the broker is connected, every table's event log writable (or
     none kept) and every known node online; 503 otherwise. The body names each part —
-    ``{"ready", "broker": {"ok"}, "event_log": {table: {"ok"}}, "nodes":
-    {"table/node": {"ok", "state"}}}`` — and never a card."""
+    ``{"ready", "broker": {"ok"}, "event_log": {table: {"ok", "problem"?}}, "nodes":
+    {"table/node": {"ok", "state"}}}`` — and never a card. An event log is writable when
+    its last write did not fail and its disk, looked at without writing (at most every
+    ``[health] log_check_s``), is writable with ``log_min_free_mb`` free; ``problem``
+    says what is wrong."""
     reports = {t: s.health() for t, s in tables_of(request).items()}
     broker = bool(reports) and all(r["broker"] for r in reports.values())
-    logs = {t: {"ok": r["event_log"]} for t, r in reports.items() if r["event_log"] is not None}
+    logs = {
+        t: {"ok": r["event_log"]} | ({"problem": r["log_problem"]} if r["log_problem"] else {})
+        for t, r in reports.items()
+        if r["event_log"] is not None
+    }
     nodes = {
         f"{t}/{node}": {"ok": state == "online", "state": state}
         for t, r in reports.items()

@@ -122,8 +122,8 @@ class TableReader(Protocol):
 
     def health(self) -> Mapping[str, Any]:
         """What ``/readyz`` reports: ``broker`` (connected), ``event_log`` (writable;
-        None: none kept), ``nodes`` (each known node: ``online``/``offline``),
-        ``silent_readers``. Never a card."""
+        None: none kept), ``log_problem`` (why not, or None), ``nodes`` (each known node:
+        ``online``/``offline``), ``silent_readers``. Never a card."""
         ...
 
     def public_snapshot(self) -> Event:

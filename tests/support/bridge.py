@@ -100,15 +100,16 @@ def retained(port: int, topic: str) -> bytes | None:
 
 
 @contextmanager
-def board_on_a_pty(workdir: Path, broker_url: str) -> Iterator[Path]:
+def board_on_a_pty(workdir: Path, broker_url: str, settings: str = "") -> Iterator[Path]:
     """A simulated reader board (one antenna, ``seat1``; a heartbeat every 100 ms) on a
     pseudo-terminal, and the config of bridge ``b1`` at table ``t1`` for it on the broker
-    at ``broker_url``: yields the config file's path while the board runs."""
+    at ``broker_url`` (``settings``: more top-level lines of it): yields the config
+    file's path while the board runs."""
     board = SimBoard(antennas=("seat1",), heartbeat_ms=100)
     with PtyBoard(board, workdir / "ttyBOARD") as pty:
         config = workdir / "bridge.toml"
         config.write_text(
-            f'bridge_id = "b1"\ntable = "t1"\nport = "{pty.path}"\n'
+            f'bridge_id = "b1"\ntable = "t1"\nport = "{pty.path}"\n{settings}'
             f'state_dir = "{workdir / "state"}"\n[mqtt]\nurl = "{broker_url}"\n'
         )
         yield config

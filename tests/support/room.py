@@ -18,7 +18,14 @@ from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.bootstrap import HubRuntime, start_hub
-from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.config import (
+    HealthSettings,
+    HubConfig,
+    HubMqttSettings,
+    PlayerSettings,
+    RulesSettings,
+    WebSettings,
+)
 from hub.web.auth import Role
 from table_node.config import default_readers
 from table_node.node import Node
@@ -112,12 +119,13 @@ async def room(
     live_equity: bool = True,
     state_dir: Path | None = None,
     players: dict[int, tuple[str, int]] | None = None,
+    health: HealthSettings | None = None,
 ) -> AsyncIterator[Room]:
     """A running hub with rules (three players: :data:`NAMES`), the node dealing at its
     table, and the dealer's token; ``clock`` and ``monotonic`` are the hub's wall and
     monotonic clocks (:func:`hub.bootstrap.start_hub`; None: the system's); with a
     ``state_dir`` the hub keeps its event log and audit trail there; ``players`` seats
-    others instead (seat: (name, buy-in))."""
+    others instead (seat: (name, buy-in)); ``health`` its ``[health]`` settings."""
     seated = players or {s: (n, 1000) for s, n in NAMES.items()}
     settings = [PlayerSettings(seat=s, name=n, buy_in=b) for s, (n, b) in seated.items()]
     config = HubConfig(
@@ -127,6 +135,7 @@ async def room(
         rules=RulesSettings(players=settings),
         live_equity=live_equity,
         state_dir=state_dir,
+        health=health or HealthSettings(),
     )
     hub = await start_hub(config, clock=clock, monotonic=monotonic or time.monotonic)
     try:

@@ -1,15 +1,25 @@
 // The dealer console's table: the hand line (hand, game, street, button, blinds), the
 // board and the pot, and one box per seat (name, stack, bet, cards as backs or shown
-// faces, notes such as folded or all in). The hub never sends this page a hole card
-// before showdown, so it cannot show one.
+// faces, notes such as folded or all in). An antenna whose reader is offline (its node
+// gone: the state marks it `unknown`) is drawn greyed with a "?" and "reader offline",
+// never as an empty one. The hub never sends this page a hole card before showdown, so it
+// cannot show one.
 
-import { cardEl } from "../lib/cards.js";
+import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { el } from "../lib/dom.js";
 import { i18n } from "../lib/i18n.js";
 import { store } from "./store.js";
 
 const t = (key, values) => i18n.t(key, values);
 const card = (code) => cardEl(code, "span");
+
+function antenna(reader) {
+  return (store.state.antennas || []).find((x) => x.reader === reader);
+}
+
+function offlineMark() {
+  return unknownCardEl(t("console.readerOffline"), "span");
+}
 
 function streetName(name) {
   return i18n.has("street." + name) ? t("street." + name) : name;
@@ -33,11 +43,14 @@ export function renderHand() {
   info.dataset.hand = String(state.hand);
   const board = document.getElementById("board");
   board.replaceChildren(...state.board.map((c) => card(c)));
+  const boardOffline = (state.antennas || []).some((a) => a.kind === "board" && a.unknown);
+  board.classList.toggle("unknown", boardOffline);
+  if (boardOffline) board.append(offlineMark());
   document.getElementById("pot").textContent = String(state.pot);
 }
 
 function seatCount(seat) {
-  const a = (store.state.antennas || []).find((x) => x.reader === "seat" + seat);
+  const a = antenna("seat" + seat);
   return a ? a.count : 0;
 }
 
@@ -52,8 +65,9 @@ function seatHead(state, seat) {
   return head;
 }
 
-function seatNotes(p) {
+function seatNotes(p, offline) {
   const notes = el("div", "notes");
+  if (offline) notes.append(el("span", "note offline", t("console.readerOffline")));
   if (p) {
     if (p.folded) notes.append(el("span", "note", t("console.folded")));
     if (p.all_in) notes.append(el("span", "note allin", t("console.allInBadge")));
@@ -85,13 +99,16 @@ export function renderSeats() {
     bet.title = t("console.betLabel");
     const cards = el("div", "cards");
     const faces = shown.get(seat);
+    const offline = Boolean((antenna("seat" + seat) || {}).unknown);
     if (faces) faces.forEach((c) => cards.append(card(c)));
     else {
       (p && p.up ? p.up : []).forEach((c) => cards.append(card(c)));
       for (let i = (p && p.up ? p.up.length : 0); i < seatCount(seat); i++) cards.append(card(null));
+      if (offline) cards.append(offlineMark());
     }
-    box.append(seatHead(state, seat), name, stack, bet, cards, seatNotes(p));
+    box.append(seatHead(state, seat), name, stack, bet, cards, seatNotes(p, offline));
     box.classList.toggle("empty", !p);
+    box.classList.toggle("unknown", offline);
     box.classList.toggle("acting", state.acting === seat);
     box.classList.toggle("folded", Boolean(p && p.folded));
     box.classList.toggle("allin", Boolean(p && p.all_in));

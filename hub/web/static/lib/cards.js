@@ -1,7 +1,9 @@
 // feltwire card codes ("As", "Td", "7c": rank then suit, as the hub sends them) shown as
 // playing cards. Every page draws a card the same way:
 //   <div class="card red" data-card="Ah"><span class="rank">A</span><span class="suit">♥</span></div>
-// and a face-down card (the hub never names a hole card it must not) as <div class="card back">.
+// and a face-down card (the hub never names a hole card it must not) as <div class="card back">;
+// an antenna whose reader is offline (nothing known of what lies there) as
+//   <div class="card unknown" data-unknown="true" title="reader offline">?</div>.
 
 export const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
 
@@ -37,5 +39,15 @@ export function cardEl(code, tag = "div") {
   suit.className = "suit";
   suit.textContent = suitSymbol(code);
   e.append(rank, suit);
+  return e;
+}
+
+/** The mark of an antenna whose reader is offline: a greyed "?" card, `title` saying so. */
+export function unknownCardEl(title, tag = "div") {
+  const e = document.createElement(tag);
+  e.className = "card unknown";
+  e.dataset.unknown = "true";
+  e.title = title;
+  e.textContent = "?";
   return e;
 }

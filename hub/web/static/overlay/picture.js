@@ -1,13 +1,15 @@
 // The broadcast overlay's picture of the table: the hub folds every released overlay frame
 // into one picture (players, board, pot, last action, equity, awards) and this draws the
 // latest one — seat panels (seat.js), the board and pot, the last action, heads-up outs and
-// the award read-out at showdown. The body's data-hand and data-frames tell tests and OBS
+// the award read-out at showdown; an antenna whose reader is offline (the picture's
+// `unknown`) as a greyed "?". The body's data-hand and data-frames tell tests and OBS
 // scenes what is on screen.
 
 import { i18n } from "../lib/i18n.js";
 import { drawSeat, hideSeatsBut, nameOf, num, setCards } from "./seat.js";
 
 const t = (key, values) => i18n.t(key, values);
+const BOARD_READERS = ["board", "flop1", "flop2", "flop3", "turn", "river"];
 let picture = null;
 
 function actionText(a, bySeat) {
@@ -60,9 +62,14 @@ export function draw(s) {
   picture = s;
   const bySeat = new Map(s.players.map((p) => [p.seat, p]));
   hideSeatsBut(bySeat);
-  s.players.forEach((p) => drawSeat(p, s.equity));
+  // the antennas whose reader is offline: their cards are not known (left out)
+  const unknown = new Set(s.unknown || []);
+  const offline = (seat) => unknown.has("seat" + seat) || unknown.has("up" + seat);
+  s.players.forEach((p) => drawSeat(p, s.equity, offline(p.seat)));
   const board = document.getElementById("board");
-  setCards(board, s.board || []);
+  const boardOffline = [...unknown].some((r) => BOARD_READERS.includes(r));
+  setCards(board, s.board || [], boardOffline ? t("reader_offline") : "");
+  board.classList.toggle("unknown", boardOffline);
   board.classList.remove("four");
   const pot = document.getElementById("pot");
   pot.textContent = num(s.pot || 0);

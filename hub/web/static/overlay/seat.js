@@ -1,10 +1,11 @@
 // The broadcast overlay's seat panels: cards (outlined when shown; R-SHOW-3: only those a
 // winner turned up), name, stack, bet and chips won, the button / all-in / fold badges and
-// the equity bar with the hand's name, hi-lo split and outs. Each panel is
+// the equity bar with the hand's name, hi-lo split and outs; a seat whose reader is offline
+// (the picture's `unknown`) greyed with a "?" and an "offline" badge. Each panel is
 // .seat[data-seat="n"] with [data-field=name|stack|bet|won|equity|…] (OBS scenes and the
 // browser tests select them).
 
-import { cardEl } from "../lib/cards.js";
+import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { field } from "../lib/dom.js";
 import { percent } from "../lib/format.js";
 import { i18n } from "../lib/i18n.js";
@@ -18,7 +19,8 @@ const PANEL =
   '  <div class="top"><span data-field="name"></span>' +
   '    <span class="badge button" hidden></span>' +
   '    <span class="badge allin" hidden></span>' +
-  '    <span class="badge fold" hidden></span></div>' +
+  '    <span class="badge fold" hidden></span>' +
+  '    <span class="badge offline" hidden></span></div>' +
   '  <div class="chips"><span data-field="stack"></span>' +
   '    <span class="bet-chip" hidden><span data-field="bet"></span></span>' +
   '    <span class="won-chip" hidden>+<span data-field="won">0</span></span></div>' +
@@ -38,12 +40,14 @@ export function nameOf(p) {
   return p && p.name ? p.name : t("seat", { n: p ? p.seat : "?" });
 }
 
-/** Put `cards` in `box` (redrawn only when they changed; "four" when more than two). */
-export function setCards(box, cards) {
-  const key = JSON.stringify(cards);
+/** Put `cards` in `box` (redrawn only when they changed; "four" when more than two), then
+ * a "?" titled `offline` when the antenna's reader is offline (`offline` not empty). */
+export function setCards(box, cards, offline = "") {
+  const key = JSON.stringify([cards, offline]);
   if (box.dataset.cards === key) return;
   box.dataset.cards = key;
   box.replaceChildren(...cards.map((c) => cardEl(c)));
+  if (offline) box.appendChild(unknownCardEl(offline));
   box.classList.toggle("four", cards.length > 2);
 }
 
@@ -72,8 +76,8 @@ function badge(box, which, on) {
   b.textContent = t(which);
 }
 
-function drawCards(box, p) {
-  setCards(field(box, "cards"), p.cards || []);
+function drawCards(box, p, offline) {
+  setCards(field(box, "cards"), p.cards || [], offline ? t("reader_offline") : "");
   // R-SHOW-3: a winner who showed only some cards: those are outlined, not the rest
   const up = p.shown_cards || [];
   const cards = p.cards || [];
@@ -110,8 +114,9 @@ function drawEquity(box, eq, stale) {
   field(box, "outs").textContent = outs;
 }
 
-/** Draw one player's panel; `eqInfo` is the picture's equity status ({stale}). */
-export function drawSeat(p, eqInfo) {
+/** Draw one player's panel; `eqInfo` is the picture's equity status ({stale}); `offline`:
+ * the seat's reader is offline. */
+export function drawSeat(p, eqInfo, offline = false) {
   const box = panel(p.seat);
   box.hidden = false;
   field(box, "name").textContent = nameOf(p);
@@ -122,7 +127,9 @@ export function drawSeat(p, eqInfo) {
   field(box, "bet").dataset.value = String(p.bet || 0);
   field(box, "won").textContent = num(p.won || 0);
   box.querySelector(".won-chip").hidden = !p.won;
-  drawCards(box, p);
+  drawCards(box, p, offline);
+  box.classList.toggle("unknown", offline);
+  box.dataset.unknown = String(offline);
   box.classList.toggle("folded", !!p.folded);
   box.classList.toggle("allin", !!p.all_in);
   box.classList.toggle("acting", !!p.acting);
@@ -134,5 +141,6 @@ export function drawSeat(p, eqInfo) {
   badge(box, "button", p.button);
   badge(box, "allin", p.all_in);
   badge(box, "fold", p.folded);
+  badge(box, "offline", offline);
   drawEquity(box, p.equity, !!(eqInfo && eqInfo.stale));
 }

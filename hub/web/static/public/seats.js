@@ -1,9 +1,11 @@
 // The public table view's seats: a box for every seat that has a player or cards, with
 // the name, stack and bet, the dealer button, the cards as backs (face-up stud cards as
 // faces), and what the seat is doing (to act, folded, all in, shows n of the cards).
-// How many cards a seat shows, never which: the public feed does not carry them.
+// How many cards a seat shows, never which: the public feed does not carry them. A seat
+// whose reader is offline (the snapshot marks its antenna `unknown`) is greyed with a "?"
+// and "Reader offline", not drawn as empty.
 
-import { cardEl } from "../lib/cards.js";
+import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { el, field } from "../lib/dom.js";
 import { i18n as I } from "../lib/i18n.js";
 import { model } from "./model.js";
@@ -14,7 +16,9 @@ function seatNumbers() {
   if (r) r.players.forEach((p) => seats.add(p.seat));
   for (const a of model.antennas.values()) {
     const m = /^(seat|up)(\d+)$/.exec(a.reader);
-    if (m && (a.count > 0 || (a.cards && a.cards.length))) seats.add(Number(m[2]));
+    // an unknown antenna makes a seat only on a hub without rules (with them: the players)
+    const offline = a.unknown && !r;
+    if (m && (a.count > 0 || offline || (a.cards && a.cards.length))) seats.add(Number(m[2]));
   }
   return [...seats].sort((a, b) => a - b);
 }
@@ -57,9 +61,16 @@ function drawCards(box, n) {
   for (let i = 0; ant && i < ant.count; i++) cards.appendChild(cardEl(null));
   ((up && up.cards) || []).forEach((c) => cards.appendChild(cardEl(c)));
   cards.dataset.count = String(cards.childElementCount);
+  if (offline(n)) cards.appendChild(unknownCardEl(I.t("public.reader_offline")));
+}
+
+/** True when seat n's reader (its hole or up-card antenna) is offline. */
+function offline(n) {
+  return ["seat", "up"].some((k) => (model.antennas.get(k + n) || {}).unknown);
 }
 
 function stateText(r, n, how) {
+  if (how.offline) return I.t("public.reader_offline");
   // a hand shown (R-SHOW-3: perhaps only some cards): how many, never which
   const shown = ((r && r.shown) || []).find((s) => s.seat === n);
   if (shown) return shown.whole ? I.t("public.shown") : I.t("public.shown_part", { n: shown.count });
@@ -78,7 +89,9 @@ function drawSeat(box, n, p) {
     folded: !!(p && p.in_hand && (p.folded || (r.folded || []).includes(n))),
     allIn: !!(p && p.in_hand && (p.all_in || (r.all_in || []).includes(n))),
     out: !!(p && p.sitting_out),
+    offline: offline(n),
   };
+  box.classList.toggle("unknown", how.offline);
   box.classList.toggle("acting", how.acting);
   box.classList.toggle("folded", how.folded);
   box.classList.toggle("allin", how.allIn && !how.folded);

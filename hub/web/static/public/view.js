@@ -1,8 +1,9 @@
 // The public table view's drawing, apart from the seats (seats.js): the hand number and
 // the feed's state, the board and the pot, the tournament clock with its countdown, the
-// last pot award and the dealer's recent alerts.
+// last pot award and the dealer's recent alerts. A board antenna whose reader is offline
+// shows a greyed "?" rather than empty slots only.
 
-import { cardEl } from "../lib/cards.js";
+import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { el } from "../lib/dom.js";
 import { i18n as I } from "../lib/i18n.js";
 import { clockLeft, model } from "./model.js";
@@ -28,13 +29,17 @@ export function renderBoard() {
   const board = document.getElementById("board");
   const cards = [];
   let hasBoard = false;
+  let offline = false; // a board antenna's reader is offline: what lies there is not known
   for (const a of model.antennas.values()) {
     if (a.kind !== "board") continue;
     hasBoard = true;
+    offline = offline || !!a.unknown;
     (a.cards || []).forEach((c) => cards.push(c));
   }
   board.replaceChildren(...cards.map((c) => cardEl(c)));
-  for (let i = cards.length; hasBoard && i < BOARD_SLOTS; i++) board.appendChild(el("div", "card slot"));
+  board.classList.toggle("unknown", offline);
+  if (offline) board.appendChild(unknownCardEl(I.t("public.reader_offline")));
+  for (let i = board.childElementCount; hasBoard && i < BOARD_SLOTS; i++) board.appendChild(el("div", "card slot"));
   const r = model.rules;
   document.getElementById("pot").textContent = I.num(r && r.in_hand ? r.pot : 0);
 }
