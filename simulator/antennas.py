@@ -1,6 +1,8 @@
 """The demo's table surface: tags on the simulated node's antennas, read by the node and
 sent over MQTT to the hub; :class:`MotionClock` is the hub's clock, moved by each motion
-of the dealer; :class:`ConsoleApi` is the way in to the dealer console.
+of the dealer; :class:`ConsoleApi` is the way in to the dealer console;
+:class:`NodeSurface` is the node's antennas under the dealer's hands, and
+:class:`AntennaSurface` the demo's table on it.
 """
 
 from __future__ import annotations
@@ -67,17 +69,16 @@ class ConsoleApi(Protocol):
         """Enter ``inp`` at the console; what the hub answered."""
 
 
-class AntennaSurface:
-    """The demo's table surface: tags on simulated antennas, read by a node, sent over
-    MQTT to the hub; console inputs go through ``api`` (the hub's console API) when it
-    takes them, else to the hub's table service in-process.
+class NodeSurface:
+    """Tags on a simulated node's antennas, the node sweeping them after each motion of
+    the dealer: the motions of :class:`~simulator.monitor_table.TableSurface` (put, take,
+    move, unknown tag, clear) as a node reports them. What a sweep waits for, where the
+    hand is kept and where console inputs and time go are the subclass's
+    (:meth:`_sweep`, :attr:`hand`, :meth:`console`, :meth:`tick`): the demo's
+    :class:`AntennaSurface`, the soak bench's surface on a hub in another process.
 
-    Each motion advances the hub's :class:`MotionClock`, moves the tags (cards as their
-    deck's uids), sweeps the node once (it publishes what changed) and waits until the
-    hub has handled every message published — so the next motion, or a console input,
-    reaches the hub after it. ``pause`` is called after each motion (the paced demo
-    sleeps there; it may raise :class:`Stopped`). ``entered`` counts the console inputs
-    by the way they went in (``api``, ``in_process``).
+    Each motion advances ``clock`` (:class:`MotionClock`) by one motion, moves the tags
+    (cards as their deck's uids), then sweeps.
     """
 
     BOGUS_UID = "04DEADBEEF0000"
@@ -88,28 +89,15 @@ class AntennaSurface:
         *,
         antennas: SimulatedTable,
         node: Node,
-        published: Callable[[], int],
-        hub: TableApp,
-        rules: TableConsole,
         clock: MotionClock,
-        loop: asyncio.AbstractEventLoop,
         deck: Deck | None = None,
-        api: ConsoleApi | None = None,
         pause: Callable[[], None] = lambda: None,
-        timeout: float = 30.0,
     ) -> None:
         self.antennas = antennas
         self.node = node
-        self._published = published
-        self.hub = hub
-        self.rules = rules
         self.clock = clock
-        self.loop = loop
         self.deck = deck or simulated_deck()
-        self.api = api
-        self.entered: Counter[str] = Counter()
         self.pause = pause
-        self.timeout = timeout
         self.on: dict[str, set[CardIndex]] = {}
         self.motions = 0
 
@@ -120,26 +108,20 @@ class AntennaSurface:
 
     @property
     def hand(self) -> Hand:
-        """The hand the hub's monitor keeps."""
-        monitor = self.rules.desk.monitor
-        if monitor is None:
-            raise RuntimeError("the hub has no hand running")
-        return monitor.hand
+        """The hand being played (the subclass says where it is kept)."""
+        raise NotImplementedError
 
-    # --- plumbing
     def _sweep(self) -> None:
-        self.node.poll_once()
-        if not self.hub.wait_handled(self._published(), self.timeout):
-            raise TimeoutError("the hub did not take the node's reads in time")
-        self.motions += 1
-        self.pause()
+        """The node sweeps once, after a motion (the subclass adds what it waits for)."""
+        raise NotImplementedError
 
-    def _in_loop(self, fn: Callable[[], Step | None]) -> Step | None:
-        async def call() -> Step | None:
-            return fn()
+    def console(self, inp: Input) -> object:
+        """Enter ``inp`` at the dealer console (the subclass says how)."""
+        raise NotImplementedError
 
-        fut: Future[Step | None] = asyncio.run_coroutine_threadsafe(call(), self.loop)
-        return fut.result(self.timeout)
+    def tick(self) -> object:
+        """Time passes with no read (the subclass says how the hub hears of it)."""
+        raise NotImplementedError
 
     def _uid(self, card: CardIndex) -> str:
         return self.deck.uid_for(card_code(card))
@@ -177,6 +159,89 @@ class AntennaSurface:
         self.on.setdefault(dst, set()).update(cards)
         self._sweep()
 
+    def unknown_tag(self, reader: str) -> None:
+        """Lay a tag that is in no deck on ``reader``, then take it away."""
+        self.clock.advance()
+        self.antennas.reader(reader).place(self.BOGUS_UID)
+        self._sweep()
+        self.clock.advance()
+        self.antennas.reader(reader).lift(self.BOGUS_UID)
+        self._sweep()
+
+    def clear(self) -> None:
+        """Sweep every card off the table."""
+        self.clock.advance()
+        for reader in self.antennas.readers.values():
+            reader.clear()
+        for cards in self.on.values():
+            cards.clear()
+        self._sweep()
+
+    def where(self, card: CardIndex) -> list[str]:
+        """The antennas ``card`` lies on."""
+        return sorted(r for r, cs in self.on.items() if card in cs)
+
+
+class AntennaSurface(NodeSurface):
+    """The demo's table surface: tags on simulated antennas, read by a node, sent over
+    MQTT to the hub; console inputs go through ``api`` (the hub's console API) when it
+    takes them, else to the hub's table service in-process.
+
+    Each motion advances the hub's :class:`MotionClock`, moves the tags (cards as their
+    deck's uids), sweeps the node once (it publishes what changed) and waits until the
+    hub has handled every message published — so the next motion, or a console input,
+    reaches the hub after it. ``pause`` is called after each motion (the paced demo
+    sleeps there; it may raise :class:`Stopped`). ``entered`` counts the console inputs
+    by the way they went in (``api``, ``in_process``).
+    """
+
+    def __init__(
+        self,
+        *,
+        antennas: SimulatedTable,
+        node: Node,
+        published: Callable[[], int],
+        hub: TableApp,
+        rules: TableConsole,
+        clock: MotionClock,
+        loop: asyncio.AbstractEventLoop,
+        deck: Deck | None = None,
+        api: ConsoleApi | None = None,
+        pause: Callable[[], None] = lambda: None,
+        timeout: float = 30.0,
+    ) -> None:
+        super().__init__(antennas=antennas, node=node, clock=clock, deck=deck, pause=pause)
+        self._published = published
+        self.hub = hub
+        self.rules = rules
+        self.loop = loop
+        self.api = api
+        self.entered: Counter[str] = Counter()
+        self.timeout = timeout
+
+    @property
+    def hand(self) -> Hand:
+        """The hand the hub's monitor keeps."""
+        monitor = self.rules.desk.monitor
+        if monitor is None:
+            raise RuntimeError("the hub has no hand running")
+        return monitor.hand
+
+    # --- plumbing
+    def _sweep(self) -> None:
+        self.node.poll_once()
+        if not self.hub.wait_handled(self._published(), self.timeout):
+            raise TimeoutError("the hub did not take the node's reads in time")
+        self.motions += 1
+        self.pause()
+
+    def _in_loop(self, fn: Callable[[], Step | None]) -> Step | None:
+        async def call() -> Step | None:
+            return fn()
+
+        fut: Future[Step | None] = asyncio.run_coroutine_threadsafe(call(), self.loop)
+        return fut.result(self.timeout)
+
     def console(self, inp: Input) -> object:
         """Enter ``inp`` at the hub's console — through ``api`` when it has a route for
         it, else at the table service in-process — and return what the hub answered.
@@ -199,28 +264,6 @@ class AntennaSurface:
         """Time passes with no read: the hub's table service ticks."""
         self.clock.advance()
         return self._in_loop(self.rules.tick)
-
-    def unknown_tag(self, reader: str) -> None:
-        """Lay a tag that is in no deck on ``reader``, then take it away."""
-        self.clock.advance()
-        self.antennas.reader(reader).place(self.BOGUS_UID)
-        self._sweep()
-        self.clock.advance()
-        self.antennas.reader(reader).lift(self.BOGUS_UID)
-        self._sweep()
-
-    def clear(self) -> None:
-        """Sweep every card off the table."""
-        self.clock.advance()
-        for reader in self.antennas.readers.values():
-            reader.clear()
-        for cards in self.on.values():
-            cards.clear()
-        self._sweep()
-
-    def where(self, card: CardIndex) -> list[str]:
-        """The antennas ``card`` lies on."""
-        return sorted(r for r, cs in self.on.items() if card in cs)
 
 
 def wait_event(event: threading.Event, seconds: float) -> None:
