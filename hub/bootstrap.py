@@ -168,6 +168,8 @@ class HubRuntime:
                     task.result()
         if self.embedded is not None:
             await self.embedded.stop()
+        for app in self.services.values():
+            app.snapshots.close()  # a snapshot being written is finished first
         for event_log in self.logs.values():
             event_log.close()
         self.auth.close()
@@ -224,6 +226,7 @@ async def start_hub(
                 table_deck = decks[table.deck]
             service = _table_app(config, table, table_deck, now, logs.get(table.table))
             service.timings = figures.timings(table.table)  # the /metrics histograms
+            service.snapshots.enabled = config.event_log_snapshots
             services[table.table] = service
             service.open()
             service.replay()

@@ -201,7 +201,10 @@ class TableSnapshots:
         with self._lock:
             writing = self._writing
         if writing is not None:
-            writing.result(timeout)
+            try:
+                writing.result(timeout)
+            except TimeoutError:
+                log.warning("table %s: a snapshot is still being written", self.app.table)
 
     def close(self) -> None:
         """Finish the writes and end the snapshot thread."""
