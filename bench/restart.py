@@ -20,6 +20,10 @@ and, while a hand runs, the rules are ticked every ``tick_seconds`` of it (0.25 
 default), as the running hub's tick task logs them — so the log has the inputs, and the
 hub time, of a real night (a thousand hands are about eleven hours of play).
 
+The log ends as the last hand is played out, its cards still on the table: the newest
+snapshot is as of that hand's start, so a start from it replays the whole hand — the most
+a kill can leave to replay.
+
 The log is written with ``sync = "normal"`` to build it in minutes rather than hours (one
 fsync per input otherwise); its bytes are the same. The starts then open it as the
 config says (``sync = "full"``).
@@ -203,8 +207,9 @@ def build(config: HubConfig, hands: int, seed: int, mistakes: float) -> dict[str
         dealer.play()
         if console.in_hand and console.hand_number == setup.number:
             surface.console(procedure.DeclareMisdeal(0.0))
-        dealer.collect()
         played += 1
+        if played < hands:  # the last hand's cards stay out: its start is the snapshot
+            dealer.collect()
         while not app.outgoing.empty():  # nobody sends them here
             app.outgoing.get_nowait()
         if played % 100 == 0:
