@@ -225,8 +225,8 @@ class TableSnapshots:
         fits; the seq of the input it is as of (0: none — replay every input)."""
         app = self.app
         self.restored = None
-        if not self.enabled or app.log is None or app.desk is None:
-            return 0
+        if not self.enabled or app.log is None or app.desk is None or app.desk.opened:
+            return 0  # (opened: the table opened live, on an empty log — nothing to restore)
         try:
             snap = app.log.latest_snapshot(SNAPSHOT_FORMAT)
         except Exception as exc:  # a start never fails on a snapshot
