@@ -135,8 +135,9 @@ class DirectTransport:
 
 
 class TickingClock(MotionClock):
-    """The motion clock, with the running hub's tick task: while a hand runs, a tick is
-    logged every ``tick_s`` of the hub's time as it passes."""
+    """The motion clock, with the running hub's tick task — while a hand runs, a tick is
+    logged every ``tick_s`` of the hub's time as it passes — and its release task: the
+    overlay frames whose delay has passed are released as the time moves."""
 
     def __init__(self, start: float, tick_s: float) -> None:
         super().__init__(start)
@@ -144,6 +145,8 @@ class TickingClock(MotionClock):
         self.app: TableApp | None = None
 
     def advance(self, seconds: float = 1.0) -> None:
+        if self.app is not None:
+            self.app.feeds.release_due()
         if self.app is None or self.tick_s <= 0:
             super().advance(seconds)
             return

@@ -32,7 +32,7 @@ events (:attr:`hub.rules.table.Table.log`) starts empty after a restore.
 **Where and how.** The state is JSON values only (never pickle: a state directory's
 content must not run code in the hub). The overlay's held frames are its bulk (about
 3.6 MB of JSON at 30 minutes of a six-player table): they go in as one zlib-compressed,
-base64 JSON text (about 230 kB). The capture runs on the event loop and takes
+base64 JSON text (a snapshot is about 0.6 MB in all). The capture runs on the event loop and takes
 references only; the encoding and the write run in the table's snapshot thread, in a
 transaction of their own on the log's connection (:meth:`EventLog.save_snapshot
 <hub.adapters.eventlog.store.EventLog.save_snapshot>`), each frame encoded once and kept,
