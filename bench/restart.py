@@ -3,6 +3,7 @@ built the way a club's table builds it, then a cold start on that state director
 
     .venv/bin/python bench/restart.py                  # 1,000 hands
     .venv/bin/python bench/restart.py --hands 200 --starts 3 --keep /tmp/restart-state
+    .venv/bin/python bench/restart.py --only-snapshots     # no full replay beside it
 
 The log is built by the demo's own pieces, in-process: the simulated dealer
 (:class:`simulator.dealer.SimulatedDealer`, mistakes in ``--mistakes`` of the hands) deals
@@ -19,14 +20,23 @@ and, while a hand runs, the rules are ticked every ``tick_seconds`` of it (0.25 
 default), as the running hub's tick task logs them — so the log has the inputs, and the
 hub time, of a real night (a thousand hands are about eleven hours of play).
 
+The log ends as the last hand is played out, its cards still on the table: the newest
+snapshot is as of that hand's start, so a start from it replays the whole hand — the most
+a kill can leave to replay.
+
 The log is written with ``sync = "normal"`` to build it in minutes rather than hours (one
 fsync per input otherwise); its bytes are the same. The starts then open it as the
 config says (``sync = "full"``).
 
-Each start is a cold one in a fresh process state (the log is closed in between):
+The hub writes a table snapshot at every hand's start (:mod:`hub.app.snapshot`). The
+starts are timed twice: from the newest snapshot (the hub's default), then with
+``event_log_snapshots = false`` — the full replay of every input, the figure before
+snapshots (``--only-snapshots`` skips it). Each start is a cold one in a fresh process
+state (the log is closed in between):
 
 * ``replay``: the event log opened (every row's chain and the seal verified) and
-  :meth:`TableApp.replay` alone, as :func:`start_hub` does them, timed apart;
+  :meth:`TableApp.replay` alone (the snapshot restored, then the inputs after it), as
+  :func:`start_hub` does them, timed apart;
 * ``first serve``: :func:`start_hub` on the config until ``GET /api/public`` answers 200
   (the MQTT broker is configured at a port where none listens: the hub serves the web
   meanwhile and retries the broker, so the broker is not part of the figure).
@@ -125,8 +135,9 @@ class DirectTransport:
 
 
 class TickingClock(MotionClock):
-    """The motion clock, with the running hub's tick task: while a hand runs, a tick is
-    logged every ``tick_s`` of the hub's time as it passes."""
+    """The motion clock, with the running hub's tick task — while a hand runs, a tick is
+    logged every ``tick_s`` of the hub's time as it passes — and its release task: the
+    overlay frames whose delay has passed are released as the time moves."""
 
     def __init__(self, start: float, tick_s: float) -> None:
         super().__init__(start)
@@ -134,6 +145,8 @@ class TickingClock(MotionClock):
         self.app: TableApp | None = None
 
     def advance(self, seconds: float = 1.0) -> None:
+        if self.app is not None:
+            self.app.feeds.release_due()
         if self.app is None or self.tick_s <= 0:
             super().advance(seconds)
             return
@@ -197,8 +210,9 @@ def build(config: HubConfig, hands: int, seed: int, mistakes: float) -> dict[str
         dealer.play()
         if console.in_hand and console.hand_number == setup.number:
             surface.console(procedure.DeclareMisdeal(0.0))
-        dealer.collect()
         played += 1
+        if played < hands:  # the last hand's cards stay out: its start is the snapshot
+            dealer.collect()
         while not app.outgoing.empty():  # nobody sends them here
             app.outgoing.get_nowait()
         if played % 100 == 0:
@@ -206,6 +220,7 @@ def build(config: HubConfig, hands: int, seed: int, mistakes: float) -> dict[str
     took = time.perf_counter() - started
     kinds = Counter(rec.kind.value for rec in event_log.records())
     inputs = event_log.last_seq
+    app.snapshots.close()
     event_log.close()
     return {
         "hands": played,
@@ -223,7 +238,8 @@ def state_bytes(state_dir: Path) -> int:
 
 
 def replay_once(config: HubConfig) -> dict[str, float]:
-    """Open the log and replay it as :func:`start_hub` does, timed apart (seconds)."""
+    """Open the log and replay it as :func:`start_hub` does, timed apart (seconds); with
+    ``config.event_log_snapshots`` from the newest snapshot."""
     assert config.state_dir is not None
     (table,) = config.table_configs()
     path = event_log_path(config.state_dir, TABLE, several=False)
@@ -233,11 +249,19 @@ def replay_once(config: HubConfig) -> dict[str, float]:
     now.resume(event_log.last_t)
     t1 = time.perf_counter()
     app = _table_app(config, table, simulated_deck(), now, event_log)
+    app.snapshots.enabled = config.event_log_snapshots
     app.open()
     replayed = app.replay()
     t2 = time.perf_counter()
+    restored = app.snapshots.restored_seq
+    app.snapshots.close()
     event_log.close()
-    return {"open_s": t1 - t0, "replay_s": t2 - t1, "replayed": float(replayed)}
+    return {
+        "open_s": t1 - t0,
+        "replay_s": t2 - t1,
+        "replayed": float(replayed),
+        "restored": float(restored),
+    }
 
 
 async def serve_once(config: HubConfig) -> float:
@@ -268,6 +292,11 @@ def main() -> int:
     parser.add_argument(
         "--delay-minutes", type=float, default=30.0, help="the overlay's delay (30)"
     )
+    parser.add_argument(
+        "--only-snapshots",
+        action="store_true",
+        help="time the starts from the snapshot only (not the full replay beside them)",
+    )
     parser.add_argument("--dir", type=Path, default=None, help="where the state dir is made")
     parser.add_argument(
         "--keep", type=Path, default=None, help="keep the state dir here (reused when it exists)"
@@ -284,15 +313,22 @@ def main() -> int:
             print(f"building a log of {args.hands} hands in {state_dir} …", file=sys.stderr)
             built = build(config, args.hands, args.seed, args.mistakes)
         size = state_bytes(state_dir)
-        replays = [replay_once(config) for _ in range(args.starts)]
-        serves = [asyncio.run(serve_once(config)) for _ in range(args.starts)]
-        result = built | {
+        full = config.model_copy(update={"event_log_snapshots": False})
+        result = dict(built)
+        modes = [("", config)] + ([] if args.only_snapshots else [("full_", full)])
+        for prefix, conf in modes:
+            replays = [replay_once(conf) for _ in range(args.starts)]
+            serves = [asyncio.run(serve_once(conf)) for _ in range(args.starts)]
+            result |= {
+                f"{prefix}open_s": round(statistics.median(r["open_s"] for r in replays), 3),
+                f"{prefix}replay_s": round(statistics.median(r["replay_s"] for r in replays), 3),
+                f"{prefix}replayed": int(replays[-1]["replayed"]),
+                f"{prefix}restored_as_of": int(replays[-1]["restored"]),
+                f"{prefix}first_serve_s": round(statistics.median(serves), 3),
+                f"{prefix}first_serve_all_s": [round(s, 3) for s in serves],
+            }
+        result |= {
             "log_bytes": size,
-            "open_s": round(statistics.median(r["open_s"] for r in replays), 3),
-            "replay_s": round(statistics.median(r["replay_s"] for r in replays), 3),
-            "replayed": int(replays[0]["replayed"]),
-            "first_serve_s": round(statistics.median(serves), 3),
-            "first_serve_all_s": [round(s, 3) for s in serves],
             "python": platform.python_version(),
             "machine": f"{platform.machine()} {platform.processor() or ''}".strip(),
         }
@@ -302,9 +338,20 @@ def main() -> int:
         print(f"log size            : {size / 1e6:.1f} MB")
         if "build_s" in result:
             print(f"build               : {result['build_s']} s")
-        print(f"open (verify chain) : {result['open_s']} s")
-        print(f"replay              : {result['replay_s']} s ({result['replayed']} inputs)")
-        print(f"start to first serve: {result['first_serve_s']} s (median of {args.starts})")
+        for prefix, what in (("", "snapshot"), ("full_", "full replay")):
+            if f"{prefix}open_s" not in result:
+                continue
+            print(f"{what}:")
+            print(f"  open (verify chain) : {result[f'{prefix}open_s']} s")
+            print(
+                f"  replay              : {result[f'{prefix}replay_s']} s "
+                f"({result[f'{prefix}replayed']} inputs after input "
+                f"{result[f'{prefix}restored_as_of']})"
+            )
+            print(
+                f"  start to first serve: {result[f'{prefix}first_serve_s']} s "
+                f"(median of {args.starts})"
+            )
         print(json.dumps(result), flush=True)
     finally:
         if args.keep is None:

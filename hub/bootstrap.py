@@ -170,6 +170,8 @@ class HubRuntime:
                     task.result()
         if self.embedded is not None:
             await self.embedded.stop()
+        for app in self.services.values():
+            app.snapshots.close()  # a snapshot being written is finished first
         for event_log in self.logs.values():
             event_log.close()
         self.auth.close()
@@ -239,6 +241,7 @@ async def start_hub(
                     every_s=config.health.log_check_s,
                     clock=monotonic,
                 )
+            service.snapshots.enabled = config.event_log_snapshots
             services[table.table] = service
             service.open()
             service.replay()

@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from hub.views.frames import Event
 
@@ -92,6 +94,14 @@ class _Held:
     release_at: float
     order: int
     event: Event = field(compare=False)
+    text: str | None = field(default=None, compare=False)
+    """The entry as JSON text, once a snapshot encoded it (:meth:`DelayedRelease.held`)."""
+
+    def as_json(self) -> str:
+        """``[release_at, order, event]`` as JSON text (encoded once, then kept)."""
+        if self.text is None:
+            self.text = json.dumps([self.release_at, self.order, self.event], separators=(",", ":"))
+        return self.text
 
 
 class DelayedRelease:
@@ -124,6 +134,25 @@ class DelayedRelease:
     def next_release(self) -> float | None:
         """When the next held event is due, or None when nothing is held."""
         return self._heap[0].release_at if self._heap else None
+
+    def held(self) -> list[_Held]:
+        """The held entries, a copy of the list (a table snapshot encodes them with
+        :meth:`encode`, off the event loop)."""
+        return list(self._heap)
+
+    @staticmethod
+    def encode(held: list[_Held], keep: Callable[[Event], bool]) -> str:
+        """The held entries whose event ``keep`` accepts as one JSON array text (each
+        entry encoded once and kept: a later snapshot only encodes what was held since)."""
+        return "[" + ",".join(h.as_json() for h in held if keep(h.event)) + "]"
+
+    def restore(self, entries: list[list[Any]]) -> None:
+        """Hold the entries :meth:`encode` wrote (``[release_at, order, event]``), in
+        their order, as the only ones."""
+        self._heap = [_Held(float(at), int(order), event) for at, order, event in entries]
+        heapq.heapify(self._heap)
+        last = max((h.order for h in self._heap), default=-1)
+        self._counter = itertools.count(last + 1)
 
     def __len__(self) -> int:
         return len(self._heap)

@@ -85,6 +85,17 @@ class TableHealth:
         self._online: dict[str, bool] = {}
         self._readers: dict[str, _Reader] = {}
 
+    def placements(self) -> list[list[str]]:
+        """Which node each reader's last applied inventory came from — all of its state
+        a replay of the event log rebuilds (a table snapshot holds it)."""
+        return [[r, s.node] for r, s in self._readers.items()]
+
+    def place_all(self, placements: list[list[str]]) -> None:
+        """Take back what :meth:`placements` gave (at start, before anything is heard)."""
+        self._readers = {}
+        for reader, node in placements:
+            self.placed(str(node), str(reader))
+
     def nodes(self) -> dict[str, str]:
         """Every node known, ``online`` or ``offline``."""
         return {n: "online" if up else "offline" for n, up in sorted(self._online.items())}

@@ -34,6 +34,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from feltwire.deck import Deck
 from feltwire.errors import ProtocolError
@@ -149,6 +150,19 @@ class Ingest:
         key = (read.node, read.reader)
         self._last_seq[key] = max(read.seq, self._last_seq.get(key, read.seq))
         self.nodes.taken(read.node, read.seq, live=False)
+
+    def export_state(self) -> dict[str, Any]:
+        """What a replay of the event log rebuilds here — each antenna's last seq, each
+        node's highest — as JSON values (a table snapshot, :mod:`hub.app.snapshot`)."""
+        return {
+            "last_seq": [[n, r, s] for (n, r), s in self._last_seq.items()],
+            "nodes": self.nodes.export_state(),
+        }
+
+    def import_state(self, state: dict[str, Any]) -> None:
+        """Take back what :meth:`export_state` gave."""
+        self._last_seq = {(str(n), str(r)): int(s) for n, r, s in state["last_seq"]}
+        self.nodes.import_state(state["nodes"])
 
     def reset_node(self, node: str) -> None:
         """Forget every sequence number of ``node`` (the operator reset it: its count went

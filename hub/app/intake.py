@@ -122,6 +122,31 @@ class ReadIntake:
         """Per node heard from: its stream (``last_seq``, reads lost and refused …)."""
         return self.ingest.nodes.stats()
 
+    def export_state(self) -> dict[str, Any]:
+        """What a replay of the event log rebuilds of the intake — presence, which node
+        each reader is on, the change count, where each card lies, the uids not in the
+        deck per antenna, the doubled cards' spells, the nodes' sequences — as JSON
+        values (a table snapshot, :mod:`hub.app.snapshot`)."""
+        return {
+            "presence": self.presence.export_state(),
+            "placements": self.health.placements(),
+            "changes": self.changes,
+            "where": [[c, sorted(r)] for c, r in self._where.items()],
+            "unknown_on": [[r, sorted(u)] for r, u in self._unknown_on.items()],
+            "doubled": [[c, since, told] for c, (since, told) in self._doubled.items()],
+            "ingest": self.ingest.export_state(),
+        }
+
+    def import_state(self, state: dict[str, Any]) -> None:
+        """Take back what :meth:`export_state` gave (at start, before any message)."""
+        self.presence.import_state(state["presence"])
+        self.health.place_all(state["placements"])
+        self.changes = int(state["changes"])
+        self._where = {str(c): set(r) for c, r in state["where"]}
+        self._unknown_on = {str(r): frozenset(u) for r, u in state["unknown_on"]}
+        self._doubled = {str(c): (float(s), bool(t)) for c, s, t in state["doubled"]}
+        self.ingest.import_state(state["ingest"])
+
     def screen(self, topic: str, payload: bytes, retained: bool, now: float) -> list[Item]:
         """One message through the ingest's checks: the inputs to apply now, in order —
         none when it is refused, seen, held (until the reads before it come) or a node's

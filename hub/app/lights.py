@@ -35,6 +35,10 @@ class LightBoard:
         self._patterns[seat] = pattern
         return True
 
+    def restore(self, patterns: dict[int, LightPattern]) -> None:
+        """Take the patterns :meth:`current` gave (a table snapshot)."""
+        self._patterns = dict(patterns)
+
     def current(self) -> dict[int, LightPattern]:
         """Every seat's pattern as last commanded."""
         return dict(self._patterns)

@@ -288,6 +288,17 @@ class NodeWatch(Generic[T]):
         for n in self._nodes.values():
             n.live_hi = n.hi
 
+    def export_state(self) -> list[list[Any]]:
+        """Each node's highest seq taken — all a replay of the event log rebuilds of a
+        node's account (a table snapshot holds it), in the order the nodes came."""
+        return [[node, n.hi] for node, n in self._nodes.items()]
+
+    def import_state(self, state: list[list[Any]]) -> None:
+        """Take back what :meth:`export_state` gave (at start, before :meth:`resume`)."""
+        self._nodes = {}
+        for node, hi in state:
+            self._node(str(node)).hi = None if hi is None else int(hi)
+
     def stale(self, node: str, *, live: bool) -> bool:
         """A message of ``node`` was refused ``stale``; True when this makes
         :data:`STALE_STREAK` live ones in a row (time to tell the operator)."""

@@ -64,6 +64,26 @@ class EventStore(Protocol):
     def records(self, after: int = 0) -> Iterator[LogRecord]:
         """The inputs after sequence number ``after``, in order."""
 
+    def save_snapshot(
+        self, seq: int, fmt: int, state: Mapping[str, Any], *, wall: float | None = None
+    ) -> None:
+        """Store the table's state (JSON values) as of input ``seq``, in format ``fmt``."""
+
+    def latest_snapshot(self, fmt: int) -> StoredState | None:
+        """The newest stored state in format ``fmt`` that verifies (None: none does)."""
+
+
+class StoredState(Protocol):
+    """A table's state as the event store keeps it: as of input ``seq``."""
+
+    @property
+    def seq(self) -> int:
+        """The input the state is as of."""
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The state, JSON values."""
+
 
 class Recorder(Protocol):
     """The entrance of a table's inputs: log one, then apply it (what applying returned)."""

@@ -11,8 +11,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from feltwire.cards import card_index
 
@@ -49,6 +50,15 @@ class TablePresence:
         return AntennaChange(
             reader=reader, cards=_ordered(cards), arrived=arrived, left=_ordered(before - cards)
         )
+
+    def export_state(self) -> list[list[Any]]:
+        """Every antenna's cards, in the order they came, as JSON values (a snapshot)."""
+        return [[r, list(self._came.get(r, ())), sorted(c)] for r, c in self._cards.items()]
+
+    def import_state(self, state: Sequence[Sequence[Any]]) -> None:
+        """Take back what :meth:`export_state` gave."""
+        self._cards = {str(r): frozenset(cards) for r, _, cards in state}
+        self._came = {str(r): tuple(came) for r, came, _ in state}
 
     def cards_on(self, reader: str) -> tuple[str, ...]:
         """The cards on one antenna now."""

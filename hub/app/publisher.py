@@ -213,6 +213,34 @@ class TablePublisher:
             self._release(event)
         return len(due)
 
+    # ------------------------------------------------------------------ a snapshot
+
+    def export_state(self) -> tuple[dict[str, Any], list[Any]]:
+        """What a replay of the event log rebuilds here, as JSON values (a table
+        snapshot, :mod:`hub.app.snapshot`): the seat lights, the overlay's released
+        picture and antennas, the last picture held — and, second, the overlay frames held
+        by the delay (encode them with :meth:`DelayedRelease.encode`, off the event loop).
+        Not the hub's own alerts nor the equity frames: news of the live run, which a
+        replay does not repeat."""
+        state = {
+            "lights": [[s, p.value] for s, p in sorted(self.lights.current().items())],
+            "overlay_presence": self.overlay_presence.export_state(),
+            "overlay_picture": self.overlay_picture,
+            "held_picture": self._held_picture,
+        }
+        return state, self._held.held()
+
+    def import_state(self, state: dict[str, Any], held: list[list[Any]]) -> None:
+        """Take back what :meth:`export_state` gave (``held``: the entries decoded)."""
+        self.lights.restore({int(s): LightPattern(p) for s, p in state["lights"]})
+        self.overlay_presence = TablePresence()
+        self.overlay_presence.import_state(state["overlay_presence"])
+        self.overlay_picture = dict(state["overlay_picture"])
+        picture = state["held_picture"]
+        self._held_picture = None if picture is None else dict(picture)
+        self._held.restore(held)
+        self.held_changed.set()
+
     def overlay_snapshot(self) -> Event:
         """The overlay's picture of the table, as of the delay."""
         snap = self.overlay_presence.snapshot()
@@ -223,3 +251,16 @@ class TablePublisher:
             "antennas": [overlay_antenna(r, snap.get(r, ())) for r in self.readers],
             "state": self.overlay_picture,
         }
+
+
+def encode_held(held: list[Any]) -> str:
+    """The overlay frames :meth:`TablePublisher.export_state` gave as one JSON text,
+    without those a replay does not hold (call it off the event loop)."""
+    return DelayedRelease.encode(held, _replayed)
+
+
+def _replayed(event: Event) -> bool:
+    """Whether a replay of the event log holds ``event`` back too: not the hub's own
+    alerts (``id`` None) nor the equity figures."""
+    kind = event.get("type")
+    return kind != "equity" and not (kind == "alert" and event.get("id", 0) is None)

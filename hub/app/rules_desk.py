@@ -200,6 +200,66 @@ class RulesDesk:
         self._unknown: dict[str, frozenset[str]] = {}
         self._stuck = False
         self._pots: list[PotAwarded] = []
+        self.started_from: tuple[float, dict[str, Any]] | None = None
+        """When the last hand started, and the desk's state just before it (what a table
+        snapshot holds, :mod:`hub.app.snapshot`); the snapshot's taker sets it None."""
+
+    def export_state(self) -> dict[str, Any]:
+        """The desk between hands as JSON values (see :mod:`hub.app.snapshot`): the table,
+        the tournament clock, the counts, the recent alerts and the last hand's read-outs."""
+        clock = self.tournament_clock
+        return {
+            "opened": self.opened,
+            "table": self.table.export_state(),
+            "clock": None if clock is None else clock.export_state(),
+            "buy_in": [[s, a] for s, a in self._buy_in.items()],
+            "hands": [self.hands_finished, self.hands_voided],
+            "alerts_by_hand": [
+                [n, [a.as_dict() for a in al]] for n, al in self.alerts_by_hand.items()
+            ],
+            "recent": list(self.recent),
+            "last_awards": self.last_awards,
+            "last_pots": self.last_pots,
+            "last_top_ups": self.last_top_ups,
+            "acknowledged": sorted(self.acknowledged),
+            "alert_seq": self._alert_seq,
+            "unknown": [[r, sorted(u)] for r, u in self._unknown.items()],
+        }
+
+    def resume_from(self, now: float, state: Mapping[str, Any]) -> None:
+        """Take back the state :meth:`export_state` gave just before a hand started at
+        ``now``, and start that hand again (its frames and lights go to :attr:`out`: the
+        caller restores the publisher afterwards). ValueError, KeyError or a RulesError
+        for a state this desk cannot take (the caller then replays every input)."""
+        self.import_state(state)
+        self._maybe_start(now)
+        if not self.in_hand:
+            raise ValueError("the hand of the snapshot did not start again")
+        self.started_from = None
+
+    def import_state(self, state: Mapping[str, Any]) -> None:
+        """Take back what :meth:`export_state` gave, between hands (no hand started)."""
+        clock = self.tournament_clock
+        if (clock is None) != (state["clock"] is None):
+            raise ValueError("the snapshot's table and this one differ in their tournament")
+        self.table.import_state(state["table"])
+        if clock is not None:
+            clock.import_state(state["clock"])
+        self.opened = bool(state["opened"])
+        self._buy_in = {int(s): int(a) for s, a in state["buy_in"]}
+        self.hands_finished, self.hands_voided = (int(n) for n in state["hands"])
+        self.alerts_by_hand = defaultdict(list)
+        for n, alerts in state["alerts_by_hand"]:
+            self.alerts_by_hand[int(n)] = [Alert.from_dict(a) for a in alerts]
+        self.recent = deque(state["recent"], maxlen=RECENT_ALERTS)
+        self.last_awards = list(state["last_awards"])
+        self.last_pots = list(state["last_pots"])
+        self.last_top_ups = list(state["last_top_ups"])
+        self.acknowledged = {int(a) for a in state["acknowledged"]}
+        self._alert_seq = int(state["alert_seq"])
+        self._unknown = {str(r): frozenset(u) for r, u in state["unknown"]}
+        self.in_hand, self.monitor, self.setup, self._hints = False, None, None, None
+        self._blinds, self._pots, self._stuck, self.started_from = (None, None), [], False, None
 
     def overlay_scene(
         self, antennas: Mapping[str, Sequence[str]], equity: EquityFrame | None
@@ -236,6 +296,11 @@ class RulesDesk:
             "big_bet": s.big_bet,
             "debounce_seconds": s.debounce_seconds,
         } | ({"tournament": clock.stakes()} if clock is not None else {})
+
+    def stakes(self) -> dict[str, Any]:
+        """The game and stakes as the table's opening logs them (a restart with others is
+        refused)."""
+        return self._stakes()
 
     def open_input(self) -> dict[str, Any] | None:
         """The table input that opens the table (seats the configured players), to log
@@ -418,6 +483,7 @@ class RulesDesk:
         self._stuck = False
         if self.tournament_clock is not None:
             self.tournament_clock.poll(now)  # the level whose blinds this hand takes
+        self.started_from = (now, self.export_state())
         setup = self.table.start_hand(now)
         self.setup = setup
         self.monitor = DealingMonitor(

@@ -69,6 +69,7 @@ from hub.app.presence import AntennaChange
 from hub.app.publisher import TablePublisher
 from hub.app.records import InputKind, LogRecord
 from hub.app.rules_desk import RulesDesk
+from hub.app.snapshot import TableSnapshots
 from hub.app.table_console import TableConsole
 from hub.app.throttle import ThrottledLog
 from hub.app.timings import NO_TIMINGS, Timings
@@ -206,6 +207,8 @@ class TableApp:
         self.log_disk: DiskCheck | None = None
         """Whether the log's disk can take a write, asked without one (``/readyz``)."""
         self._broker_lost = False
+        self.snapshots = TableSnapshots(self)
+        """The table's snapshots (:mod:`hub.app.snapshot`): a restart replays less."""
 
     # ------------------------------------------------------------------ what the web reads
 
@@ -304,9 +307,13 @@ class TableApp:
         """Take one accepted input: append it to the log (when there is one), then apply
         it; returns what applying it returned."""
         self._apply_logged()  # reads still on their way to the log come first
+        seq = None
         if self.log is not None and not self.feeds.replaying:
-            self._append(kind, payload, now)
-        return self._dispatch(kind, payload, now)
+            seq = self._append(kind, payload, now).seq
+        done = self._dispatch(kind, payload, now)
+        if seq is not None:
+            self.snapshots.taken(seq, now)  # a hand started: the table's state is stored
+        return done
 
     def _append(self, kind: InputKind, payload: dict[str, Any], now: float) -> LogRecord:
         """Append one input to the log; LogUnavailable (counted, logged, the dealer told)
@@ -417,8 +424,8 @@ class TableApp:
         # night's replay time otherwise).
         horizon = self.clock() - self.feeds.overlay_delay_s
         skipped: float | None = None
-        try:
-            for rec in self.log.records():
+        try:  # from the newest snapshot that verifies (none: from the first input)
+            for rec in self.log.records(after=self.snapshots.restore()):
                 if rec.t <= horizon:
                     self._replay_one(rec, picture=False)
                     skipped = rec.t
@@ -427,11 +434,13 @@ class TableApp:
                         self.feeds.overlay_changed(skipped)
                         skipped = None
                     self._replay_one(rec)
+                self.snapshots.taken(rec.seq, rec.t)
                 count += 1
             if skipped is not None:
                 self.feeds.overlay_changed(skipped)
         finally:
             self.feeds.replaying = False
+        self.snapshots.replayed()
         self.replayed = count
         self.count("replayed", count)
         self.intake.ingest.nodes.resume()
@@ -687,9 +696,9 @@ class TableApp:
         (waiting for a write still going on)."""
         while self._unapplied:
             written, items = self._unapplied.popleft()
-            written.result()
-            for kind, data, now in items:
+            for rec, (kind, data, now) in zip(written.result(), items, strict=True):
                 self._dispatch(kind, data, now)
+                self.snapshots.taken(rec.seq, now)
 
     # ------------------------------------------------------------------ a read applied
 

@@ -33,7 +33,7 @@ service calls as time passes).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from hub.app.errors import EventLogError
@@ -146,6 +146,16 @@ class TournamentClock:
             "next": _level_view(nxt) if nxt is not None else None,
             "starting_stack": t.starting_stack,
         }
+
+    def export_state(self) -> dict[str, Any]:
+        """The level last announced (the rules' tournament is the table's, see
+        :meth:`hub.rules.table.Table.export_state`)."""
+        return {"announced": self._announced}
+
+    def import_state(self, state: Mapping[str, Any]) -> None:
+        """Take back what :meth:`export_state` gave."""
+        announced = state["announced"]
+        self._announced = None if announced is None else int(announced)
 
     def _announce(self, reason: str, now: float) -> None:
         state = self.state(now)

@@ -555,6 +555,14 @@ class HubConfig(ConfigModel):
             "accept-loss` (any other damage always stops it)"
         ),
     )
+    event_log_snapshots: bool = Field(
+        True,
+        description=(
+            "store each table's state in the event log's file at every hand's start, so "
+            "that a restart replays only the inputs after it (false: a restart replays "
+            "every input)"
+        ),
+    )
     tables: list[TableSettings] = Field(
         default_factory=list,
         max_length=MAX_TABLES,

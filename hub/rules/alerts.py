@@ -98,3 +98,21 @@ class Alert:
             "text": self.text.as_json(),
             "remedy_text": self.remedy.as_json(),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Alert:
+        """The alert :meth:`as_dict` made (a table snapshot holds them so).
+
+        >>> a = Alert(AlertCode.UNKNOWN_TAG, Severity.WARNING, 3, "R-X", Text("a.b"), Text("c.d"))
+        >>> Alert.from_dict(a.as_dict()) == a
+        True
+        """
+        seat = data["seat"]
+        return cls(
+            AlertCode(data["code"]),
+            Severity(data["severity"]),
+            None if seat is None else int(seat),
+            str(data["rule"]),
+            Text.from_json(data["text"]),
+            Text.from_json(data["remedy_text"]),
+        )

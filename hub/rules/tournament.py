@@ -20,8 +20,9 @@ Time is an explicit input (seconds, any monotonic origin): the rules core has no
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from feltwire.text import Text
 from hub.rules.errors import ConfigurationError, PhaseError
@@ -246,3 +247,32 @@ class Tournament:
     def declare_winner(self, player: str) -> None:
         """Record the last player holding chips as the winner (place 1)."""
         self.places[player] = 1
+
+    # ------------------------------------------------------------- snapshot
+
+    def export_state(self) -> dict[str, Any]:
+        """The clock and the standings as JSON values (a table snapshot,
+        :mod:`hub.app.snapshot`); :meth:`import_state` takes them back."""
+        return {
+            "started_at": self.started_at,
+            "paused_at": self._paused_at,
+            "paused_total": self._paused_total,
+            "last_now": None if self._last_now == float("-inf") else self._last_now,
+            "places": dict(self.places),
+            "eliminations": [[e.player, e.place, e.hand, e.at] for e in self.eliminations],
+            "entrants": self.entrants,
+        }
+
+    def import_state(self, state: Mapping[str, Any]) -> None:
+        """Take back what :meth:`export_state` gave (same schedule)."""
+        self.started_at = state["started_at"]
+        self._paused_at = state["paused_at"]
+        self._paused_total = float(state["paused_total"])
+        last = state["last_now"]
+        self._last_now = float("-inf") if last is None else float(last)
+        self.places = {str(k): int(v) for k, v in state["places"].items()}
+        self.eliminations = [
+            Elimination(str(p), int(place), int(hand), float(at))
+            for p, place, hand, at in state["eliminations"]
+        ]
+        self.entrants = int(state["entrants"])

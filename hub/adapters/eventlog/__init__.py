@@ -77,8 +77,9 @@ The package, by what each module is:
 - :mod:`~.snapshots` — table snapshots beside the inputs (``snapshots``: a table's state
   as of one input, JSON, its digest chained on that input's chain; derived data, so one
   that does not verify is skipped with a log line and never loaded):
-  :meth:`EventLog.save_snapshot`, :meth:`EventLog.latest_snapshot`. The store is there;
-  the hub does not write snapshots yet (issue #15: a start still replays every input);
+  :meth:`EventLog.save_snapshot`, :meth:`EventLog.latest_snapshot`; the hub writes one
+  at every hand's start and a start replays only the inputs after the newest that
+  verifies (:mod:`hub.app.snapshot`). ``accept-loss`` rebuilds the log without them;
 - :mod:`~.report` — :func:`check_log` and its :class:`LogReport`;
 - :mod:`~.repair` — :func:`accept_loss`, :func:`open_log`;
 - :mod:`~.errors` — what the log raises under the event store's

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from feltwire.text import Param, Seat, Text
 from hub.messages.vocabulary import phase
@@ -635,6 +635,50 @@ class Table:
             self._emit(delivery)
         return event
 
+    # --------------------------------------------------------------- snapshot
+
+    def export_state(self) -> dict[str, Any]:
+        """The table between hands as JSON values (a table snapshot,
+        :mod:`hub.app.snapshot`): the players, who left with what, the button and the
+        blinds' seats, the hand count, a misdeal's kept button, the tournament's clock and
+        standings. :attr:`log` is not in it (a table started from it has an empty log).
+        HandInProgressError while a hand runs: a snapshot is taken between hands."""
+        self.verify_between_hands()
+        return {
+            "players": [[seat, _player_state(p)] for seat, p in sorted(self._players.items())],
+            "departures": [[n, s, at] for n, (s, at) in self._departures.items()],
+            "positions": [self._button, self._sb, self._bb],
+            "redeal_button": self._redeal_button,
+            "hand_number": self.hand_number,
+            "tournament": None if self.tournament is None else self.tournament.export_state(),
+        }
+
+    def import_state(self, state: Mapping[str, Any]) -> None:
+        """Take back what :meth:`export_state` gave (a table of the same config);
+        ValueError or KeyError for a state of another shape. A hand running is dropped,
+        and so is :attr:`log`."""
+        self.current, self.log = None, []
+        self._players = {int(seat): _player_of(p) for seat, p in state["players"]}
+        self._departures = {str(n): (int(s), float(at)) for n, s, at in state["departures"]}
+        button, sb, bb = (None if x is None else int(x) for x in state["positions"])
+        self._button, self._sb, self._bb = button, sb, bb
+        redeal = state["redeal_button"]
+        self._redeal_button = None if redeal is None else int(redeal)
+        self.hand_number = int(state["hand_number"])
+        tournament = state["tournament"]
+        if (tournament is None) != (self.tournament is None):
+            raise ValueError("the snapshot's table and this one differ in their tournament")
+        if self.tournament is not None:
+            self.tournament.import_state(tournament)
+
+    def verify_between_hands(self) -> None:
+        """Raise HandInProgressError while a hand runs."""
+        if self.current is not None:
+            raise HandInProgressError(
+                "R-BUY-5",
+                Text("refusal.hand_in_progress.still_running", {"hand": str(self.hand_number)}),
+            )
+
     # -------------------------------------------------------------------- log
 
     def _emit(self, event: _E) -> _E:
@@ -642,6 +686,34 @@ class Table:
             self.log.append(event.override)
         self.log.append(event)
         return event
+
+
+def _player_state(p: SeatedPlayer) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "stack": p.stack,
+        "pending": p.pending,
+        "pending_override": p.pending_override,
+        "sitting_out": p.sitting_out,
+        "entry": p.entry.value,
+        "new": p.new,
+        "owes": p.owes.value,
+        "joined_at": p.joined_at,
+    }
+
+
+def _player_of(state: Mapping[str, Any]) -> SeatedPlayer:
+    return SeatedPlayer(
+        name=str(state["name"]),
+        stack=int(state["stack"]),
+        pending=int(state["pending"]),
+        pending_override=int(state["pending_override"]),
+        sitting_out=bool(state["sitting_out"]),
+        entry=Entry(state["entry"]),
+        new=bool(state["new"]),
+        owes=Owed(state["owes"]),
+        joined_at=float(state["joined_at"]),
+    )
 
 
 def _flop_seen(hand: Hand) -> bool:

@@ -1,6 +1,7 @@
 """The restart bench still runs (``bench/restart.py``: not part of CI's figures): three
-hands into a real event log, one cold start — the replay and a real ``start_hub`` that
-serves. No timing is asserted; the figures live in docs/benchmarks.md ("Restart")."""
+hands into a real event log, one cold start from the snapshot and one with snapshots off
+— the replay and a real ``start_hub`` that serves. No timing is asserted; the figures
+live in docs/benchmarks.md ("Restart")."""
 
 from __future__ import annotations
 
@@ -32,7 +33,10 @@ def test_the_restart_bench_builds_a_log_and_starts_on_it(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["hands_finished"] + result["hands_voided"] == 3
-    assert result["replayed"] == result["inputs"] > 0
+    # from the snapshot of the last hand's start, then the full replay beside it
+    assert result["restored_as_of"] > 0
+    assert result["restored_as_of"] + result["replayed"] == result["inputs"] > 0
+    assert result["full_restored_as_of"] == 0 and result["full_replayed"] == result["inputs"]
     assert result["inputs_by_kind"]["tick"] > 0 and result["inputs_by_kind"]["inventory"] > 0
     assert result["first_serve_s"] > 0
     assert list(tmp_path.iterdir()) == []  # the scratch state dir is removed
