@@ -27,7 +27,7 @@ restores the hand's start and replays the hand's inputs.
 What a replay does not rebuild is not in a snapshot either: the hub's own alerts and the
 equity frames (news of the live run), the nodes' availability, the counters other than
 the buttons' (a restart starts them at 0, as before). What the rules' table logs of its
-events (:attr:`hub.rules.table.Table.log`) starts empty after a restore.
+events (the ``log`` of :class:`hub.rules.table.Table`) starts empty after a restore.
 
 **Where and how.** The state is JSON values only (never pickle: a state directory's
 content must not run code in the hub). The overlay's held frames are its bulk (about
