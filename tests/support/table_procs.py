@@ -13,7 +13,9 @@ cards are in, however late the rest of the cards arrive.
 from __future__ import annotations
 
 import json
+import logging
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -36,9 +38,12 @@ from table_node.dealer import AntennaDealer, DealStep, DealStepKind
 from tests.support.mosquitto import Mosquitto, MosquittoProcess
 from tests.support.ports import free_port
 
+log = logging.getLogger(__name__)
+
 TOKEN = "fault-test-token"
 SECRET = "fault-test-secret-0123456789abcdef"
 DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
+ADMIN = TokenSigner(SECRET.encode()).issue(Role.ADMIN, "admin", seconds=3600)
 SEATS = [1, 2]
 READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
 BUY_IN = 1000
@@ -162,7 +167,7 @@ def get_json(url: str, token: str | None = None) -> dict[str, Any] | None:
     answer is not a 200 — the hub is not up yet, or gone."""
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
     try:
-        response = httpx.get(url, headers=headers, timeout=5)
+        response = httpx.get(url, headers=headers, timeout=10)
     except httpx.HTTPError:
         return None
     if response.status_code != 200:
@@ -218,15 +223,35 @@ class HubProc(Proc):
         return self.console("action", {"seat": seat, "act": act, "to": to})
 
     def console(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
-        response = httpx.post(
-            f"{self.url}/api/console/{route}",
-            json=body,
-            headers={"Authorization": f"Bearer {DEALER}"},
-            timeout=10,
-        )
+        """``POST /api/console/ROUTE`` as the dealer; its answer (anything but a 200
+        fails)."""
+        response = self.console_post(route, body)
         assert response.status_code == 200, response.text
         data: dict[str, Any] = response.json()
         return data
+
+    def console_post(self, route: str, body: dict[str, Any]) -> httpx.Response:
+        """``POST /api/console/ROUTE`` as the dealer, whatever it answers."""
+        return httpx.post(
+            f"{self.url}/api/console/{route}",
+            json=body,
+            headers={"Authorization": f"Bearer {DEALER}"},
+            timeout=WAIT,
+        )
+
+    def hands(self) -> dict[str, int]:
+        """Hands played since the event log began, by outcome (``finished``: its pots
+        awarded; ``voided``: a misdeal), as ``/metrics`` serves them to an admin."""
+        response = httpx.get(
+            f"{self.url}/metrics", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=WAIT
+        )
+        assert response.status_code == 200, response.text
+        found = re.findall(
+            r'^feltwire_hands_total\{[^}]*outcome="(\w+)"[^}]*\} ([0-9.e+]+)$',
+            response.text,
+            re.MULTILINE,
+        )
+        return {outcome: int(float(n)) for outcome, n in found}
 
 
 def rules(snap: dict[str, Any]) -> dict[str, Any]:
@@ -348,20 +373,54 @@ def feltwire(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str
     )
 
 
-def dealer_step(hub: HubProc) -> str | None:
-    """Play the dealer's part once, as a patient dealer would: the seat to act checks or
-    calls, a seat asked to show at showdown shows. What was done (None: nothing to do)."""
-    state = hub.console_state()
+def dealer_move(state: dict[str, Any]) -> tuple[str, dict[str, Any], str] | None:
+    """What a patient dealer enters next on the console showing ``state``: the seat to act
+    checks or calls, a seat asked to show at showdown shows — (route, body, what) — or
+    None when the console asks for nothing."""
     legal, showdown = state.get("legal"), state.get("showdown")
     if legal:
         act = "check" if legal["check"] else "call" if legal["call"] is not None else None
         if act is not None:
-            done = hub.act(legal["seat"], act)
-            return f"{act} {legal['seat']}" if done["accepted"] else None
+            body = {"seat": legal["seat"], "act": act, "to": 0}
+            return "action", body, f"{act} {legal['seat']}"
     if showdown and showdown.get("show"):
         seat = showdown["show"][0]
-        if hub.console("show", {"seat": seat})["accepted"]:
-            return f"show {seat}"
+        return "show", {"seat": seat}, f"show {seat}"
+    return None
+
+
+def dealer_step(hub: HubProc) -> str | None:
+    """Play the dealer's part once (:func:`dealer_move`); what was done (None: nothing to
+    do, or the table moved on between the look and the input).
+
+    The node deals at its own pace, so the hand may end (its last card swept, a seat's
+    cards mucked) between reading the console and entering what it asked for: the hub
+    then answers 409 "no hand is running", or refuses the input. That is a retry — the
+    next step looks again. A refusal while the console, read again, still shows the same
+    hand running and asks for the same input is the hub's fault, and fails."""
+    state = hub.console_state()
+    move = dealer_move(state)
+    if move is None:
+        return None
+    route, body, what = move
+    response = hub.console_post(route, body)
+    if response.status_code == 200 and response.json()["accepted"]:
+        return what
+    assert response.status_code in (200, 409), response.text  # 409: no hand, or refused
+    after = hub.console_state()
+    if after["in_hand"] and after["hand"] == state["hand"] and dealer_move(after) == move:
+        pytest.fail(
+            f"hand {state['hand']}: the console asks for {what!r} and refuses it "
+            f"({response.status_code} {response.text})"
+        )
+    log.info(
+        "hand %s: %r not taken (%s), the table moved on: hand %s, in_hand %s",
+        state["hand"],
+        what,
+        response.status_code,
+        after["hand"],
+        after["in_hand"],
+    )
     return None
 
 

@@ -13,9 +13,11 @@ the log (on a broker of its own, so it sees nothing but the replay). Then the no
 on (SIGCONT) and so does the hand: reads and console actions after the restart are
 accepted, and every hand a kill fell in ends with its pot awarded.
 
-``FELTWIRE_KILL_LOOPS`` kills (5 is a short run; issue 15 asks for 100:
-``FELTWIRE_KILL_LOOPS=100``). It does not run without the knob: it failed twice in about
-ten runs on a loaded machine, on races of its own (docs/reliability.md, "Open").
+``FELTWIRE_KILL_LOOPS`` kills (default 5, the run CI makes; issue 15 asks for 100:
+``FELTWIRE_KILL_LOOPS=100``, about 13 s a kill). The dealer here acts on what the console
+shows and takes a hand ending between its look and its input as a retry, never a refusal
+while the console still asks for that input (:func:`~tests.support.table_procs.dealer_step`);
+the awards are counted by the hub (``/metrics``' hands), not sampled between two hands.
 """
 
 from __future__ import annotations
@@ -44,15 +46,8 @@ from tests.support.table_procs import (
     write_hub_config,
 )
 
-KILLS = int(os.environ.get("FELTWIRE_KILL_LOOPS", "0"))
-pytestmark = pytest.mark.skipif(
-    KILLS == 0,
-    reason=(
-        "runs with FELTWIRE_KILL_LOOPS=N (N kills; 5 is a short run, 100 the issue's): not "
-        "by default — it failed twice in about ten runs on a loaded machine, on races of its "
-        "own (docs/reliability.md, 'Open')"
-    ),
-)
+KILLS = int(os.environ.get("FELTWIRE_KILL_LOOPS", "5"))
+pytestmark = pytest.mark.timeout(120 + 60 * KILLS)  # a kill takes about 13 s; the rest slack
 SEED = int(os.environ.get("FELTWIRE_KILL_SEED", "15"))
 STEP = 0.3
 """The node's dealer: seconds between two motions (a hand is about 20 of them)."""
@@ -108,7 +103,6 @@ def test_the_hub_killed_at_random_moments_restarts_to_the_replay_of_its_log(
     replays = MosquittoProcess(tmp_path / "replays")
     replays.start()
     hub, node = hub_and_node(tmp_path, broker.url, seed=SEED, step_seconds=STEP)
-    awarded: set[int] = set()
     killed_in: list[int] = []
     moves_after: list[int] = []
 
@@ -119,9 +113,7 @@ def test_the_hub_killed_at_random_moments_restarts_to_the_replay_of_its_log(
         while time.monotonic() < end:
             if dealer_step(hub) is not None:
                 done += 1
-            r = rules(hub.until(lambda s: True, what="the hub"))
-            if not r["in_hand"] and r["awards"]:
-                awarded.add(r["hand"])
+            hub.check_alive()
             time.sleep(0.03)
         return done
 
@@ -166,12 +158,15 @@ def test_the_hub_killed_at_random_moments_restarts_to_the_replay_of_its_log(
             assert rules(hub.until(lambda s: True, what="the hub"))["hand"] > hand
             assert hub.stats()["counters"].get("accepted", 0) > accepted  # reads go on
             moves_after.append(moves)
-        play(0.5)
+        hands = hub.hands()
     finally:
+        if node.proc is not None:
+            node.proc.send_signal(signal.SIGCONT)
         node.stop()
         hub.stop()
         broker.stop()
         replays.stop()
     assert all(m > 0 for m in moves_after), moves_after  # the console's actions accepted
-    missing = [h for h in killed_in if h not in awarded]
-    assert not missing, f"hands a kill fell in without an award: {missing} ({awarded})"
+    # hands are numbered as they start; each ends finished (its pots awarded) or voided
+    assert hands["voided"] == 0, hands
+    assert hands["finished"] >= max(killed_in, default=0), (hands, killed_in)
