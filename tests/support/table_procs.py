@@ -83,18 +83,25 @@ def board_cards(steps: list[DealStep]) -> list[str]:
 
 
 def write_hub_config(
-    workdir: Path, broker_url: str, web_port: int, *, state_dir: Path | None = None
+    workdir: Path,
+    broker_url: str,
+    web_port: int,
+    *,
+    state_dir: Path | None = None,
+    reader_silent_s: float | None = None,
 ) -> Path:
     """A hub config: table ``t1`` with :data:`READERS`, three players of :data:`BUY_IN`,
-    blinds 5/10, live equity off, the event log in ``state_dir`` (``workdir/state``)."""
+    blinds 5/10, live equity off, the event log in ``state_dir`` (``workdir/state``);
+    ``[health] reader_silent_s`` (None: the default, 15 s)."""
     config = workdir / "hub.toml"
     state = state_dir or workdir / "state"
     players = ", ".join(f'{{ seat = {s}, name = "P{s}", buy_in = {BUY_IN} }}' for s in SEATS)
+    health = "" if reader_silent_s is None else f"\n[health]\nreader_silent_s = {reader_silent_s}\n"
     config.write_text(
         f'table = "t1"\nreaders = {json.dumps(READERS)}\nlive_equity = false\n'
         f'state_dir = "{state}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
         f'[web]\nport = {web_port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n\n'
-        f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n"
+        f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n{health}"
     )
     return config
 
@@ -414,12 +421,14 @@ def dealer_step(hub: HubProc) -> str | None:
             f"({response.status_code} {response.text})"
         )
     log.info(
-        "hand %s: %r not taken (%s), the table moved on: hand %s, in_hand %s",
+        "hand %s: %r not taken (%s %s), the table moved on: hand %s, in_hand %s, now %s",
         state["hand"],
         what,
         response.status_code,
+        response.json().get("refused") or response.json().get("detail"),
         after["hand"],
         after["in_hand"],
+        dealer_move(after),
     )
     return None
 
@@ -484,14 +493,24 @@ def winner(hole: dict[int, list[str]], board: list[str]) -> int:
 
 
 def hub_and_node(
-    workdir: Path, broker_url: str, *, seed: int, step_seconds: float
+    workdir: Path,
+    broker_url: str,
+    *,
+    seed: int,
+    step_seconds: float,
+    keepalive: int | None = None,
+    reader_silent_s: float | None = None,
 ) -> tuple[HubProc, Proc]:
     """A hub (:func:`write_hub_config`, its web server on a free port) and a simulated node
-    dealing with ``seed`` (:func:`write_node_config`) on the broker at ``broker_url``, their
-    output in ``workdir/hub.log`` and ``workdir/node.log``; neither started."""
+    dealing with ``seed`` (:func:`write_node_config`, its MQTT ``keepalive``) on the broker
+    at ``broker_url``, their output in ``workdir/hub.log`` and ``workdir/node.log``; neither
+    started."""
     web_port = free_port()
-    hub = HubProc(write_hub_config(workdir, broker_url, web_port), web_port, workdir / "hub.log")
-    node_config = write_node_config(workdir, broker_url, seed=seed, step_seconds=step_seconds)
+    hub_config = write_hub_config(workdir, broker_url, web_port, reader_silent_s=reader_silent_s)
+    hub = HubProc(hub_config, web_port, workdir / "hub.log")
+    node_config = write_node_config(
+        workdir, broker_url, seed=seed, step_seconds=step_seconds, keepalive=keepalive
+    )
     return hub, Proc("node", node_config, workdir / "node.log")
 
 
