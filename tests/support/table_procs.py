@@ -183,16 +183,57 @@ def get_json(url: str, token: str | None = None) -> dict[str, Any] | None:
     return data
 
 
+BANNER = b"\nsign in       : "
+"""A line of the banner ``feltwire hub`` prints once its web server listens."""
+
+
 class HubProc(Proc):
     """``feltwire hub`` and what a test reads of it over HTTP."""
 
     def __init__(self, config: Path, web_port: int, log: Path) -> None:
         super().__init__("hub", config, log)
+        self.port = web_port
         self.url = f"http://127.0.0.1:{web_port}"
 
     def start(self) -> None:
-        super().start()
-        self.until(lambda s: True, what="the hub's web server")
+        """Start the hub; return once it serves: its banner in its output (printed once
+        its web server listens) and ``/api/public`` answering.
+
+        A web port another process took since it was drawn — :func:`free_port` is free
+        when drawn, not when the hub binds it, and other tests run beside these — is
+        drawn again (the config's ``[web] port`` rewritten) and the hub started again;
+        any other exit fails with the hub's output."""
+        for _ in range(5):
+            offset = self.log.stat().st_size if self.log.exists() else 0
+            super().start()
+            if self._serving(offset):
+                return
+            said = self.log.read_bytes()[offset:].decode(errors="replace")
+            if f"bind on address ('127.0.0.1', {self.port}): address already in use" not in said:
+                self.check_alive()  # fails with the output
+            self.proc = None
+            self._move_to(free_port())
+        pytest.fail(f"no web port the hub could bind in 5 tries:\n{self.log.read_text()[-4000:]}")
+
+    def _serving(self, offset: int) -> bool:
+        """Whether the hub started at log size ``offset`` serves (False: it exited)."""
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                return False
+            if BANNER in self.log.read_bytes()[offset:] and self.public() is not None:
+                return True
+            time.sleep(0.05)
+        pytest.fail(f"waited for the hub's web server:\n{self.log.read_text()[-4000:]}")
+
+    def _move_to(self, port: int) -> None:
+        """Serve on ``port`` from the next start (the config's ``[web] port``)."""
+        text = self.config.read_text()
+        moved = re.sub(r"^(\[web\]\s*\nport = )\d+$", rf"\g<1>{port}", text, flags=re.MULTILINE)
+        assert moved != text, f"no [web] port in {self.config}"
+        self.config.write_text(moved)
+        self.port, self.url = port, f"http://127.0.0.1:{port}"
 
     def get(self, path: str, *, dealer: bool = False) -> dict[str, Any] | None:
         return get_json(f"{self.url}{path}", DEALER if dealer else None)

@@ -1,21 +1,29 @@
-"""The fault tests' dealer (:func:`tests.support.table_procs.dealer_step`) at a hand's
-boundary: the node deals at its own pace, so the hand it read on the console may end
-before its input reaches the hub. That is a retry; a refusal of an input the console still
-asks for, in the same hand, is the hub's fault and fails.
+"""The fault tests' own parts at their races (:mod:`tests.support.table_procs`).
 
-The console here is scripted (what a hub answered in the hub-kill test's runs: a 409 "no
-hand is running" right after the last card was swept), so each boundary is hit every time.
+The dealer (:func:`~tests.support.table_procs.dealer_step`) at a hand's boundary: the node
+deals at its own pace, so the hand it read on the console may end before its input
+reaches the hub. That is a retry; a refusal of an input the console still asks for, in
+the same hand, is the hub's fault and fails. The console here is scripted (what a hub
+answered in the hub-kill test's runs: a 409 "no hand is running" right after the last card
+was swept, a check refused once the other seat's cards reached the muck), so each boundary
+is hit every time.
+
+A hub's start (:meth:`~tests.support.table_procs.HubProc.start`) on a web port another
+process took after it was drawn: a real ``feltwire hub`` and Mosquitto, the port held.
 """
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support.table_procs import HubProc, dealer_step
+from tests.support.mosquitto import MosquittoProcess
+from tests.support.ports import free_port
+from tests.support.table_procs import HubProc, dealer_step, rules, write_hub_config
 
 NO_HAND = {"detail": "no hand is running", "text": {"key": "refusal.http.no_hand"}}
 
@@ -81,3 +89,31 @@ def test_any_other_answer_fails() -> None:
     hub = ScriptedHub([console(3, True, to_act=1)], httpx.Response(500, text="boom"))
     with pytest.raises(AssertionError, match="boom"):
         dealer_step(hub)
+
+
+def test_a_hub_whose_web_port_was_taken_starts_on_another(tmp_path: Path) -> None:
+    broker = MosquittoProcess(tmp_path)
+    broker.start()
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        hub = HubProc(write_hub_config(tmp_path, broker.url, taken), taken, tmp_path / "hub.log")
+        try:
+            hub.start()
+            assert hub.port != taken
+            assert f"port = {hub.port}\n" in hub.config.read_text()
+            assert rules(hub.until(lambda s: True, what="the hub"))["in_hand"]
+        finally:
+            hub.stop()
+            broker.stop()
+    assert "address already in use" in hub.log.read_text()  # the first start's
+
+
+def test_a_hub_that_exits_for_another_reason_fails_its_start(tmp_path: Path) -> None:
+    port = free_port()
+    config = write_hub_config(tmp_path, "mqtt://127.0.0.1:1", port)
+    config.write_text(config.read_text().replace("big_blind = 10", "big_blind = -10"))
+    hub = HubProc(config, port, tmp_path / "hub.log")
+    with pytest.raises(pytest.fail.Exception, match="feltwire hub exited"):
+        hub.start()
