@@ -13,7 +13,9 @@ cards are in, however late the rest of the cards arrive.
 from __future__ import annotations
 
 import json
+import logging
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -36,9 +38,12 @@ from table_node.dealer import AntennaDealer, DealStep, DealStepKind
 from tests.support.mosquitto import Mosquitto, MosquittoProcess
 from tests.support.ports import free_port
 
+log = logging.getLogger(__name__)
+
 TOKEN = "fault-test-token"
 SECRET = "fault-test-secret-0123456789abcdef"
 DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
+ADMIN = TokenSigner(SECRET.encode()).issue(Role.ADMIN, "admin", seconds=3600)
 SEATS = [1, 2]
 READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
 BUY_IN = 1000
@@ -84,18 +89,21 @@ def write_hub_config(
     *,
     state_dir: Path | None = None,
     top: str = "",
+    reader_silent_s: float | None = None,
 ) -> Path:
     """A hub config: table ``t1`` with :data:`READERS`, three players of :data:`BUY_IN`,
     blinds 5/10, live equity off, the event log in ``state_dir`` (``workdir/state``);
-    ``top``: more top-level lines (``event_log_torn = "stop"``)."""
+    ``top``: more top-level lines (``event_log_torn = "stop"``); ``[health]
+    reader_silent_s`` (None: the default, 15 s)."""
     config = workdir / "hub.toml"
     state = state_dir or workdir / "state"
     players = ", ".join(f'{{ seat = {s}, name = "P{s}", buy_in = {BUY_IN} }}' for s in SEATS)
+    health = "" if reader_silent_s is None else f"\n[health]\nreader_silent_s = {reader_silent_s}\n"
     config.write_text(
         f'table = "t1"\nreaders = {json.dumps(READERS)}\nlive_equity = false\n{top}'
         f'state_dir = "{state}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
         f'[web]\nport = {web_port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n\n'
-        f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n"
+        f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n{health}"
     )
     return config
 
@@ -168,7 +176,7 @@ def get_json(url: str, token: str | None = None) -> dict[str, Any] | None:
     answer is not a 200 — the hub is not up yet, or gone."""
     headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
     try:
-        response = httpx.get(url, headers=headers, timeout=5)
+        response = httpx.get(url, headers=headers, timeout=10)
     except httpx.HTTPError:
         return None
     if response.status_code != 200:
@@ -177,16 +185,57 @@ def get_json(url: str, token: str | None = None) -> dict[str, Any] | None:
     return data
 
 
+BANNER = b"\nsign in       : "
+"""A line of the banner ``feltwire hub`` prints once its web server listens."""
+
+
 class HubProc(Proc):
     """``feltwire hub`` and what a test reads of it over HTTP."""
 
     def __init__(self, config: Path, web_port: int, log: Path) -> None:
         super().__init__("hub", config, log)
+        self.port = web_port
         self.url = f"http://127.0.0.1:{web_port}"
 
     def start(self) -> None:
-        super().start()
-        self.until(lambda s: True, what="the hub's web server")
+        """Start the hub; return once it serves: its banner in its output (printed once
+        its web server listens) and ``/api/public`` answering.
+
+        A web port another process took since it was drawn — :func:`free_port` is free
+        when drawn, not when the hub binds it, and other tests run beside these — is
+        drawn again (the config's ``[web] port`` rewritten) and the hub started again;
+        any other exit fails with the hub's output."""
+        for _ in range(5):
+            offset = self.log.stat().st_size if self.log.exists() else 0
+            super().start()
+            if self._serving(offset):
+                return
+            said = self.log.read_bytes()[offset:].decode(errors="replace")
+            if f"bind on address ('127.0.0.1', {self.port}): address already in use" not in said:
+                self.check_alive()  # fails with the output
+            self.proc = None
+            self._move_to(free_port())
+        pytest.fail(f"no web port the hub could bind in 5 tries:\n{self.log.read_text()[-4000:]}")
+
+    def _serving(self, offset: int) -> bool:
+        """Whether the hub started at log size ``offset`` serves (False: it exited)."""
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                return False
+            if BANNER in self.log.read_bytes()[offset:] and self.public() is not None:
+                return True
+            time.sleep(0.05)
+        pytest.fail(f"waited for the hub's web server:\n{self.log.read_text()[-4000:]}")
+
+    def _move_to(self, port: int) -> None:
+        """Serve on ``port`` from the next start (the config's ``[web] port``)."""
+        text = self.config.read_text()
+        moved = re.sub(r"^(\[web\]\s*\nport = )\d+$", rf"\g<1>{port}", text, flags=re.MULTILINE)
+        assert moved != text, f"no [web] port in {self.config}"
+        self.config.write_text(moved)
+        self.port, self.url = port, f"http://127.0.0.1:{port}"
 
     def get(self, path: str, *, dealer: bool = False) -> dict[str, Any] | None:
         return get_json(f"{self.url}{path}", DEALER if dealer else None)
@@ -224,15 +273,35 @@ class HubProc(Proc):
         return self.console("action", {"seat": seat, "act": act, "to": to})
 
     def console(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
-        response = httpx.post(
-            f"{self.url}/api/console/{route}",
-            json=body,
-            headers={"Authorization": f"Bearer {DEALER}"},
-            timeout=10,
-        )
+        """``POST /api/console/ROUTE`` as the dealer; its answer (anything but a 200
+        fails)."""
+        response = self.console_post(route, body)
         assert response.status_code == 200, response.text
         data: dict[str, Any] = response.json()
         return data
+
+    def console_post(self, route: str, body: dict[str, Any]) -> httpx.Response:
+        """``POST /api/console/ROUTE`` as the dealer, whatever it answers."""
+        return httpx.post(
+            f"{self.url}/api/console/{route}",
+            json=body,
+            headers={"Authorization": f"Bearer {DEALER}"},
+            timeout=WAIT,
+        )
+
+    def hands(self) -> dict[str, int]:
+        """Hands played since the event log began, by outcome (``finished``: its pots
+        awarded; ``voided``: a misdeal), as ``/metrics`` serves them to an admin."""
+        response = httpx.get(
+            f"{self.url}/metrics", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=WAIT
+        )
+        assert response.status_code == 200, response.text
+        found = re.findall(
+            r'^feltwire_hands_total\{[^}]*outcome="(\w+)"[^}]*\} ([0-9.e+]+)$',
+            response.text,
+            re.MULTILINE,
+        )
+        return {outcome: int(float(n)) for outcome, n in found}
 
 
 def rules(snap: dict[str, Any]) -> dict[str, Any]:
@@ -354,20 +423,56 @@ def feltwire(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str
     )
 
 
-def dealer_step(hub: HubProc) -> str | None:
-    """Play the dealer's part once, as a patient dealer would: the seat to act checks or
-    calls, a seat asked to show at showdown shows. What was done (None: nothing to do)."""
-    state = hub.console_state()
+def dealer_move(state: dict[str, Any]) -> tuple[str, dict[str, Any], str] | None:
+    """What a patient dealer enters next on the console showing ``state``: the seat to act
+    checks or calls, a seat asked to show at showdown shows — (route, body, what) — or
+    None when the console asks for nothing."""
     legal, showdown = state.get("legal"), state.get("showdown")
     if legal:
         act = "check" if legal["check"] else "call" if legal["call"] is not None else None
         if act is not None:
-            done = hub.act(legal["seat"], act)
-            return f"{act} {legal['seat']}" if done["accepted"] else None
+            body = {"seat": legal["seat"], "act": act, "to": 0}
+            return "action", body, f"{act} {legal['seat']}"
     if showdown and showdown.get("show"):
         seat = showdown["show"][0]
-        if hub.console("show", {"seat": seat})["accepted"]:
-            return f"show {seat}"
+        return "show", {"seat": seat}, f"show {seat}"
+    return None
+
+
+def dealer_step(hub: HubProc) -> str | None:
+    """Play the dealer's part once (:func:`dealer_move`); what was done (None: nothing to
+    do, or the table moved on between the look and the input).
+
+    The node deals at its own pace, so the hand may end (its last card swept, a seat's
+    cards mucked) between reading the console and entering what it asked for: the hub
+    then answers 409 "no hand is running", or refuses the input. That is a retry — the
+    next step looks again. A refusal while the console, read again, still shows the same
+    hand running and asks for the same input is the hub's fault, and fails."""
+    state = hub.console_state()
+    move = dealer_move(state)
+    if move is None:
+        return None
+    route, body, what = move
+    response = hub.console_post(route, body)
+    if response.status_code == 200 and response.json()["accepted"]:
+        return what
+    assert response.status_code in (200, 409), response.text  # 409: no hand, or refused
+    after = hub.console_state()
+    if after["in_hand"] and after["hand"] == state["hand"] and dealer_move(after) == move:
+        pytest.fail(
+            f"hand {state['hand']}: the console asks for {what!r} and refuses it "
+            f"({response.status_code} {response.text})"
+        )
+    log.info(
+        "hand %s: %r not taken (%s %s), the table moved on: hand %s, in_hand %s, now %s",
+        state["hand"],
+        what,
+        response.status_code,
+        response.json().get("refused") or response.json().get("detail"),
+        after["hand"],
+        after["in_hand"],
+        dealer_move(after),
+    )
     return None
 
 
@@ -431,14 +536,24 @@ def winner(hole: dict[int, list[str]], board: list[str]) -> int:
 
 
 def hub_and_node(
-    workdir: Path, broker_url: str, *, seed: int, step_seconds: float
+    workdir: Path,
+    broker_url: str,
+    *,
+    seed: int,
+    step_seconds: float,
+    keepalive: int | None = None,
+    reader_silent_s: float | None = None,
 ) -> tuple[HubProc, Proc]:
     """A hub (:func:`write_hub_config`, its web server on a free port) and a simulated node
-    dealing with ``seed`` (:func:`write_node_config`) on the broker at ``broker_url``, their
-    output in ``workdir/hub.log`` and ``workdir/node.log``; neither started."""
+    dealing with ``seed`` (:func:`write_node_config`, its MQTT ``keepalive``) on the broker
+    at ``broker_url``, their output in ``workdir/hub.log`` and ``workdir/node.log``; neither
+    started."""
     web_port = free_port()
-    hub = HubProc(write_hub_config(workdir, broker_url, web_port), web_port, workdir / "hub.log")
-    node_config = write_node_config(workdir, broker_url, seed=seed, step_seconds=step_seconds)
+    hub_config = write_hub_config(workdir, broker_url, web_port, reader_silent_s=reader_silent_s)
+    hub = HubProc(hub_config, web_port, workdir / "hub.log")
+    node_config = write_node_config(
+        workdir, broker_url, seed=seed, step_seconds=step_seconds, keepalive=keepalive
+    )
     return hub, Proc("node", node_config, workdir / "node.log")
 
 
