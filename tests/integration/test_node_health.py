@@ -24,12 +24,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from hub.web.auth import Role, TokenSigner
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
-from tests.support.table_procs import AlertsTopic, Proc
+from tests.support.table_procs import READERS, SECRET, AlertsTopic, Proc, write_hub_config
 
-SECRET = "node-health-test-secret-0123456789"
 DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
 ADMIN = TokenSigner(SECRET.encode()).issue(Role.ADMIN, "admin", seconds=3600)
-READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
+PLAYERS = [(1, "Ann"), (2, "Bob"), (3, "Cat")]
 NODE = "pi-north"
 SAID_WITHIN = 10.0
 """The acceptance bound: node_offline on the console and the topic this soon."""
@@ -45,38 +44,6 @@ def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
     mosq.start()
     yield mosq
     mosq.stop()
-
-
-def _hub_config(tmp_path: Path, broker_url: str, port: int) -> Path:
-    config = tmp_path / "hub.toml"
-    config.write_text(
-        f"""
-table = "t1"
-readers = {json.dumps(READERS)}
-live_equity = false
-state_dir = "{tmp_path / "state"}"
-
-[mqtt]
-url = "{broker_url}"
-
-[web]
-port = {port}
-token_secret = "{SECRET}"
-
-[health]
-reader_silent_s = 10
-
-[rules]
-small_blind = 5
-big_blind = 10
-players = [
-  {{ seat = 1, name = "Ann", buy_in = 1000 }},
-  {{ seat = 2, name = "Bob", buy_in = 1000 }},
-  {{ seat = 3, name = "Cat", buy_in = 1000 }},
-]
-"""
-    )
-    return config
 
 
 def _node_config(tmp_path: Path, broker_url: str) -> Path:
@@ -123,7 +90,11 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
 ) -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    hub = Proc("hub", _hub_config(tmp_path, broker.url, port), tmp_path / "hub.log")
+    hub = Proc(
+        "hub",
+        write_hub_config(tmp_path, broker.url, port, reader_silent_s=10, players=PLAYERS),
+        tmp_path / "hub.log",
+    )
     node = Proc("node", _node_config(tmp_path, broker.url), tmp_path / "node.log")
     logs = [hub.log, node.log]
     auth = {"Authorization": f"Bearer {DEALER}"}

@@ -27,40 +27,10 @@ from feltwire.publisher import InventoryPublisher
 from table_node.simulated import SimulatedTable
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
-from tests.support.table_procs import SECRET, TOKEN, HubProc
+from tests.support.table_procs import READERS, HubProc, write_hub_config
 
 DECK = simulated_deck()
-READERS = ["seat1", "seat2", "seat3", "board", "burn", "muck"]
-
-
-def write_config(tmp_path: Path, broker_url: str, web_port: int) -> Path:
-    config = tmp_path / "hub.toml"
-    config.write_text(
-        f"""
-table = "t1"
-readers = {READERS!r}
-live_equity = false
-state_dir = "{tmp_path / "state"}"
-
-[mqtt]
-url = "{broker_url}"
-
-[web]
-port = {web_port}
-producer_token = "{TOKEN}"
-token_secret = "{SECRET}"
-
-[rules]
-small_blind = 5
-big_blind = 10
-players = [
-  {{ seat = 1, name = "Ann", buy_in = 1000 }},
-  {{ seat = 2, name = "Bob", buy_in = 1000 }},
-  {{ seat = 3, name = "Cat", buy_in = 1000 }},
-]
-""".replace("'", '"')
-    )
-    return config
+PLAYERS = [(1, "Ann"), (2, "Bob"), (3, "Cat")]
 
 
 class Dealer:
@@ -94,7 +64,11 @@ def counts(snap: dict[str, Any] | None) -> dict[str, int]:
 @pytest.fixture
 def rig(tmp_path: Path, mosquitto: MosquittoProcess) -> Iterator[tuple[HubProc, Dealer]]:
     web_port = free_port()
-    hub = HubProc(write_config(tmp_path, mosquitto.url, web_port), web_port, tmp_path / "hub.log")
+    hub = HubProc(
+        write_hub_config(tmp_path, mosquitto.url, web_port, players=PLAYERS),
+        web_port,
+        tmp_path / "hub.log",
+    )
     hub.start()
     dealer = Dealer(mosquitto.url)
     try:
@@ -174,7 +148,7 @@ def test_a_hub_killed_on_its_embedded_broker_starts_again_at_once(tmp_path: Path
     side first, sit in TIME_WAIT on the broker's port for a minute; the new hub must be
     able to listen there at once (issue 15)."""
     mqtt_port, web_port = free_port(), free_port()
-    config = write_config(tmp_path, "", web_port)
+    config = write_hub_config(tmp_path, "", web_port, players=PLAYERS)
     config.write_text(config.read_text().replace('url = ""', f"embedded_port = {mqtt_port}"))
     hub = HubProc(config, web_port, tmp_path / "hub.log")
     hub.start()

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -90,20 +90,25 @@ def write_hub_config(
     state_dir: Path | None = None,
     top: str = "",
     reader_silent_s: float | None = None,
+    players: Sequence[tuple[int, str]] | None = None,
 ) -> Path:
-    """A hub config: table ``t1`` with :data:`READERS`, three players of :data:`BUY_IN`,
-    blinds 5/10, live equity off, the event log in ``state_dir`` (``workdir/state``);
-    ``top``: more top-level lines (``event_log_torn = "stop"``); ``[health]
-    reader_silent_s`` (None: the default, 15 s)."""
+    """A hub config: table ``t1`` with :data:`READERS`, players of :data:`BUY_IN` (by
+    default ``P1`` and ``P2`` in :data:`SEATS`; ``players``: (seat, name) pairs), blinds
+    5/10, live equity off, the event log in ``state_dir`` (``workdir/state``); ``top``:
+    more top-level lines (``event_log_torn = "stop"``); ``[health] reader_silent_s``
+    (None: the default, 15 s)."""
     config = workdir / "hub.toml"
     state = state_dir or workdir / "state"
-    players = ", ".join(f'{{ seat = {s}, name = "P{s}", buy_in = {BUY_IN} }}' for s in SEATS)
+    seated = players if players is not None else [(s, f"P{s}") for s in SEATS]
+    players_toml = ", ".join(
+        f'{{ seat = {s}, name = "{name}", buy_in = {BUY_IN} }}' for s, name in seated
+    )
     health = "" if reader_silent_s is None else f"\n[health]\nreader_silent_s = {reader_silent_s}\n"
     config.write_text(
         f'table = "t1"\nreaders = {json.dumps(READERS)}\nlive_equity = false\n{top}'
         f'state_dir = "{state}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
         f'[web]\nport = {web_port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n\n'
-        f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n{health}"
+        f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players_toml}]\n{health}"
     )
     return config
 
