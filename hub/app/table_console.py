@@ -81,11 +81,14 @@ class TableConsole:
 
     def tick(self) -> Step | None:
         """Time passes without a read (pending departures may become certain; the
-        tournament clock may reach a new level)."""
-        self.desk.poll_clock(self._clock())
-        if not self.desk.in_hand:
+        tournament clock may reach a new level). The tick is logged and applied only
+        when it changes the hand (:meth:`RulesDesk.tick_changes`): an idle running hand
+        writes nothing to the event log. Its step, or None when nothing was logged."""
+        now = self._clock()
+        self.desk.poll_clock(now)
+        if not self.desk.tick_changes(now):
             return None
-        step = self._record(InputKind.TICK, {}, self._clock())
+        step = self._record(InputKind.TICK, {}, now)
         assert step is None or isinstance(step, Step)
         return step
 
