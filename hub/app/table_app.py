@@ -651,22 +651,45 @@ class TableApp:
                     self._dispatch(kind, data, now)
                 self.count("accepted", reads)
                 return
-            wall = self.wall()
-            batch = [(kind, data, now, wall) for kind, data, now in items]
-            written = disk.submit(self._append_many, batch)
-            entry = (written, items)
-            self._unapplied.append(entry)
             try:
-                await asyncio.wrap_future(written)
-            except (EventLogError, sqlite3.Error, OSError) as exc:
-                self._unapplied.remove(entry)
+                await self._log_then_apply(items, disk)
+            except LogUnavailable:
                 self.count("failed", reads)
-                raise self.log_failed(exc) from exc
-            self.log_writable = True
+                raise
             self.count("accepted", reads)
-            self._apply_logged()
         finally:
             self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
+
+    async def tick(self, disk: Executor) -> None:
+        """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`): logged — on
+        ``disk``, off the event loop — and applied only when it changes the hand
+        (:meth:`~hub.app.table_console.TableConsole.due_tick`); LogUnavailable when the
+        log cannot be written."""
+        console = self.rules
+        now = None if console is None else console.due_tick()
+        if now is None:
+            return
+        if self.log is None:
+            self.record(InputKind.TICK, {}, now)
+            return
+        await self._log_then_apply([(InputKind.TICK, {}, now)], disk)
+
+    async def _log_then_apply(self, items: list[Item], disk: Executor) -> None:
+        """Write ``items`` to the log in one transaction on ``disk``, then apply them, in
+        the order they were logged (after the inputs logged before them); LogUnavailable
+        (counted, logged, told) when the log cannot be written: nothing of them applied."""
+        wall = self.wall()
+        batch = [(kind, data, now, wall) for kind, data, now in items]
+        written = disk.submit(self._append_many, batch)
+        entry = (written, items)
+        self._unapplied.append(entry)
+        try:
+            await asyncio.wrap_future(written)
+        except (EventLogError, sqlite3.Error, OSError) as exc:
+            self._unapplied.remove(entry)
+            raise self.log_failed(exc) from exc
+        self.log_writable = True
+        self._apply_logged()
 
     def _apply_logged(self) -> None:
         """Apply, in order, the inputs whose log write :meth:`take_batch` started
