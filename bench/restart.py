@@ -125,8 +125,9 @@ class DirectTransport:
 
 
 class TickingClock(MotionClock):
-    """The motion clock, with the running hub's tick task: while a hand runs, a tick is
-    logged every ``tick_s`` of the hub's time as it passes."""
+    """The motion clock, with the running hub's tick task: while a hand runs, the rules
+    are ticked every ``tick_s`` of the hub's time as it passes (a tick that changes the
+    hand is logged, as the running hub logs it)."""
 
     def __init__(self, start: float, tick_s: float) -> None:
         super().__init__(start)

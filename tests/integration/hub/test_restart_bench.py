@@ -33,6 +33,7 @@ def test_the_restart_bench_builds_a_log_and_starts_on_it(tmp_path: Path) -> None
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["hands_finished"] + result["hands_voided"] == 3
     assert result["replayed"] == result["inputs"] > 0
-    assert result["inputs_by_kind"]["tick"] > 0 and result["inputs_by_kind"]["inventory"] > 0
+    # ticks are logged only when they change a hand (a mistake's alert): maybe none here
+    assert result["inputs_by_kind"]["inventory"] > 0 and result["inputs_by_kind"]["console"] > 0
     assert result["first_serve_s"] > 0
     assert list(tmp_path.iterdir()) == []  # the scratch state dir is removed
