@@ -661,18 +661,14 @@ class TableApp:
             self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
 
     async def tick(self, disk: Executor) -> None:
-        """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`): logged — on
-        ``disk``, off the event loop — and applied only when it changes the hand
-        (:meth:`~hub.app.table_console.TableConsole.due_tick`); LogUnavailable when the
-        log cannot be written."""
-        console = self.rules
-        now = None if console is None else console.due_tick()
-        if now is None:
-            return
-        if self.log is None:
+        """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`), logged on
+        ``disk`` (off the loop) and applied only when it changes the hand
+        (:meth:`~hub.app.table_console.TableConsole.due_tick`)."""
+        now = None if (console := self.rules) is None else console.due_tick()
+        if now is not None and self.log is None:
             self.record(InputKind.TICK, {}, now)
-            return
-        await self._log_then_apply([(InputKind.TICK, {}, now)], disk)
+        elif now is not None:
+            await self._log_then_apply([(InputKind.TICK, {}, now)], disk)
 
     async def _log_then_apply(self, items: list[Item], disk: Executor) -> None:
         """Write ``items`` to the log in one transaction on ``disk``, then apply them, in
