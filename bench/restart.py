@@ -135,9 +135,10 @@ class DirectTransport:
 
 
 class TickingClock(MotionClock):
-    """The motion clock, with the running hub's tick task — while a hand runs, a tick is
-    logged every ``tick_s`` of the hub's time as it passes — and its release task: the
-    overlay frames whose delay has passed are released as the time moves."""
+    """The motion clock, with the running hub's tick task — while a hand runs, the rules
+    are ticked every ``tick_s`` of the hub's time as it passes (a tick that changes the
+    hand is logged, as the running hub logs it) — and its release task: the overlay
+    frames whose delay has passed are released as the time moves."""
 
     def __init__(self, start: float, tick_s: float) -> None:
         super().__init__(start)

@@ -77,10 +77,14 @@ class EquityWatch:
         """Recompute each seat's equity when the cards change (a task of the running hub).
 
         Changes that come in a burst are taken together. A quick estimate goes out at
-        once, then the exact figure (or a finer estimate, see
-        :func:`hub.app.live_equity.final_equity`), unless the cards changed meanwhile. Both
-        are computed in a worker thread so reads keep flowing, and go out with the delay
-        of the cards they were computed from. With the rules running, the hand is also
+        once (the exact figure, when that costs no more:
+        :func:`hub.app.live_equity.quick_equity`), then the exact figure (or a finer
+        estimate, see :func:`hub.app.live_equity.final_equity`) — not computed when the
+        cards changed after the estimate, and not sent when they changed while it was
+        computed: the next pass takes the new cards. One computation at a time per
+        table; each runs in a worker thread so reads keep flowing (the kernels are numpy
+        and hold the GIL little), and goes out with the delay of the cards it was
+        computed from. With the rules running, the hand is also
         looked at every ``poll_s`` seconds (a fold entered at the console moves no card).
         A pass that raises is told to ``task_failed`` and the task goes on.
         """
@@ -126,6 +130,8 @@ class EquityWatch:
             self._publish(equity_event(live, quick) | {"t": happened}, happened)
             if quick.exact:
                 return last
+            if self._key() != key:
+                return last  # superseded: the cards changed meanwhile, the next pass
             final = await asyncio.to_thread(final_equity, live, self.updates)
         except EquityError as exc:
             log.warning("no equity for the cards on the table: %s", exc)

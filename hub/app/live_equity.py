@@ -17,10 +17,11 @@ other game there is no spot (and the overlay shows no equity).
 Each change of the cards gives two frames: :func:`quick_equity` (a Monte Carlo estimate
 from :data:`QUICK_SAMPLES` deals, a few milliseconds) at once, then :func:`final_equity`
 (exact when that costs at most :data:`LIVE_EXACT_BUDGET` valuations, else a Monte Carlo
-estimate from :data:`~hub.equity.DEFAULT_SAMPLES` deals). With nothing left to deal the
-first answer is exact already and alone. :func:`equity_event` adds each seat's hand name
-once five cards are known, the hi-lo shares in Omaha hi-lo and, heads-up with three or
-four board cards, each player's outs.
+estimate from :data:`~hub.equity.DEFAULT_SAMPLES` deals). When the exact answer costs no
+more than the estimate (nothing left to deal, or no more deals left than the estimate
+draws: from the flop on, mostly) the first answer is exact already and alone.
+:func:`equity_event` adds each seat's hand name once five cards are known, the hi-lo
+shares in Omaha hi-lo and, heads-up with three or four board cards, each player's outs.
 
 >>> snap = {"seat1": ("As", "Ah"), "seat3": ("Kd", "Kc"), "board": ()}
 >>> live = presence_spot(snap, "T")
@@ -46,6 +47,7 @@ from hub.equity import (
     EquityResult,
     Spot,
     SpotError,
+    deals_possible,
     exact_cost,
     exact_equity,
     game_for_code,
@@ -201,9 +203,21 @@ def hand_spot(
 
 
 def quick_equity(live: LiveSpot, rng: int = 0) -> EquityResult:
-    """The estimate sent at once: :data:`QUICK_SAMPLES` random deals (exact when nothing
-    is left to deal)."""
-    return sample_equity(live.spot, QUICK_SAMPLES, rng)
+    """The figure sent at once: an estimate from :data:`QUICK_SAMPLES` random deals, or
+    the exact answer when it costs no more — nothing left to deal, or no more deals left
+    to list than the estimate would draw (from the flop on, mostly). An exact answer is
+    the only one for its cards (no :func:`final_equity` follows).
+
+    >>> snap = {"seat1": ("As", "Ah"), "seat3": ("Kd", "Kc"), "board": ("7c", "8d", "9s")}
+    >>> quick_equity(presence_spot(snap, "T")).exact    # 990 turn-and-river deals
+    True
+    >>> quick_equity(presence_spot(snap | {"board": ()}, "T")).exact  # pre-flop
+    False
+    """
+    spot = live.spot
+    if spot.needed == 0 or (spot.board_unknown < 3 and deals_possible(spot) <= QUICK_SAMPLES):
+        return exact_equity(spot)
+    return sample_equity(spot, QUICK_SAMPLES, rng)
 
 
 def final_equity(live: LiveSpot, rng: int = 0) -> EquityResult:

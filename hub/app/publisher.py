@@ -43,6 +43,7 @@ from feltwire.protocol import (
     public_topic,
 )
 from hub.app.feeds import Broadcaster, DelayedRelease
+from hub.app.health import HealthKind
 from hub.app.lights import LightBoard
 from hub.app.ports import Clock
 from hub.app.presence import TablePresence
@@ -170,6 +171,23 @@ class TablePublisher:
         self.to_overlay(frame, frame["t"])
         self.hub_alerts.append(frame)
         self.send_alert(frame)
+
+    def clear_hub_alerts(self, frame: Event) -> None:
+        """A clearing alert (``clears``) ends the hub's alerts it names: they leave the
+        pages' snapshots (the same node; for a reader, the same antennas too)."""
+        code = frame.get("clears")
+        if code is None:
+            return
+
+        def ended(f: Event) -> bool:
+            same = f["code"] == code and f.get("node") == frame.get("node")
+            if code == HealthKind.READER_SILENT.value:
+                same = same and f.get("readers") == frame.get("readers")
+            return same
+
+        kept = [f for f in self.hub_alerts if not ended(f)]
+        self.hub_alerts.clear()
+        self.hub_alerts.extend(kept)
 
     def to_overlay(self, event: Event, happened: float) -> None:
         """Send an overlay event now, or hold it until the delay has passed."""

@@ -85,7 +85,9 @@ class InputKind(enum.StrEnum):
     DEALER = "dealer"
     """A dealer command: a card entered by hand, a misdeal declared, an undo."""
     TICK = "tick"
-    """Time passed without a read while a hand ran."""
+    """Time passed without a read while a hand ran, and changed it (a departure or a
+    doubled card became certain, an alert's red light went back): a tick that would
+    change nothing is not logged."""
     TABLE = "table"
     """A table command: the table opened with its seated players and buy-ins, a seat
     command entered at the console (:class:`SeatCommand`), an alert acknowledged

@@ -432,6 +432,21 @@ class RulesDesk:
         else:
             table.verify_leave(seat)
 
+    def tick_changes(self, now: float) -> bool:
+        """Whether a tick at ``now`` would change anything (a query; it changes nothing):
+        a hand runs and a departure or a doubled card becomes certain because time passed
+        (:meth:`~hub.rules.procedure.DealingMonitor.tick_changes`), or the last input's
+        alert still lights its seats red (a tick's step names no alerted seat, so the
+        lights go back). A tick for which this is False is not logged: applying it would
+        leave the hand, the feeds and the lights as they are, so a replay without it
+        comes to the same state."""
+        monitor = self.monitor
+        if not self.in_hand or monitor is None:
+            return False
+        if self._hints is not None and self._hints.alerted:
+            return True
+        return monitor.tick_changes(now)
+
     def poll_clock(self, now: float) -> None:
         """Time passes: the tournament clock may reach a new level (it announces it)."""
         if self.tournament_clock is not None:

@@ -516,33 +516,11 @@ class TableApp:
         and show their cards again when it is back. The rules see no card leave."""
         now = self.clock()
         frame = health_alert(change, now)
-        self._clear_hub_alerts(frame)
+        self.feeds.clear_hub_alerts(frame)
         self.feeds.hub_alert(frame, change.node)
-        if change.kind in (HealthKind.NODE_OFFLINE, HealthKind.NODE_ONLINE):
-            self._antennas_out(change.readers, now)
-
-    def _clear_hub_alerts(self, frame: Event) -> None:
-        """A clearing alert (``clears``) ends the hub's alerts it names: they leave the
-        pages' snapshots (the same node; for a reader, the same antennas too)."""
-        code = frame.get("clears")
-        if code is None:
-            return
-
-        def ended(f: Event) -> bool:
-            same = f["code"] == code and f.get("node") == frame.get("node")
-            if code == HealthKind.READER_SILENT.value:
-                same = same and f.get("readers") == frame.get("readers")
-            return same
-
-        kept = [f for f in self.feeds.hub_alerts if not ended(f)]
-        self.feeds.hub_alerts.clear()
-        self.feeds.hub_alerts.extend(kept)
-
-    def _antennas_out(self, readers: tuple[str, ...], now: float) -> None:
-        """``readers`` went unknown or known again: the overlay's new picture (the feeds
-        carry no antenna frame — nothing changed on the antennas — but the alert, which
-        names them; a page's snapshot shows them unknown)."""
-        if readers:
+        if change.readers and change.kind in (HealthKind.NODE_OFFLINE, HealthKind.NODE_ONLINE):
+            # the readers went unknown or known again: the overlay's new picture (no
+            # antenna frame — nothing changed on the antennas — but the alert names them)
             self.feeds.overlay_changed(now)
 
     def broker_connected(self, connected: bool, error: str = "") -> None:
@@ -553,7 +531,7 @@ class TableApp:
             if self._broker_lost:
                 self._broker_lost = False
                 frame = broker_alert(False, self.clock())
-                self._clear_hub_alerts(frame)
+                self.feeds.clear_hub_alerts(frame)
                 self.feeds.hub_alert(frame, "broker")
             return
         was_up = self.subscribed.is_set()
@@ -674,22 +652,41 @@ class TableApp:
                     self._dispatch(kind, data, now)
                 self.count("accepted", reads)
                 return
-            wall = self.wall()
-            batch = [(kind, data, now, wall) for kind, data, now in items]
-            written = disk.submit(self._append_many, batch)
-            entry = (written, items)
-            self._unapplied.append(entry)
             try:
-                await asyncio.wrap_future(written)
-            except (EventLogError, sqlite3.Error, OSError) as exc:
-                self._unapplied.remove(entry)
+                await self._log_then_apply(items, disk)
+            except LogUnavailable:
                 self.count("failed", reads)
-                raise self.log_failed(exc) from exc
-            self.log_writable = True
+                raise
             self.count("accepted", reads)
-            self._apply_logged()
         finally:
             self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
+
+    async def tick(self, disk: Executor) -> None:
+        """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`), logged on
+        ``disk`` (off the loop) and applied only when it changes the hand
+        (:meth:`~hub.app.table_console.TableConsole.due_tick`)."""
+        now = None if (console := self.rules) is None else console.due_tick()
+        if now is not None and self.log is None:
+            self.record(InputKind.TICK, {}, now)
+        elif now is not None:
+            await self._log_then_apply([(InputKind.TICK, {}, now)], disk)
+
+    async def _log_then_apply(self, items: list[Item], disk: Executor) -> None:
+        """Write ``items`` to the log in one transaction on ``disk``, then apply them, in
+        the order they were logged (after the inputs logged before them); LogUnavailable
+        (counted, logged, told) when the log cannot be written: nothing of them applied."""
+        wall = self.wall()
+        batch = [(kind, data, now, wall) for kind, data, now in items]
+        written = disk.submit(self._append_many, batch)
+        entry = (written, items)
+        self._unapplied.append(entry)
+        try:
+            await asyncio.wrap_future(written)
+        except (EventLogError, sqlite3.Error, OSError) as exc:
+            self._unapplied.remove(entry)
+            raise self.log_failed(exc) from exc
+        self.log_writable = True
+        self._apply_logged()
 
     def _apply_logged(self) -> None:
         """Apply, in order, the inputs whose log write :meth:`take_batch` started

@@ -91,13 +91,23 @@ class TableConsole:
 
     def tick(self) -> Step | None:
         """Time passes without a read (pending departures may become certain; the
-        tournament clock may reach a new level)."""
-        self.desk.poll_clock(self._clock())
-        if not self.desk.in_hand:
+        tournament clock may reach a new level). The tick is logged and applied only
+        when it changes the hand (:meth:`RulesDesk.tick_changes`): an idle running hand
+        writes nothing to the event log. Its step, or None when nothing was logged."""
+        now = self.due_tick()
+        if now is None:
             return None
-        step = self._record(InputKind.TICK, {}, self._clock())
+        step = self._record(InputKind.TICK, {}, now)
         assert step is None or isinstance(step, Step)
         return step
+
+    def due_tick(self) -> float | None:
+        """Time passes: the tournament clock is polled, and the hub's time now is
+        returned when a tick now would change the hand, to log and apply
+        (:meth:`RulesDesk.tick_changes`); None when it would change nothing."""
+        now = self._clock()
+        self.desk.poll_clock(now)
+        return now if self.desk.tick_changes(now) else None
 
     def clock_command(self, action: str) -> Event:
         """Pause or resume the tournament clock at the console (stamped with the hub's

@@ -146,6 +146,22 @@ class AntennaTracker:
         """The cards counted on ``reader`` now."""
         return frozenset(c for c, r in self._place.items() if r == reader)
 
+    def would_expire(self, now: float) -> bool:
+        """Whether :meth:`expire` at ``now`` would find a move (a departure or a doubled
+        card becoming certain); a query, it changes nothing. When False, ``expire(now)``
+        returns nothing and leaves the tracker as it is.
+
+        >>> t = AntennaTracker(debounce=0.5)
+        >>> _ = t.inventory("seat3", frozenset({51}), now=10.0)
+        >>> _ = t.inventory("seat3", frozenset(), now=10.1)
+        >>> t.would_expire(10.5), t.would_expire(10.7)
+        (False, True)
+        """
+        d = self.debounce  # the very comparisons of expire(), for the same answer
+        if any(now - t > d for _, t in self._leaving.values()):
+            return True
+        return any(not told and now - t > d for _, t, told in self._dual.values())
+
     def expire(self, now: float) -> list[Move]:
         """Moves that became certain because time passed: departures and doubled cards."""
         out: list[Move] = []

@@ -160,6 +160,13 @@ class DealingMonitor(Corrections):
             else:
                 self._undo()
 
+    def tick_changes(self, now: float) -> bool:
+        """Whether a :class:`Tick` at ``now`` would change the hand: a departure or a
+        doubled card becoming certain because time passed. A query, it changes nothing;
+        when False, ``apply(Tick(now))`` finds no move, raises no alert and leaves the
+        hand as it is (its step's hints are the hints of now, with no seat alerted)."""
+        return self._tracker.would_expire(now)
+
     def hints(self) -> SeatHints:
         """The light hints now (no alerted seats)."""
         return self._hints([])

@@ -37,6 +37,7 @@ def test_the_restart_bench_builds_a_log_and_starts_on_it(tmp_path: Path) -> None
     assert result["restored_as_of"] > 0
     assert result["restored_as_of"] + result["replayed"] == result["inputs"] > 0
     assert result["full_restored_as_of"] == 0 and result["full_replayed"] == result["inputs"]
-    assert result["inputs_by_kind"]["tick"] > 0 and result["inputs_by_kind"]["inventory"] > 0
+    # ticks are logged only when they change a hand (a mistake's alert): maybe none here
+    assert result["inputs_by_kind"]["inventory"] > 0 and result["inputs_by_kind"]["console"] > 0
     assert result["first_serve_s"] > 0
     assert list(tmp_path.iterdir()) == []  # the scratch state dir is removed
