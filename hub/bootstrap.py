@@ -23,7 +23,6 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -119,7 +118,6 @@ class HubRuntime:
     embedded: EmbeddedBroker | None
     _server: _Server
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
-    _executors: list[Executor] = field(default_factory=list)
     log: EventLog | None = None
     """The first table's event log (when the config has a ``state_dir``)."""
     services: dict[str, TableApp] = field(default_factory=dict)
@@ -170,12 +168,10 @@ class HubRuntime:
             if task.done() and not task.cancelled():
                 with contextlib.suppress(Exception):
                     task.result()
-        for executor in self._executors:
-            executor.shutdown(wait=True)  # a tick's write under way ends before its log closes
         if self.embedded is not None:
             await self.embedded.stop()
         for app in self.services.values():
-            app.snapshots.close()  # a snapshot being written is finished first
+            app.close()  # a log write or snapshot under way is finished first
         for event_log in self.logs.values():
             event_log.close()
         self.auth.close()
@@ -301,10 +297,6 @@ async def start_hub(
             name="mqtt",
         ),
     ]
-    # the rules' ticks that change a hand are logged off the event loop, the tables'
-    # side by side (each table's in order), as the reads are (run_mqtt)
-    ticking = sum(t.rules is not None and t.rules.tick_seconds > 0 for t in tables)
-    tick_disk = ThreadPoolExecutor(max(1, min(32, ticking)), thread_name_prefix="tick-log")
     for table in tables:
         table_app = services[table.table]
         name = table.table
@@ -317,7 +309,7 @@ async def start_hub(
         if table.rules is not None and table.rules.tick_seconds > 0:
             tasks.append(
                 asyncio.create_task(
-                    table_tasks.run_ticks(table_app, table.rules.tick_seconds, tick_disk),
+                    table_tasks.run_ticks(table_app, table.rules.tick_seconds),
                     name=f"rules-tick-{name}",
                 )
             )
@@ -338,7 +330,6 @@ async def start_hub(
         embedded=embedded,
         _server=server,
         _tasks=tasks,
-        _executors=[tick_disk],
         log=event_log,
         services=services,
         logs=logs,

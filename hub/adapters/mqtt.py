@@ -12,7 +12,6 @@ import asyncio
 import logging
 import ssl
 from collections.abc import Mapping
-from concurrent.futures import Executor, ThreadPoolExecutor
 
 import aiomqtt
 
@@ -71,11 +70,10 @@ async def run_mqtt(
             f"{TOPIC_PREFIX}/{table}/node/+/availability",
         )
     ]
-    # the tables' event-log writes run side by side (each table's in order): fsyncs of
+    # each table's event-log writes run in its own writer thread (TableApp): fsyncs of
     # several files overlap, so the disk does not limit how many tables one hub carries
-    disk = ThreadPoolExecutor(min(32, len(tables)), thread_name_prefix="event-log")
     workers = [
-        asyncio.create_task(_take_messages(service, disk), name=f"ingest-{service.table}")
+        asyncio.create_task(_take_messages(service), name=f"ingest-{service.table}")
         for service in tables.values()
     ]
     try:
@@ -83,10 +81,9 @@ async def run_mqtt(
     finally:
         for worker in workers:
             worker.cancel()
-        disk.shutdown(wait=False)
 
 
-async def _take_messages(service: TableApp, disk: Executor) -> None:
+async def _take_messages(service: TableApp) -> None:
     """One table's worker: its messages, one after another, as they come. A message
     whose handling fails (the event log cannot be written) is counted, logged and
     dropped; the table goes on with the next."""
@@ -95,7 +92,7 @@ async def _take_messages(service: TableApp, disk: Executor) -> None:
         while len(batch) < MAX_BATCH and not service.inbox.empty():
             batch.append(service.inbox.get_nowait())
         try:
-            await service.take_batch(batch, disk)
+            await service.take_batch(batch)
         except LogUnavailable:
             pass  # counted (failed), logged and told to the dealer by the service
         except Exception:

@@ -18,7 +18,7 @@ fakes fill in.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Coroutine, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from feltwire.protocol import LightPattern
@@ -83,6 +83,16 @@ class StoredState(Protocol):
     @property
     def state(self) -> dict[str, Any]:
         """The state, JSON values."""
+
+
+class AsyncRecorder(Protocol):
+    """:class:`Recorder` with the log's write off the event loop (awaited)."""
+
+    def __call__(
+        self, kind: InputKind, payload: dict[str, Any], now: float
+    ) -> Coroutine[Any, Any, object]:
+        """Log the input off the loop, then apply it; what applying returned."""
+        ...
 
 
 class Recorder(Protocol):

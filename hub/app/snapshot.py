@@ -54,13 +54,13 @@ import threading
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from hub.app.ports import StoredState
-from hub.app.publisher import encode_held
-
-if TYPE_CHECKING:
-    from hub.app.table_app import TableApp
+from hub.app.intake import ReadIntake
+from hub.app.ports import Clock, EventStore, StoredState
+from hub.app.publisher import TablePublisher, encode_held
+from hub.app.rules_desk import RulesDesk
+from hub.app.throttle import ThrottledLog
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,31 @@ REPLAY_WINDOW = 5000
 last capture when it ends; capturing every hand of a night would cost more than it saves)."""
 COUNTED = ("button.",)
 """The counters a replay rebuilds (by prefix): a snapshot carries them."""
+
+
+class SnapshotTable(Protocol):
+    """What the snapshots take and restore of a table's application
+    (:class:`hub.app.table_app.TableApp` is one; naming the protocol, not the class, keeps
+    the imports pointing one way)."""
+
+    table: str
+    readers: list[str]
+    game: str
+    log: EventStore | None
+    wall: Clock
+    throttle: ThrottledLog
+    intake: ReadIntake
+    feeds: TablePublisher
+    desk: RulesDesk | None
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """The table's counters, a copy."""
+        ...
+
+    def count(self, counter: str, n: int = 1) -> None:
+        """Add ``n`` to one of the table's counters."""
+        ...
 
 
 @dataclass
@@ -89,7 +114,7 @@ class TableSnapshots:
     """One table's snapshots: captured at each hand's start, written off the event loop,
     restored at start (see the module)."""
 
-    def __init__(self, app: TableApp) -> None:
+    def __init__(self, app: SnapshotTable) -> None:
         self.app = app
         self.enabled = True
         """False: no snapshot is written or loaded (``event_log_snapshots = false``)."""

@@ -40,9 +40,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Mapping
-from concurrent.futures import Executor, Future
 from dataclasses import replace
 from typing import Any
 
@@ -63,6 +61,7 @@ from hub.app.ingest import (
 from hub.app.intake import DEFAULT_READER_SILENT_S, Item, ReadIntake
 from hub.app.lights import presence_pattern
 from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
+from hub.app.log_writer import Batch, LogWriter
 from hub.app.node_alerts import broker_alert, health_alert
 from hub.app.ports import Clock, DiskCheck, EventStore
 from hub.app.presence import AntennaChange
@@ -96,9 +95,6 @@ LOSS_ACCEPTED_ALERT = "event_log_loss_accepted"
 (``feltwire event-log accept-loss``): the table was rebuilt without some inputs."""
 LOG_ALERT_EVERY_S = 60.0
 """The event-log alert is repeated at most this often while the fault lasts."""
-
-_Unapplied = tuple[Future[list[LogRecord]], list[Item]]
-"""Inputs whose log write has started (or finished) but that are not applied yet."""
 
 
 class TableApp:
@@ -200,7 +196,8 @@ class TableApp:
         self._handled_cv = threading.Condition()
         self.replayed = 0
         """Inputs replayed from the log at start."""
-        self._unapplied: deque[_Unapplied] = deque()
+        self.writer = LogWriter(table, self._append_many, self._apply_one, wall=wall)
+        """The inputs on their way to the log (written off the loop, applied in order)."""
         self._log_alerted: float | None = None
         self.log_writable = True
         """False while the last write to the event log failed (``/readyz``)."""
@@ -268,6 +265,7 @@ class TableApp:
             self.clock,
             self.feeds.hub_alerts,
             unknown=self.intake.health.unknown_readers,
+            record_async=self.record_async,
         )
 
     def light_messages(self) -> list[tuple[str, bytes, bool]]:
@@ -306,7 +304,7 @@ class TableApp:
     def record(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
         """Take one accepted input: append it to the log (when there is one), then apply
         it; returns what applying it returned."""
-        self._apply_logged()  # reads still on their way to the log come first
+        self.writer.apply_written()  # inputs still on their way to the log come first
         seq = None
         if self.log is not None and not self.feeds.replaying:
             seq = self._append(kind, payload, now).seq
@@ -328,10 +326,8 @@ class TableApp:
         self.log_writable = True
         return record
 
-    def _append_many(
-        self, batch: list[tuple[InputKind, dict[str, Any], float, float]]
-    ) -> list[LogRecord]:
-        """Append a batch in one transaction (on the disk executor), timed."""
+    def _append_many(self, batch: Batch) -> list[LogRecord]:
+        """Append a batch in one transaction (in the log writer's thread), timed."""
         assert self.log is not None
         started = self.clock()
         records = self.log.append_many(batch)
@@ -617,18 +613,17 @@ class TableApp:
             self._record_reads(items)
         return len(items)
 
-    async def take_message(
-        self, topic: str, payload: bytes, disk: Executor, *, retained: bool = False
-    ) -> None:
+    async def take_message(self, topic: str, payload: bytes, *, retained: bool = False) -> None:
         """Take one MQTT message as :meth:`take_batch` takes many."""
-        await self.take_batch([(topic, payload, retained)], disk)
+        await self.take_batch([(topic, payload, retained)])
 
-    async def take_batch(self, messages: list[tuple[str, bytes, bool]], disk: Executor) -> None:
+    async def take_batch(self, messages: list[tuple[str, bytes, bool]]) -> None:
         """Take MQTT messages that arrived together — (topic, payload, retained) — like
         :meth:`handle_message` takes one, with ONE event-log write for all the inputs
-        among them (one transaction, one fsync with ``event_log_sync = "full"``), done on
-        ``disk``, off the event loop, so a burst is taken at the disk's pace per batch,
-        not per message, and the other tables and the web go on meanwhile.
+        among them (one transaction, one fsync with ``event_log_sync = "full"``), done in
+        the table's log writer (:meth:`_log_then_apply`), off the event loop, so a burst
+        is taken at the disk's pace per batch, not per message, and the other tables and
+        the web go on meanwhile.
 
         Every input is on disk before it is applied, and inputs are applied in the order
         they are logged: an input recorded meanwhile (a console action, a tick) first
@@ -647,13 +642,13 @@ class TableApp:
             if not items:
                 return
             if self.log is None:
-                self._apply_logged()
+                self.writer.apply_written()
                 for kind, data, now in items:
                     self._dispatch(kind, data, now)
                 self.count("accepted", reads)
                 return
             try:
-                await self._log_then_apply(items, disk)
+                await self._log_then_apply(items)
             except LogUnavailable:
                 self.count("failed", reads)
                 raise
@@ -661,41 +656,46 @@ class TableApp:
         finally:
             self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
 
-    async def tick(self, disk: Executor) -> None:
-        """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`), logged on
-        ``disk`` (off the loop) and applied only when it changes the hand
+    async def tick(self) -> None:
+        """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`), logged off the
+        loop and applied only when it changes the hand
         (:meth:`~hub.app.table_console.TableConsole.due_tick`)."""
         now = None if (console := self.rules) is None else console.due_tick()
-        if now is not None and self.log is None:
-            self.record(InputKind.TICK, {}, now)
-        elif now is not None:
-            await self._log_then_apply([(InputKind.TICK, {}, now)], disk)
+        if now is not None:
+            await self.record_async(InputKind.TICK, {}, now)
 
-    async def _log_then_apply(self, items: list[Item], disk: Executor) -> None:
-        """Write ``items`` to the log in one transaction on ``disk``, then apply them, in
-        the order they were logged (after the inputs logged before them); LogUnavailable
-        (counted, logged, told) when the log cannot be written: nothing of them applied."""
-        wall = self.wall()
-        batch = [(kind, data, now, wall) for kind, data, now in items]
-        written = disk.submit(self._append_many, batch)
-        entry = (written, items)
-        self._unapplied.append(entry)
+    async def record_async(self, kind: InputKind, payload: dict[str, Any], now: float) -> object:
+        """:meth:`record`, with the log's write off the event loop (in the table's log
+        writer): the other tables and the web go on while it is fsynced."""
+        if self.log is None or self.feeds.replaying:
+            return self.record(kind, payload, now)
+        (done,) = await self._log_then_apply([(kind, payload, now)])
+        return done
+
+    async def _log_then_apply(self, items: list[Item]) -> list[object]:
+        """Write ``items`` to the log in one transaction off the loop, then apply them
+        after the inputs logged before them (:class:`~hub.app.log_writer.LogWriter`);
+        what applying each returned. LogUnavailable (counted, logged, told) when the log
+        cannot be written: nothing of them applied."""
         try:
-            await asyncio.wrap_future(written)
+            done = await self.writer.write_then_apply(items)
         except (EventLogError, sqlite3.Error, OSError) as exc:
-            self._unapplied.remove(entry)
             raise self.log_failed(exc) from exc
         self.log_writable = True
-        self._apply_logged()
+        return done
 
-    def _apply_logged(self) -> None:
-        """Apply, in order, the inputs whose log write :meth:`take_batch` started
-        (waiting for a write still going on)."""
-        while self._unapplied:
-            written, items = self._unapplied.popleft()
-            for rec, (kind, data, now) in zip(written.result(), items, strict=True):
-                self._dispatch(kind, data, now)
-                self.snapshots.taken(rec.seq, now)
+    def _apply_one(self, rec: LogRecord, item: Item) -> object:
+        """Apply one input the writer logged (as :meth:`record` applies one)."""
+        kind, data, now = item
+        done = self._dispatch(kind, data, now)
+        self.snapshots.taken(rec.seq, now)
+        return done
+
+    def close(self) -> None:
+        """Finish the log writes under way and the snapshot being written (at stop,
+        before the log is closed)."""
+        self.writer.close()
+        self.snapshots.close()
 
     # ------------------------------------------------------------------ a read applied
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from hub.app.codec import console_kind, encode_console, encode_table
-from hub.app.ports import Clock, Recorder
+from hub.app.ports import AsyncRecorder, Clock, Recorder
 from hub.app.records import ConsoleInput, InputKind, TableCommand
 from hub.app.rules_desk import RulesDesk
 from hub.rules.procedure import Step
@@ -48,15 +48,19 @@ class TableConsole:
         hub_alerts: Sequence[Event],
         *,
         unknown: Callable[[], frozenset[str]] = frozenset,
+        record_async: AsyncRecorder | None = None,
     ) -> None:
         """``record`` logs and applies an input (the table app's
         :meth:`~hub.app.table_app.TableApp.record`), ``clock`` is the hub's time,
         ``hub_alerts`` the alerts the hub raised itself (shown beside the rules') and
         ``unknown`` answers the readers whose node is offline now (their antennas shown
-        unknown; a console's feed keeps one TableConsole for as long as it is open)."""
+        unknown; a console's feed keeps one TableConsole for as long as it is open);
+        ``record_async`` the same as ``record`` with the log's write off the event loop
+        (:meth:`~hub.app.table_app.TableApp.record_async`; None: ``record``)."""
         self.desk = desk
         """The table's rules side (its hands, seats and alerts)."""
         self._record = record
+        self._record_async = record_async
         self._clock = clock
         self._hub_alerts = hub_alerts
         self._unknown = unknown
@@ -77,6 +81,19 @@ class TableConsole:
         if not self.desk.in_hand:
             return None
         step = self._record(console_kind(inp), encode_console(inp), self._clock())
+        assert step is None or isinstance(step, Step)
+        return step
+
+    async def enter(self, inp: ConsoleInput) -> Step | None:
+        """:meth:`console`, with the input's write to the event log off the event loop
+        (what the web's routes call: other tables go on while it is fsynced). The step is
+        that of the input as applied after the inputs logged before it — None when, by
+        then, no hand runs."""
+        if not self.desk.in_hand:
+            return None
+        if self._record_async is None:
+            return self.console(inp)
+        step = await self._record_async(console_kind(inp), encode_console(inp), self._clock())
         assert step is None or isinstance(step, Step)
         return step
 

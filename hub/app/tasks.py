@@ -8,7 +8,6 @@ ticks (:func:`run_ticks`). A step that raises is counted and logged
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Executor
 
 from hub.app.errors import LogUnavailable
 from hub.app.table_app import TableApp
@@ -70,15 +69,15 @@ async def run_equity(app: TableApp, settle_s: float = 0.05, poll_s: float = 0.25
     await app.equity.run(app.task_failed, settle_s, poll_s)
 
 
-async def run_ticks(app: TableApp, interval: float, disk: Executor) -> None:
+async def run_ticks(app: TableApp, interval: float) -> None:
     """Tick the rules every ``interval`` seconds, forever (a task of the running hub
-    that enforces rules): a tick that changes the hand is logged on ``disk``, off the
-    event loop, then applied (:meth:`~hub.app.table_app.TableApp.tick`); one that
+    that enforces rules): a tick that changes the hand is logged off the event loop,
+    then applied (:meth:`~hub.app.table_app.TableApp.tick`); one that
     changes nothing is not logged."""
     while True:
         await asyncio.sleep(interval)
         try:
-            await app.tick(disk)
+            await app.tick()
         except LogUnavailable:
             pass  # counted, logged and told to the dealer; the next tick tries
         except Exception:

@@ -172,10 +172,11 @@ def _refuse(service: TableDesk, text: Text, code: int = status.HTTP_409_CONFLICT
     return refusal
 
 
-def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, procedure.Step]:
-    """Enter a console input; 409 when no hand runs."""
+async def _enter(service: TableDesk, inp: ConsoleInput) -> tuple[TableRules, procedure.Step]:
+    """Enter a console input (its write to the event log off the event loop); 409 when
+    no hand runs."""
     rules = rules_of(service)
-    step = rules.console(inp)
+    step = await rules.enter(inp)
     if step is None:
         raise _refuse(service, Text("refusal.http.no_hand"))
     return rules, step
@@ -196,9 +197,9 @@ def _answer(rules: TableRules, step: procedure.Step) -> dict[str, Any]:
     }
 
 
-def _command(service: TableDesk, inp: ConsoleInput) -> dict[str, Any]:
+async def _command(service: TableDesk, inp: ConsoleInput) -> dict[str, Any]:
     """Enter a dealer command; 409 with the reason when it was refused."""
-    rules, step = _enter(service, inp)
+    rules, step = await _enter(service, inp)
     if step.refused is not None:
         raise _refuse(service, step.refused)
     return _answer(rules, step)
@@ -245,7 +246,7 @@ async def console_action(
 ) -> dict[str, Any]:
     """Enter a betting action for a seat; the step's refusal, alerts and public events
     (a refused action is 200 with ``accepted: false``: it was logged and may alert)."""
-    rules, step = _enter(
+    rules, step = await _enter(
         service, procedure.ConsoleAction(TableSeat(body.seat), body.act, 0.0, body.to)
     )
     if step.refused is not None:
@@ -258,7 +259,7 @@ async def console_undo(
     service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
 ) -> dict[str, Any]:
     """Take back the last betting action (409 when there is none it can take back)."""
-    return _command(service, procedure.UndoAction(0.0))
+    return await _command(service, procedure.UndoAction(0.0))
 
 
 @router.post("/api/console/misdeal")
@@ -266,7 +267,7 @@ async def console_misdeal(
     service: TableDep, _: DealerDep, body: Annotated[NoBody | None, Body()] = None
 ) -> dict[str, Any]:
     """Declare a misdeal: the hand is void and every chip goes back (R-DEAL-6)."""
-    return _command(service, procedure.DeclareMisdeal(0.0))
+    return await _command(service, procedure.DeclareMisdeal(0.0))
 
 
 @router.post("/api/console/card")
@@ -285,7 +286,7 @@ async def console_card(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
         )
     card = None if body.card is None else card_index(body.card)
-    rules, step = _enter(service, procedure.ManualCard(body.antenna, card, 0.0))
+    rules, step = await _enter(service, procedure.ManualCard(body.antenna, card, 0.0))
     if step.refused == procedure.MANUAL_CARD_IN_PLAY:
         detail = render(Text("audit.manual_card_in_play"), "en")
         audit(request, service, who, outcome="refused", feed="console", detail=detail)
@@ -299,13 +300,13 @@ async def console_show(body: ShowBody, service: TableDep, _: DealerDep) -> dict[
     """A seat shows its hand at showdown — at any moment (R-SHOW-4) — or, after a pot
     won uncontested, all of it or only the ``cards`` named (R-SHOW-3)."""
     part = tuple(card_index(c) for c in body.cards)
-    return _command(service, procedure.ShowHand(TableSeat(body.seat), 0.0, part))
+    return await _command(service, procedure.ShowHand(TableSeat(body.seat), 0.0, part))
 
 
 @router.post("/api/console/muck")
 async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
     """A seat mucks its hand at showdown, unshown."""
-    return _command(service, procedure.MuckHand(TableSeat(body.seat), 0.0))
+    return await _command(service, procedure.MuckHand(TableSeat(body.seat), 0.0))
 
 
 @router.post("/api/console/seat")

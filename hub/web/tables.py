@@ -67,6 +67,10 @@ class TableRules(Protocol):
         """Enter a console input (logged, then applied); None when no hand runs."""
         ...
 
+    async def enter(self, inp: ConsoleInput) -> Step | None:
+        """:meth:`console` with the log's write off the event loop (what the routes call)."""
+        ...
+
     def table_command(self, cmd: TableCommand) -> None:
         """Enter a seat command or an alert acknowledgement (RulesError, LookupError)."""
         ...

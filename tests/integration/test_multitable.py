@@ -10,7 +10,6 @@ import contextlib
 import json
 import threading
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -336,17 +335,16 @@ def _read(table: str, reader: str, card: str, *, seq: int) -> tuple[str, bytes]:
 
 
 async def test_a_read_written_off_the_loop_is_applied_in_log_order(tmp_path: Path) -> None:
-    """take_message writes a read to the log in a worker thread; an input recorded while
+    """take_message writes a read to the log in the table's writer thread; an input recorded while
     that write is under way (a button press here) is logged and applied after the read,
     never before it, so a replay of the log rebuilds exactly what happened."""
     clock = FakeClock()
     log = EventLog(tmp_path / EVENT_LOG_FILE, "t1")
     svc = hub_service(clock, log=log)
-    disk = ThreadPoolExecutor(1)
     try:
         with svc.public.subscribe() as feed:
             topic, payload = _read("t1", "seat1", "As", seq=1)
-            taking = asyncio.create_task(svc.take_message(topic, payload, disk))
+            taking = asyncio.create_task(svc.take_message(topic, payload))
             await asyncio.sleep(0)  # the read's write has started, the read is not applied
             assert svc.intake.presence.cards_on("seat1") == ()
             svc.record(InputKind.BUTTON, {"node": "n", "button": "undo"}, clock.now)
@@ -356,7 +354,7 @@ async def test_a_read_written_off_the_loop_is_applied_in_log_order(tmp_path: Pat
         assert svc.changes == 1 and svc.handled == 1  # the read was applied once
         assert [r.kind for r in log.records()] == [InputKind.INVENTORY, InputKind.BUTTON]
     finally:
-        disk.shutdown()
+        svc.close()
         log.close()
 
 

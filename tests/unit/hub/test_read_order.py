@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -181,9 +180,10 @@ def test_a_batch_is_logged_and_applied_in_the_nodes_order() -> None:
     svc = app(clock, log)
     batch = [(*inv(r, s, u), False) for r, s, u in [("seat1", 1, [AS]), ("board", 3, [KD])]]
     batch += [(*inv("burn", 4, [QH]), False), (*inv("seat1", 2, []), False)]
-    with ThreadPoolExecutor(1) as disk, svc.public.subscribe() as pub:
-        asyncio.run(svc.take_batch(batch, disk))
+    with svc.public.subscribe() as pub:
+        asyncio.run(svc.take_batch(batch))
         frames = drained(pub)
+    svc.close()
     assert antennas(frames) == [("seat1", 1), ("seat1", 0), ("board", 1), ("burn", 1)]
     assert logged(log) == [("seat1", 1), ("seat1", 2), ("board", 3), ("burn", 4)]
     assert svc.counters["accepted"] == 4 and alerts(frames) == []
