@@ -16,7 +16,8 @@ second per table. The hub's RSS (/proc VmRSS, with any child processes) is sampl
 * Steps: for each N of ``--tables``, ``--seconds`` of dealing after ``--warmup``; reported
   are the RSS at the end, the largest sample, and MB per table above one table.
 * The long run: ``--minutes`` at ``--long-tables`` tables; reported are the first and last
-  samples after the warm-up and the least-squares slope in MB per 10 minutes.
+  samples from ``--settle`` seconds after the warm-up on, and their least-squares slope in
+  MB per 10 minutes.
 * ``--hub-env KEY=VALUE``: the hub process runs with that in its environment (to compare
   allocator settings such as ``MALLOC_ARENA_MAX=2``).
 * ``--trace FILE``: the hub runs under :mod:`tracemalloc` (slower) and writes its top
@@ -293,10 +294,11 @@ async def main_async(args: argparse.Namespace) -> int:
     if args.minutes > 0:
         n = args.long_tables
         r = await run(n, args.minutes * 60, args, trace_file(args.trace, n, "long"))
-        kept = r.after(args.warmup)
+        kept = r.after(args.warmup + args.settle)
         slope = slope_mb_per_10min(kept)
         print(
-            f"long run: {n} tables, {args.minutes:g} min after the warm-up, {len(kept)} samples: "
+            f"long run: {n} tables, {args.minutes:g} min after the warm-up, {len(kept)} samples "
+            f"from {args.settle:g} s on: "
             f"first {kept[0][1]:.1f} MB, last {kept[-1][1]:.1f} MB, "
             f"max {max(m for _, m in kept):.1f} MB, slope {slope:+.2f} MB per 10 min "
             f"({r.reads} reads, {r.equity_frames} equity frames)"
@@ -322,6 +324,13 @@ def main() -> int:
     parser.add_argument("--sample", type=float, default=5, help="seconds between RSS samples")
     parser.add_argument(
         "--minutes", type=float, default=2, help="the long run's length (0 = none; 10 for #16)"
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=60,
+        help="the long run's first seconds after the warm-up, left out of its figures "
+        "(the equity threads' heaps fill over the first half minute)",
     )
     parser.add_argument("--long-tables", type=int, default=50, help="tables of the long run")
     parser.add_argument("--seed", type=int, default=1, help="the dealers' random seed")
