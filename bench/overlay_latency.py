@@ -128,14 +128,22 @@ class Hub:
     ``feltwire hub`` runs it (``feltwire hub`` itself would give a config without a
     ``state_dir`` a default one; ``--no-event-log`` means none)."""
 
-    def __init__(self, workdir: Path, tables: list[str], mqtt_port: int, opt: HubOptions) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        tables: list[str],
+        mqtt_port: int,
+        opt: HubOptions,
+        script: Path | None = None,
+    ) -> None:
+        """``script`` serves the hub (``script --serve-hub CONFIG``; default this file)."""
         self.web_port = free_port()
         config = workdir / "hub.toml"
         config.write_text(hub_toml(tables, mqtt_port, self.web_port, workdir / "state", opt))
         self.log = workdir / "hub.log"
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, __file__, "--serve-hub", str(config)],
+                [sys.executable, str(script or __file__), "--serve-hub", str(config)],
                 cwd=ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,

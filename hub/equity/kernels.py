@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from hub.equity import tables as t
 from hub.equity.spot import EquityGame, Kind
+from hub.rules.evaluator_tables import sparse_zeros
 
 IntArray = NDArray[np.int64]
 
@@ -153,9 +154,11 @@ def board_multisets() -> tuple[IntArray, IntArray]:
 
 @cache
 def board_index() -> NDArray[np.int16]:
-    """Rank-key sum of five cards -> index into :func:`board_multisets` (-1: none)."""
+    """Rank-key sum of five cards -> index into :func:`board_multisets` (0 where no five
+    ranks sum: look up only real boards). Sparse, as the key tables (13.1 MB of slots,
+    ~3 MB resident)."""
     keys, _ = board_multisets()
-    table = np.full(int(keys[-1]) + 1, -1, dtype=np.int16)
+    table: NDArray[np.int16] = sparse_zeros(int(keys[-1]) + 1, np.int16)
     table[keys] = np.arange(len(keys), dtype=np.int16)
     return table
 

@@ -103,6 +103,11 @@ class EquityResult:
 FloatArray = NDArray[np.float64]
 
 
+ADD_CHUNK = 16_384
+"""Deals :meth:`Tally.add` counts at a time (its temporaries are ~20 float64 per player
+per deal: bounded, as an equity computation runs in each of several worker threads)."""
+
+
 class Tally:
     """Accumulates pot shares over batches of deals (weighted for grouped enumeration)."""
 
@@ -135,6 +140,16 @@ class Tally:
         """
         n = hi.shape[1]
         if n == 0:
+            return
+        if n > ADD_CHUNK:  # bounded temporaries: a few MB however many deals come at once
+            for a in range(0, n, ADD_CHUNK):
+                part = slice(a, a + ADD_CHUNK)
+                self.add(
+                    hi[:, part],
+                    None if lo is None else lo[:, part],
+                    None if weights is None else weights[part],
+                    sign,
+                )
             return
         w = np.ones(n) if weights is None else weights.astype(np.float64)
         w = w * sign

@@ -15,6 +15,8 @@ Hands are valued through *packed card sums*: :data:`CARD_PACK` gives each card
 
 so one integer addition per card gives everything a lookup needs. Tables per hand size
 (5 or 7 cards) are indexed by the key sum; every table is built in tens of milliseconds.
+The high-hand key tables are the rules' (:func:`hub.rules.evaluator_tables.high_key_table`):
+one copy per process, whoever asks first builds it.
 
 >>> t = high_table(5)
 >>> int(t[int(RANK_KEYS[[12, 12, 12, 11, 11]].sum())]) == strength_of_class(6, (12, 12, 12, 11, 11))
@@ -24,11 +26,13 @@ True
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations
 from typing import Final
 
 import numpy as np
 from numpy.typing import NDArray
+
+from hub.rules.evaluator_tables import high_key_table, key_table
+from hub.rules.evaluator_tables import rank_multisets as _rank_multisets
 
 RANK_KEYS: Final = np.array(
     [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181], dtype=np.int64
@@ -71,30 +75,10 @@ FLUSH_SUIT: Final[NDArray[np.int8]] = _flush_suit_table()
 """16-bit suit counters (packed sum >> SUIT_SHIFT) -> the suit with five or more cards, or -1."""
 
 
-@cache
-def rank_multisets(size: int) -> NDArray[np.int64]:
-    """Every multiset of ``size`` ranks (no rank more than four times), one sorted row each.
-
-    >>> rank_multisets(5).shape, rank_multisets(2)[:3].tolist()
-    ((6175, 5), [[0, 0], [0, 1], [0, 2]])
-    """
-    if size == 0:
-        return np.zeros((1, 0), dtype=np.int64)
-    rows = np.arange(13, dtype=np.int64)[:, None]
-    for _ in range(size - 1):
-        last = rows[:, -1]
-        reps = 13 - last
-        idx = np.repeat(np.arange(len(rows)), reps)
-        start = np.repeat(np.cumsum(reps) - reps, reps)
-        new = last[idx] + (np.arange(len(idx)) - start)
-        rows = np.hstack([rows[idx], new[:, None]])
-    if size > 4:
-        bad = np.zeros(len(rows), dtype=bool)
-        for i in range(size - 4):
-            bad |= rows[:, i] == rows[:, i + 4]
-        rows = rows[~bad]
-    rows.flags.writeable = False
-    return rows
+rank_multisets = cache(_rank_multisets)
+"""The rules' :func:`~hub.rules.evaluator_tables.rank_multisets` of one size, kept (the
+boards and Omaha tables reuse sizes 0–5; the table builds take the 6- and 7-card ones,
+2.7 MB at seven, from the rules without keeping them)."""
 
 
 def rank_counts(rows: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -201,26 +185,16 @@ def strength_of_class(category: int, ranks: tuple[int, ...]) -> int:
 
 def _key_table(size: int, five: NDArray[np.int64]) -> NDArray[np.uint16]:
     """Key-sum table for ``size`` cards from strengths of five-rank multisets (best subset)."""
-    rows5 = rank_multisets(5)
-    keys5 = RANK_KEYS[rows5].sum(axis=1)
-    t5 = np.zeros(int(keys5.max()) + 1, dtype=np.uint16)
-    t5[keys5] = five
-    if size == 5:
-        return t5
-    rows = rank_multisets(size)
-    keys = RANK_KEYS[rows].sum(axis=1)
-    best = np.zeros(len(rows), dtype=np.uint16)
-    for sub in combinations(range(size), 5):
-        np.maximum(best, t5[RANK_KEYS[rows[:, list(sub)]].sum(axis=1)], out=best)
-    table = np.zeros(int(keys.max()) + 1, dtype=np.uint16)
-    table[keys] = best
-    return table
+    return key_table(size, RANK_KEYS[rank_multisets(5)].sum(axis=1), five)
 
 
-@cache
 def high_table(size: int) -> NDArray[np.uint16]:
-    """Rank-key sum of ``size`` (5, 6 or 7) cards -> best high strength ignoring suits."""
-    return _key_table(size, _high_classes().nonflush)
+    """Rank-key sum of ``size`` (5, 6 or 7) cards -> best high strength ignoring suits.
+
+    The rules' table (:func:`hub.rules.evaluator_tables.high_key_table`, read-only): the
+    batch evaluator and equity share one copy per process.
+    """
+    return high_key_table(size)
 
 
 @cache

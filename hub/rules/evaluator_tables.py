@@ -6,7 +6,8 @@ five-card tables; the 6- and 7-card rank multisets (67,600 of them, ~100 ms to b
 in pure Python) are valued the first time a hand shows them, by :func:`best_of_subsets`,
 and kept — a cache of a pure function, bounded by that count. The numpy tables of the
 batch path are built on first use by :func:`batch_tables`, so importing the evaluator
-does not import numpy.
+does not import numpy; their largest part, :func:`high_key_table`, is also
+:mod:`hub.equity`'s, one copy per process.
 
 The public API lives in :mod:`hub.rules.evaluator`; this module says how the tables are
 laid out. Card ints follow :mod:`feltwire.cards`: ``rank * 4 + suit`` with rank 0 = deuce
@@ -35,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:  # numpy is imported lazily, by batch_tables() only.
     import numpy as np
@@ -362,7 +363,8 @@ class BatchTables:
     pack: NDArray[np.uint32]
     """Card int -> rank key + (suit key << 23); seven of them sum below 2**32."""
     nonflush: NDArray[np.uint16]
-    """Rank-key sum -> best high strength ignoring suits (0 where no multiset sums)."""
+    """Rank-key sum -> best high strength ignoring suits (0 where no multiset sums): the
+    shared :func:`high_key_table`."""
     flush_suit: NDArray[np.int8]
     """Suit-key sum -> the suit with five or more cards, or -1."""
     flush: NDArray[np.uint16]
@@ -371,7 +373,43 @@ class BatchTables:
     """Card int -> ``1 << rank``."""
 
 
+def sparse_zeros(length: int, dtype: type[np.generic]) -> NDArray[Any]:
+    """A zeroed, writable array of ``length`` items in an anonymous private memory map of
+    its own — for the key tables, which are large and sparse (the 7-card table has 15.7 MB
+    of slots and 49,205 entries set). Its pages take memory only once written and go back
+    to the system when the array is dropped; ``np.zeros`` may instead take the block from
+    the C heap, where every page is zeroed (resident) and may stay after a free. No file
+    or I/O is involved."""
+    import mmap
+
+    import numpy as np
+
+    itemsize = np.dtype(dtype).itemsize
+    buf = mmap.mmap(-1, max(1, length * itemsize), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    return np.frombuffer(buf, dtype=dtype, count=length)
+
+
 _BATCH: dict[int, BatchTables] = {}
+_KEY_TABLES: dict[int, NDArray[np.uint16]] = {}
+
+
+def high_key_table(size: int) -> NDArray[np.uint16]:
+    """Rank-key sum of ``size`` (5, 6 or 7) cards -> best high strength ignoring suits, 0
+    where no rank multiset sums: 13.1, 14.4 and 15.7 MB of slots, in :func:`sparse_zeros`
+    so that only the pages holding one of the 6,175 / 18,395 / 49,205 multisets are
+    resident (2.9, ~5 and 8.2 MB).
+
+    The one copy per process: the batch evaluator reads it and so does :mod:`hub.equity`
+    (its ``high_table``). Built on first use and read-only. Two threads asking at once for
+    the first time may each build one (these modules take no locks), but both get the copy
+    stored first and the other is dropped.
+    """
+    table = _KEY_TABLES.get(size)
+    if table is None:
+        built = _numpy_nonflush(size)
+        built.flags.writeable = False
+        table = _KEY_TABLES.setdefault(size, built)
+    return table
 
 
 def batch_tables(size: int) -> BatchTables:
@@ -384,7 +422,7 @@ def batch_tables(size: int) -> BatchTables:
     cards = np.arange(52)
     rank_keys = np.array(RANK_KEYS, dtype=np.uint32)[cards >> 2]
     suit_keys = np.array(BATCH_SUIT_KEYS, dtype=np.uint32)[cards & 3]
-    nonflush = _numpy_nonflush(size)
+    nonflush = high_key_table(size)
     flush_suit = np.full(7 * 64 + 1, -1, dtype=np.int8)
     for d in range(size + 1):
         for h in range(size + 1 - d):
@@ -404,43 +442,74 @@ def batch_tables(size: int) -> BatchTables:
     return tables
 
 
-def _numpy_nonflush(size: int) -> NDArray[np.uint16]:
-    """Rank-key sum -> best strength, for every ``size``-card rank multiset (numpy).
+def rank_multisets(size: int) -> NDArray[np.int64]:
+    """Every multiset of ``size`` ranks (no rank more than four times), one sorted row
+    each, in ascending row order; read-only (numpy).
 
-    The rule of :func:`best_of_subsets` for all multisets at once: grow the five-card
-    multisets one card at a time, keeping the best value per multiset (sums of
-    :data:`RANK_KEYS` name the multisets of one size).
+    >>> rank_multisets(5).shape, rank_multisets(2)[:3].tolist()
+    ((6175, 5), [[0, 0], [0, 1], [0, 2]])
+    """
+    import numpy as np
+
+    if size == 0:
+        return np.zeros((1, 0), dtype=np.int64)
+    rows = np.arange(13, dtype=np.int64)[:, None]
+    for _ in range(size - 1):
+        last = rows[:, -1]
+        reps = 13 - last
+        idx = np.repeat(np.arange(len(rows)), reps)
+        start = np.repeat(np.cumsum(reps) - reps, reps)
+        new = last[idx] + (np.arange(len(idx)) - start)
+        rows = np.hstack([rows[idx], new[:, None]])
+    if size > 4:
+        bad = np.zeros(len(rows), dtype=bool)
+        for i in range(size - 4):
+            bad |= rows[:, i] == rows[:, i + 4]
+        rows = rows[~bad]
+    rows.flags.writeable = False
+    return rows
+
+
+def key_table(
+    size: int, five_keys: NDArray[np.int64], five_values: NDArray[np.integer[Any]]
+) -> NDArray[np.uint16]:
+    """Rank-key sum of ``size`` (5, 6 or 7) cards -> the best value of any five of them,
+    given each five-rank multiset's value (``five_keys`` its rank-key sums; 0 where no
+    multiset sums), in :func:`sparse_zeros`.
+
+    The rule of :func:`best_of_subsets` for every multiset at once: each ``size``-rank
+    multiset takes the maximum over its five-rank sub-multisets. Its temporaries stay
+    near 8 MB at seven cards. The high table (:func:`high_key_table`) and
+    :mod:`hub.equity`'s ace-to-five tables are built here.
     """
     import numpy as np
 
     keys = np.array(RANK_KEYS, dtype=np.int64)
+    t5: NDArray[np.uint16] = sparse_zeros(int(five_keys.max()) + 1, np.uint16)
+    t5[five_keys] = five_values
+    if size == 5:
+        return t5
+    rows = rank_multisets(size)
+    best = np.zeros(len(rows), dtype=np.uint16)
+    for sub in combinations(range(size), 5):
+        np.maximum(best, t5[keys[rows[:, list(sub)]].sum(axis=1)], out=best)
+    del t5
+    sums = keys[rows].sum(axis=1)
+    table: NDArray[np.uint16] = sparse_zeros(int(sums.max()) + 1, np.uint16)
+    table[sums] = best
+    return table
+
+
+def _numpy_nonflush(size: int) -> NDArray[np.uint16]:
+    """Rank-key sum -> best high strength ignoring suits, for every ``size``-card rank
+    multiset (numpy; the five-card values from :data:`HIGH_CLASSES`, which never change
+    — unlike :data:`HIGH_NONFLUSH`, which the scalar evaluator fills as it goes)."""
+    import numpy as np
+
     rows = [
         (ranks, s)
         for s, (cat, ranks) in enumerate(HIGH_CLASSES[1:], start=1)
         if cat not in (FLUSH, STRAIGHT_FLUSH)
     ]
-    values = np.array([s for _, s in rows], dtype=np.uint16)
-    counts = np.zeros((len(rows), 13), dtype=np.int8)
-    np.add.at(counts, (np.arange(len(rows))[:, None], np.array([r for r, _ in rows])), 1)
-    for grown_size in range(6, size + 1):
-        grown_counts = []
-        grown_values = []
-        for r in range(13):
-            room = counts[:, r] < 4
-            grown = counts[room]  # boolean indexing copies
-            grown[:, r] += 1
-            grown_counts.append(grown)
-            grown_values.append(values[room])
-        counts = np.concatenate(grown_counts)
-        values = np.concatenate(grown_values)
-        if grown_size < size:  # keep one row per multiset, with its best value
-            sums = counts.astype(np.int64) @ keys
-            order = np.lexsort((values, sums))  # by sum, best value last
-            sorted_sums = sums[order]
-            last = np.append(sorted_sums[1:] != sorted_sums[:-1], True)
-            counts = counts[order][last]
-            values = values[order][last]
-    sums = counts.astype(np.int64) @ keys
-    table = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
-    np.maximum.at(table, sums, values)
-    return table
+    keys = np.array(RANK_KEYS, dtype=np.int64)[np.array([r for r, _ in rows])].sum(axis=1)
+    return key_table(size, keys, np.array([v for _, v in rows], dtype=np.uint16))

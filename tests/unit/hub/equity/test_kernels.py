@@ -95,3 +95,15 @@ def test_rank_keys_separate_every_multiset() -> None:
     for size in (5, 6, 7):
         keys = t.RANK_KEYS[t.rank_multisets(size)].sum(axis=1)
         assert len(set(keys.tolist())) == len(keys)
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_equity_and_batch_evaluator_share_one_high_table(size: int) -> None:
+    """Issue 16: the 13–16 MB key tables exist once per process, read-only, whichever of
+    equity and the batch evaluator asks first; both still value hands alike."""
+    from hub.rules import evaluator_tables
+
+    hands = _hands(2000, size, 40 + size)
+    assert kernels.high(hands).tolist() == ev.evaluate_high_batch(hands).tolist()
+    assert t.high_table(size) is evaluator_tables.batch_tables(size).nonflush
+    assert not t.high_table(size).flags.writeable
