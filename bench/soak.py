@@ -774,14 +774,28 @@ def main() -> int:
     )
     parser.add_argument("--quick", action="store_true", help="3 tables, 1 minute, 15-s samples")
     parser.add_argument("--json", help="write the figures to this file")
+    parser.add_argument(
+        "--hub-env",
+        action="append",
+        metavar="KEY=VALUE",
+        help="the hub's environment (default: MALLOC_ARENA_MAX=2, as its systemd unit sets; "
+        "give 'MALLOC_ARENA_MAX=' for glibc's default)",
+    )
     args = parser.parse_args()
+    hub_env = dict(kv.split("=", 1) for kv in (args.hub_env or ["MALLOC_ARENA_MAX=2"]))
+    for key, value in hub_env.items():  # the hub's process inherits them (not this one's
+        if value:  # allocator: glibc read its settings when this process started)
+            os.environ[key] = value
+        else:
+            os.environ.pop(key, None)
     if args.quick:
         args.tables, args.minutes, args.sample_seconds = 3, 1.0, 15.0
     print(f"machine: {machine()}")
     print(
         f"soak: {args.tables} tables, {args.minutes:g} min at {args.pace:g}× live pace, "
         f"mistakes in {args.mistakes:.0%} of hands, seed {args.seed}; rules, live equity, "
-        f"event_log_sync full; * p99 of the last 2,000 reads per table so far",
+        f"event_log_sync full; hub environment {hub_env}; * p99 of the last 2,000 reads "
+        "per table so far",
         flush=True,
     )
     result = run(args)

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 from hub.app.live_equity import LiveSpot, equity_event, final_equity, no_equity, quick_equity
 from hub.app.ports import Clock
@@ -26,6 +29,20 @@ from hub.equity import EquityError
 from hub.views.frames import Event
 
 log = logging.getLogger(__name__)
+_R = TypeVar("_R")
+
+EQUITY_THREADS = max(1, min(4, os.cpu_count() or 1))
+"""Threads that compute live equity for every table of the hub (numpy releases the GIL:
+more than the cores would only interleave them; each thread's heap costs memory)."""
+_pool: ThreadPoolExecutor | None = None
+
+
+async def _off_loop(fn: Callable[[LiveSpot, int], _R], live: LiveSpot, n: int) -> _R:
+    """``fn(live, n)`` in the hub's equity threads (started at the first use)."""
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(EQUITY_THREADS, thread_name_prefix="equity")
+    return await asyncio.get_running_loop().run_in_executor(_pool, fn, live, n)
 
 
 class EquityWatch:
@@ -125,14 +142,14 @@ class EquityWatch:
                 self._publish(no_equity() | {"t": happened}, happened)
             return last
         try:
-            quick = await asyncio.to_thread(quick_equity, live, self.updates)
+            quick = await _off_loop(quick_equity, live, self.updates)
             self.updates += 1
             self._publish(equity_event(live, quick) | {"t": happened}, happened)
             if quick.exact:
                 return last
             if self._key() != key:
                 return last  # superseded: the cards changed meanwhile, the next pass
-            final = await asyncio.to_thread(final_equity, live, self.updates)
+            final = await _off_loop(final_equity, live, self.updates)
         except EquityError as exc:
             log.warning("no equity for the cards on the table: %s", exc)
             return last

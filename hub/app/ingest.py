@@ -252,7 +252,9 @@ class Ingest:
             # it came: the reads after it do not wait for it
             return self._released(node, self.nodes.arrive(node, seq, None, now)) if live else []
         if self._seen(node, inv.reader, seq, live=live):
-            return []
+            # a live copy of a read taken already (its retained repeat came first when the
+            # hub subscribed): it came, so the reads after it do not wait for it
+            return self._released(node, self.nodes.arrive(node, seq, None, now)) if live else []
         read = self._read(inv.reader, inv.node, seq, inv.uids, inv.refresh_s)
         if not live:
             self._last_seq[(node, inv.reader)] = seq

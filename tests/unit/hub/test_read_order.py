@@ -274,3 +274,24 @@ def test_reads_taken_in_any_arrival_order_replay_to_the_same_state(
     assert again.intake.presence.snapshot() == live.intake.presence.snapshot()
     assert again.public_snapshot() == live.public_snapshot()
     assert again.intake.ingest._last_seq == live.intake.ingest._last_seq
+
+
+def test_a_retained_repeat_that_overtakes_its_live_copy_holds_nothing_back() -> None:
+    """A hub restarted on a persistent session gets, on subscribing, each antenna's
+    retained read and the live ones the broker queued for it, in no set order: when an
+    antenna's retained repeat comes before its live copy, the reads after that one must
+    not wait for it as if it were missing (it came) — no hold, no false ``reads_lost``."""
+    clock, log = FakeClock(), EventLog.memory("t1")
+    svc = app(clock, log)
+    with svc.public.subscribe() as pub:
+        svc.handle_message(*inv("seat1", 3, [AS]))  # the node's count so far
+        svc.handle_message(*inv("seat2", 4, [KD]), retained=True)  # the repeat first ...
+        svc.handle_message(*inv("seat2", 4, [KD]))  # ... then its live copy (a duplicate)
+        svc.handle_message(*inv("muck", 5, [QH]))  # the next one: applied at once
+        assert antennas(drained(pub)) == [("seat1", 1), ("seat2", 1), ("muck", 1)]
+        clock.now += GRACE + 0.1
+        assert svc.release_held() == 0
+        frames = drained(pub)
+    assert alerts(frames) == [] and svc.counters.get("lost", 0) == 0
+    assert svc.node_stats()["n1"]["lost"] == 0 and svc.counters["duplicate"] == 1
+    assert logged(log) == [("seat1", 3), ("seat2", 4), ("muck", 5)]
