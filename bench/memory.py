@@ -36,7 +36,6 @@ import heapq
 import json
 import os
 import random
-import shutil
 import signal
 import socket
 import statistics
@@ -58,6 +57,7 @@ from overlay_latency import (
     Dealer,
     Hub,
     HubOptions,
+    close_rig,
     machine,
     serve_hub,
     start_mosquitto,
@@ -200,16 +200,7 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
             hub.proc.send_signal(signal.SIGUSR1)
             await asyncio.to_thread(wait_for_file, trace, 120)
     finally:
-        for task in readers:
-            task.cancel()
-        for ws in sockets:
-            with contextlib.suppress(Exception):
-                await ws.close()
-        publisher.disconnect()
-        publisher.loop_stop()
-        hub.stop()
-        broker.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+        await close_rig(readers, sockets, publisher, hub, broker, workdir)
     return result
 
 

@@ -174,6 +174,28 @@ class Hub:
 # ------------------------------------------------------------------ the dealers
 
 
+async def close_rig(
+    readers: list[asyncio.Task[Any]],
+    sockets: list[Any],
+    publisher: Any,
+    hub: Hub,
+    broker: Any,
+    workdir: Path,
+) -> None:
+    """End a run: the overlay readers, their WebSockets, the node's MQTT client, the hub
+    and the broker; the run's folder removed."""
+    for task in readers:
+        task.cancel()
+    for ws in sockets:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    publisher.disconnect()
+    publisher.loop_stop()
+    hub.stop()
+    broker.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
 def hand_script(rng: random.Random) -> list[tuple[str, frozenset[str]]]:
     """One hand as the inventories a node sends, one per step: two hole cards to each
     seat (one at a time, round by round), burn, flop card by card, burn, turn, burn,
@@ -332,16 +354,7 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
         await asyncio.sleep(3.0)  # frames still on their way
         lost = len(pending)
     finally:
-        for task in readers:
-            task.cancel()
-        for ws in sockets:
-            with contextlib.suppress(Exception):
-                await ws.close()
-        publisher.disconnect()
-        publisher.loop_stop()
-        hub.stop()
-        broker.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+        await close_rig(readers, sockets, publisher, hub, broker, workdir)
     values = sorted(latencies)
     return RunResult(
         tables=n,
