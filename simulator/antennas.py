@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -69,7 +70,7 @@ class ConsoleApi(Protocol):
         """Enter ``inp`` at the console; what the hub answered."""
 
 
-class NodeSurface:
+class NodeSurface(ABC):
     """Tags on a simulated node's antennas, the node sweeping them after each motion of
     the dealer: the motions of :class:`~simulator.monitor_table.TableSurface` (put, take,
     move, unknown tag, clear) as a node reports them. What a sweep waits for, where the
@@ -107,21 +108,21 @@ class NodeSurface:
         return self.clock()
 
     @property
+    @abstractmethod
     def hand(self) -> Hand:
         """The hand being played (the subclass says where it is kept)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _sweep(self) -> None:
         """The node sweeps once, after a motion (the subclass adds what it waits for)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def console(self, inp: Input) -> object:
         """Enter ``inp`` at the dealer console (the subclass says how)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def tick(self) -> object:
         """Time passes with no read (the subclass says how the hub hears of it)."""
-        raise NotImplementedError
 
     def _uid(self, card: CardIndex) -> str:
         return self.deck.uid_for(card_code(card))
