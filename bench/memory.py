@@ -37,7 +37,6 @@ import json
 import os
 import random
 import signal
-import socket
 import statistics
 import sys
 import tempfile
@@ -61,6 +60,7 @@ from overlay_latency import (
     machine,
     serve_hub,
     start_mosquitto,
+    start_publisher,
 )
 
 TRACE_ENV = "FELTWIRE_BENCH_TRACEMALLOC"
@@ -161,12 +161,7 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
             await ws.recv()  # the snapshot
             sockets.append(ws)
             readers.append(asyncio.create_task(read_frames(ws)))
-        publisher.max_inflight_messages_set(1000)
-        publisher.connect("127.0.0.1", broker.port)
-        sock = publisher.socket()
-        assert isinstance(sock, socket.socket)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        publisher.loop_start()
+        start_publisher(publisher, broker.port)
 
         rng = random.Random(args.seed)
         dealers = [Dealer(t, random.Random(rng.random())) for t in tables]

@@ -174,6 +174,20 @@ class Hub:
 # ------------------------------------------------------------------ the dealers
 
 
+def start_publisher(publisher: Any, port: int) -> None:
+    """Connect the bench's one MQTT client (every table's reads) to the broker on ``port``
+    and start its network thread."""
+    publisher.max_inflight_messages_set(1000)
+    publisher.connect("127.0.0.1", port)
+    # one connection carries every table's reads here (hundreds a second, where a real
+    # node sends about one): without TCP_NODELAY, Nagle would hold each read until
+    # the broker acknowledged the last one, adding up to ~40 ms no real node sees
+    sock = publisher.socket()
+    assert isinstance(sock, socket.socket)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    publisher.loop_start()
+
+
 async def close_rig(
     readers: list[asyncio.Task[Any]],
     sockets: list[Any],
@@ -307,15 +321,7 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
             assert snapshot["type"] == "snapshot" and snapshot["table"] == t, snapshot
             sockets.append(ws)
             readers.append(asyncio.create_task(read_frames(t, ws)))
-        publisher.max_inflight_messages_set(1000)
-        publisher.connect("127.0.0.1", broker.port)
-        # one connection carries every table's reads here (hundreds a second, where a real
-        # node sends about one): without TCP_NODELAY, Nagle would hold each read until
-        # the broker acknowledged the last one, adding up to ~40 ms no real node sees
-        sock = publisher.socket()
-        assert isinstance(sock, socket.socket)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        publisher.loop_start()
+        start_publisher(publisher, broker.port)
 
         rng = random.Random(seed)
         dealers = [Dealer(t, random.Random(rng.random())) for t in tables]
