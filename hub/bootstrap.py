@@ -293,6 +293,7 @@ async def start_hub(
                 broker,
                 keepalive=config.mqtt.keepalive,
                 tls=config.mqtt.tls_files,
+                max_batch=config.event_log_batch,
             ),
             name="mqtt",
         ),

@@ -21,8 +21,8 @@ from feltwire.protocol import (
     reader_tags_filter,
 )
 from hub.app.errors import LogUnavailable
-from hub.app.table_app import MAX_BATCH, TableApp
-from hub.config import TlsFiles
+from hub.app.table_app import TableApp
+from hub.config import EVENT_LOG_BATCH, TlsFiles
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +33,7 @@ async def run_mqtt(
     *,
     keepalive: int = 15,
     tls: TlsFiles | None = None,
+    max_batch: int = EVENT_LOG_BATCH,
 ) -> None:
     """Feed every table of the hub from one broker connection; reconnects forever.
 
@@ -46,7 +47,11 @@ async def run_mqtt(
     and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS. Each table is
     told when the connection comes up and when it is lost
     (:meth:`TableApp.broker_connected`: the console's ``broker_lost``/``broker_back``).
+    Up to ``max_batch`` of a table's messages waiting together are taken at once, their
+    inputs logged in one transaction (``event_log_batch``; 1: one commit per message).
     """
+    if max_batch < 1:
+        raise ValueError(f"max_batch must be at least 1, not {max_batch}")
     tables = {services.table: services} if isinstance(services, TableApp) else dict(services)
     if not tables:
         raise ValueError("run_mqtt needs at least one table")
@@ -73,7 +78,7 @@ async def run_mqtt(
     # each table's event-log writes run in its own writer thread (TableApp): fsyncs of
     # several files overlap, so the disk does not limit how many tables one hub carries
     workers = [
-        asyncio.create_task(_take_messages(service), name=f"ingest-{service.table}")
+        asyncio.create_task(_take_messages(service, max_batch), name=f"ingest-{service.table}")
         for service in tables.values()
     ]
     try:
@@ -83,13 +88,14 @@ async def run_mqtt(
             worker.cancel()
 
 
-async def _take_messages(service: TableApp) -> None:
-    """One table's worker: its messages, one after another, as they come. A message
-    whose handling fails (the event log cannot be written) is counted, logged and
-    dropped; the table goes on with the next."""
+async def _take_messages(service: TableApp, max_batch: int = EVENT_LOG_BATCH) -> None:
+    """One table's worker: its messages in order as they come, those waiting together
+    (``max_batch`` at most) taken as one batch (:meth:`TableApp.take_batch`: one
+    transaction). A batch whose handling fails (the event log cannot be written) is
+    counted, logged and dropped; the table goes on with the next."""
     while True:
         batch = [await service.inbox.get()]
-        while len(batch) < MAX_BATCH and not service.inbox.empty():
+        while len(batch) < max_batch and not service.inbox.empty():
             batch.append(service.inbox.get_nowait())
         try:
             await service.take_batch(batch)

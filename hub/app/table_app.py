@@ -81,12 +81,10 @@ from hub.views.overlay_scene import OverlayScene, overlay_picture
 
 log = logging.getLogger(__name__)
 
-__all__ = ["MAX_BATCH", "TableApp"]
+__all__ = ["TableApp"]
 
 RESET_NODE_COMMAND = "reset_node"
 """The ``command`` of the table input that resets a node's sequence (the operator's)."""
-MAX_BATCH = 256
-"""Messages of one table taken together at most: logged in one transaction (one fsync)."""
 NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 LOG_FAILED_ALERT = "event_log_failed"
 """The system alert's code: the event log cannot be written (a full disk, a file gone)."""
@@ -322,7 +320,7 @@ class TableApp:
             record = self.log.append(kind, payload, now, wall=self.wall())
         except (EventLogError, sqlite3.Error, OSError) as exc:
             raise self.log_failed(exc) from exc
-        self.timings.log_append(self.clock() - started)
+        self.timings.log_append(self.clock() - started, 1)
         self.log_writable = True
         return record
 
@@ -331,7 +329,7 @@ class TableApp:
         assert self.log is not None
         started = self.clock()
         records = self.log.append_many(batch)
-        self.timings.log_append(self.clock() - started)
+        self.timings.log_append(self.clock() - started, len(batch))
         return records
 
     def log_failed(self, exc: BaseException) -> LogUnavailable:

@@ -2,7 +2,8 @@
 
 :class:`Timings` is the port the application reports durations to (seconds on the hub's
 monotonic time, :class:`~hub.app.table_time.TableTime`): the time from an inventory's
-receipt to its frame on the feeds, and the time one write to the event log takes. The
+receipt to its frame on the feeds, and the time one write to the event log takes (with
+how many inputs that one transaction held: group commit at work). The
 hub's composition gives each table one that feeds the ``/metrics`` histograms
 (:mod:`hub.web.metrics`); without one nothing is measured (:data:`NO_TIMINGS`).
 
@@ -25,8 +26,8 @@ class Timings(Protocol):
         MQTT message) to its frame published on the feeds."""
         ...
 
-    def log_append(self, seconds: float) -> None:
-        """One write of inputs to the event log (one input, or a batch in one
+    def log_append(self, seconds: float, inputs: int = 1) -> None:
+        """One write of ``inputs`` inputs to the event log (one input, or a batch in one
         transaction)."""
         ...
 
@@ -37,7 +38,7 @@ class NoTimings:
     def read_to_frame(self, seconds: float) -> None:
         """Nothing."""
 
-    def log_append(self, seconds: float) -> None:
+    def log_append(self, seconds: float, inputs: int = 1) -> None:
         """Nothing."""
 
 

@@ -343,6 +343,12 @@ TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_TABLES = 1000
 """The most tables one hub serves (``[[tables]]`` entries)."""
 
+EVENT_LOG_BATCH = 256
+"""``event_log_batch``'s default: a table's messages that arrived together, logged in one
+transaction (one fsync) at most."""
+MAX_EVENT_LOG_BATCH = 10_000
+"""The largest ``event_log_batch`` (one transaction holds its inputs in memory)."""
+
 
 def _known_readers(readers: list[str]) -> list[str]:
     unknown = [r for r in readers if r not in KNOWN_READER_IDS]
@@ -544,6 +550,16 @@ class HubConfig(ConfigModel):
         description=(
             "SQLite synchronous mode of the event log: full = each input on disk before it "
             "is applied (survives a power cut); normal = survives a crash of the hub only"
+        ),
+    )
+    event_log_batch: int = Field(
+        EVENT_LOG_BATCH,
+        ge=1,
+        le=MAX_EVENT_LOG_BATCH,
+        description=(
+            "a table's messages that arrived together, logged in one transaction (one "
+            "fsync with full) at most — group commit, each input still on disk before it "
+            "is applied; 1 = one commit per message"
         ),
     )
     event_log_torn: Literal["drop", "stop"] = Field(

@@ -24,10 +24,12 @@ never mix their figures. What it serves, each with the ``table`` label:
 ``feltwire_read_to_frame_seconds``        histogram: an inventory's receipt → its frame
                                           on the feeds (the hub's monotonic time)
 ``feltwire_event_log_append_seconds``     histogram: one write to the event log
+``feltwire_event_log_batch_inputs``       histogram: the inputs one such write (one
+                                          transaction, one fsync) held — group commit
 ========================================  ===============================================
 
 The counters and gauges are read from the tables at scrape time (:class:`TableFigures`,
-a custom collector over the counters the tables keep anyway); the two histograms are fed
+a custom collector over the counters the tables keep anyway); the histograms are fed
 by the tables' applications through their :class:`~hub.app.timings.Timings` port
 (:meth:`HubMetrics.timings`). The counters count since the process started, except the
 hands (rebuilt from the event log at every start). A restart starts them again at zero,
@@ -67,6 +69,7 @@ from hub.web.auth import Access, Principal, Role, current_principal
 from hub.web.tables import TableReader
 
 __all__ = [
+    "BATCH_BUCKETS",
     "FEEDS",
     "LATENCY_BUCKETS",
     "HubMetrics",
@@ -82,6 +85,9 @@ FEEDS = ("public", "console", "overlay")
 """The pages' feeds whose WebSocket clients are counted."""
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 """The histograms' buckets (seconds): the read→frame target is 50 ms at p99."""
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096)
+"""The buckets of the inputs one event-log transaction held (``event_log_batch``: 256 by
+default)."""
 REFUSED_AS = {"duplicate": "duplicate", "stale": "stale", "failed": "event_log_failed"}
 """Counters of messages not taken that are not ``rejected.<reason>``, and their reason."""
 
@@ -204,12 +210,14 @@ class _TableTimings:
     def __init__(self, metrics: HubMetrics, table: str) -> None:
         self._read = metrics.read_to_frame.labels(table=table)
         self._append = metrics.log_append.labels(table=table)
+        self._batch = metrics.log_batch.labels(table=table)
 
     def read_to_frame(self, seconds: float) -> None:
         self._read.observe(max(0.0, seconds))
 
-    def log_append(self, seconds: float) -> None:
+    def log_append(self, seconds: float, inputs: int = 1) -> None:
         self._append.observe(max(0.0, seconds))
+        self._batch.observe(inputs)
 
 
 class HubMetrics:
@@ -231,6 +239,13 @@ class HubMetrics:
             ["table"],
             registry=self.registry,
             buckets=LATENCY_BUCKETS,
+        )
+        self.log_batch = Histogram(
+            "feltwire_event_log_batch_inputs",
+            "The inputs one write to the event log held (one transaction, one fsync).",
+            ["table"],
+            registry=self.registry,
+            buckets=BATCH_BUCKETS,
         )
         self._figures: TableFigures | None = None
 
