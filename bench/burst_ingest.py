@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import signal
 import sqlite3
@@ -391,9 +392,10 @@ async def main_async(args: argparse.Namespace) -> int:
         f"{args.repeats} run(s) per mode, alternating"
     )
     print(HEADER)
-    runs: dict[str, list[RunResult]] = {mode: [] for mode, _ in MODES}
+    modes = [m for m in MODES if args.only is None or m[1] == args.only]
+    runs: dict[str, list[RunResult]] = {mode: [] for mode, _ in modes}
     for k in range(args.repeats):
-        for mode, batch in MODES:
+        for mode, batch in modes:
             r = await run_once(mode, batch, args.reads, args.limit)
             runs[mode].append(r)
             print(row(r, f"   (run {k + 1}/{args.repeats})"), flush=True)
@@ -401,6 +403,8 @@ async def main_async(args: argparse.Namespace) -> int:
     if args.repeats > 1:
         for r in medians.values():
             print(row(r, "   (median)"))
+    if len(modes) < len(MODES):
+        return 0 if all(r.ok for rs in runs.values() for r in rs) else 1
     group, single = (medians[mode] for mode, _ in MODES)
     ratio = group.reads_per_s / single.reads_per_s if single.reads_per_s else float("inf")
     print(
@@ -432,12 +436,19 @@ async def main_async(args: argparse.Namespace) -> int:
 
 def main() -> int:
     if sys.argv[1:2] == ["--serve-hub"]:
-        return serve_hub(sys.argv[2])
+        return serve_hub(sys.argv[2], os.environ.get("FELTWIRE_BENCH_PROFILE"))
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--reads", type=int, default=5000, help="reads in the burst")
     parser.add_argument("--repeats", type=int, default=1, help="runs per mode (medians)")
     parser.add_argument("--limit", type=float, default=900, help="seconds a run may take")
     parser.add_argument("--json", help="write every run's figures to this file")
+    parser.add_argument(
+        "--only",
+        type=int,
+        choices=[batch for _, batch in MODES],
+        help="run one mode only (its event_log_batch), e.g. to profile the hub with "
+        "FELTWIRE_BENCH_PROFILE=hub.prof (cProfile)",
+    )
     return asyncio.run(main_async(parser.parse_args()))
 
 
