@@ -494,7 +494,7 @@ def serve_hub(config_path: str, profile: str | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
 
     async def serve() -> None:
-        runtime = await start_hub(load_config(HubConfig, config_path))
+        runtime = await start_hub(load_config(HubConfig, config_path), freeze_gc=True)
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         await stop.wait()

@@ -39,7 +39,7 @@ def one_pass(spots: list[LiveSpot]) -> list[dict[str, Any]]:
         with_rules=False,
     )
     watch.mark()
-    asyncio.run(watch._pass(None, 0.0, 0.25))
+    asyncio.run(watch._pass(None, 0.0))
     return sent
 
 
