@@ -8,9 +8,11 @@ up to tens of milliseconds behind equity). Here the figures are computed in
 ``equity_workers`` processes of their own (:class:`concurrent.futures.ProcessPoolExecutor`),
 the loop only pickles the spot out and the frame back.
 
-The workers are forked from a ``forkserver`` that has imported :mod:`hub.app.live_equity`
-and built the equity tables once (:func:`hub.app.live_equity.warm_up`), so a worker
-starts in milliseconds and shares the tables' pages with the others. The forkserver is
+The workers run at a lower priority than the hub (niceness +10): a figure waits for a
+read, never the other way round. They are forked from a ``forkserver`` that has imported
+:mod:`hub.app.live_equity` and built the equity tables once
+(:func:`hub.app.live_equity.warm_up`), so a worker starts in milliseconds and shares the
+tables' pages with the others. The forkserver is
 started when the hub starts, before its threads; the workers as the tables need them
 (one per computation running at once, up to ``equity_workers``). Hole cards go to the
 workers over the pool's pipes, inside the hub: no other process can reach them.
@@ -39,8 +41,18 @@ DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
 computes one figure at a time; two workers keep a slow pre-flop Omaha estimate from
 holding up every other table's)."""
 
+WORKER_NICENESS = 10
+"""How much lower the workers' scheduling priority is than the hub's: on a Pi's few cores
+a figure waits for a read, never a read for a figure."""
+
 PRELOAD = ["hub.adapters.equity_preload"]
 """What the forkserver imports before it forks a worker: the equity code, tables built."""
+
+
+def _worker_start() -> None:
+    """A worker's start: below the hub's priority (:data:`WORKER_NICENESS`), tables warm."""
+    os.nice(WORKER_NICENESS)
+    warm_up()
 
 
 class EquityWorkers:
@@ -59,10 +71,11 @@ class EquityWorkers:
     def start(self) -> None:
         """Start the forkserver now (before the hub starts its threads) and one worker."""
         self._pool = self._new_pool()
-        self._pool.submit(warm_up).result()
+        self._pool.submit(warm_up).result()  # the first worker started: it has run _worker_start
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=self._context, initializer=warm_up)
+        context = self._context
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
 
     async def __call__(
         self, fn: Callable[[LiveSpot, int], dict[str, Any]], live: LiveSpot, rng: int

@@ -63,3 +63,11 @@ def test_a_worker_killed_is_replaced_and_the_figure_still_comes(workers: EquityW
     assert [p["equity"] for p in got["players"]] == [0.8126, 0.1874]  # type: ignore[index]
     assert workers.broken == 1
     assert set(workers.pids()).isdisjoint(first)
+
+
+def test_the_workers_yield_the_cpu_to_the_hub(workers: EquityWorkers) -> None:
+    """A figure waits for a read, never a read for a figure: the workers run niced."""
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert workers.pids()
+    for pid in workers.pids():
+        assert os.getpriority(os.PRIO_PROCESS, pid) == mine + 10
