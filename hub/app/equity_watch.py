@@ -92,6 +92,11 @@ class EquityWatch:
             return None
         return equity_event(live, final_equity(live, self.updates))
 
+    def _changed(self, key: tuple[object, ...] | None) -> bool:
+        """Whether the cards differ from ``key`` now: only when something was marked
+        since the pass began (the spot is not projected again for nothing)."""
+        return self._due.is_set() and self._key() != key
+
     def _key(self) -> tuple[object, ...] | None:
         try:
             live = self._spot()
@@ -152,13 +157,13 @@ class EquityWatch:
             self._publish(quick | {"t": happened}, happened)
             if quick["exact"]:
                 return last
-            if self._key() != key:
+            if self._changed(key):
                 return last  # superseded: the cards changed meanwhile, the next pass
             final = await self.runner(final_frame, live, self.updates)
         except EquityError as exc:
             log.warning("no equity for the cards on the table: %s", exc)
             return last
-        if self._key() != key:
+        if self._changed(key):
             return last  # the cards changed meanwhile: the next pass computes those
         self.updates += 1
         self._publish(final | {"t": happened}, happened)
