@@ -16,7 +16,10 @@ from collections.abc import Mapping
 import aiomqtt
 
 from feltwire.config import MqttUrl
-from feltwire.protocol import TOPIC_PREFIX, public_topic, reader_tags_filter
+from feltwire.protocol import (
+    TOPIC_PREFIX,
+    reader_tags_filter,
+)
 from hub.app.errors import LogUnavailable
 from hub.app.table_app import MAX_BATCH, TableApp
 from hub.config import TlsFiles
@@ -181,13 +184,6 @@ def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:
             )
 
 
-def _qos(topic: str, public: str) -> int:
-    """QoS 0 for the public topic — a live mirror of the public feed: a frame missed is
-    followed by the next, and the whole picture is one ``/api/public`` away; its
-    acknowledgements cost the hub more than the frames — QoS 1 for lights and alerts."""
-    return 0 if topic == public else 1
-
-
 async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
     """Publish the hub's messages: the current lights first, then alerts that waited for
     the connection, then each new message as it comes."""
@@ -196,12 +192,11 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
         message = service.outgoing.get_nowait()
         if not message[2]:
             waiting.append(message)  # light commands are superseded by the full state below
-    public = public_topic(service.table)
     try:
         for topic, payload, retain in service.light_messages() + waiting:
-            await client.publish(topic, payload, qos=_qos(topic, public), retain=retain)
+            await client.publish(topic, payload, qos=1, retain=retain)
         while True:
             topic, payload, retain = await service.outgoing.get()
-            await client.publish(topic, payload, qos=_qos(topic, public), retain=retain)
+            await client.publish(topic, payload, qos=1, retain=retain)
     except aiomqtt.MqttError as exc:
         log.warning("could not send to the broker: %s", exc)
