@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 import sqlite3
@@ -31,6 +32,7 @@ import uvicorn
 
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
+from hub.adapters.equity_workers import DEFAULT_WORKERS, EquityWorkers
 from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.repair import open_log
@@ -126,6 +128,8 @@ class HubRuntime:
     """Every table's event log, by table id (when the config has a ``state_dir``)."""
     metrics: HubMetrics = field(default_factory=HubMetrics)
     """This hub's figures (``/metrics``): a registry of its own."""
+    equity_workers: EquityWorkers | None = None
+    """The processes that compute live equity (None: threads of this process)."""
 
     def __post_init__(self) -> None:
         if not self.services:
@@ -170,6 +174,8 @@ class HubRuntime:
                     task.result()
         if self.embedded is not None:
             await self.embedded.stop()
+        if self.equity_workers is not None:
+            await asyncio.to_thread(self.equity_workers.close)
         for app in self.services.values():
             app.close()  # a log write or snapshot under way is finished first
         for event_log in self.logs.values():
@@ -184,6 +190,7 @@ async def start_hub(
     clock: Callable[[], float] = time.time,
     monotonic: Callable[[], float] = time.monotonic,
     access_log: bool = False,
+    freeze_gc: bool = False,
 ) -> HubRuntime:
     """Start every part of the hub described by ``config`` (every table it lists).
 
@@ -195,7 +202,11 @@ async def start_hub(
     time passing: the hub's time (:class:`~hub.app.table_time.TableTime`), on which every
     delay, expiry and timeout runs, is anchored on the wall clock once and then moves with
     ``monotonic`` only, never behind the last input of any table's log. ``access_log``
-    logs every web request (``feltwire hub --access-log``).
+    logs every web request (``feltwire hub --access-log``). ``freeze_gc`` (a process
+    that is the hub: ``feltwire hub``, the demo) collects what starting left behind and
+    moves the rest out of the cyclic collector's sight (:func:`gc.freeze`): a full
+    collection then no longer walks every object of the start — at 50 tables that walk
+    held the event loop 70–110 ms, the largest pause a read's frame met (issue 16).
     """
     tables = config.table_configs()
     log_paths = (
@@ -285,6 +296,7 @@ async def start_hub(
         monotonic=monotonic,
     )
     server = _Server(server_config(app, config.web, access_log=access_log))
+    workers = _equity_workers(config, services)
     tasks: list[asyncio.Task[None]] = [
         asyncio.create_task(server.serve(), name="web"),
         asyncio.create_task(
@@ -298,6 +310,9 @@ async def start_hub(
             name="mqtt",
         ),
     ]
+    if workers is not None:  # forkserver and a first worker: tables built, off the loop
+        tasks.append(asyncio.create_task(asyncio.to_thread(workers.start), name="equity-start"))
+    tick_groups: dict[float, list[TableApp]] = {}
     for table in tables:
         table_app = services[table.table]
         name = table.table
@@ -305,15 +320,14 @@ async def start_hub(
             asyncio.create_task(table_tasks.run_release(table_app), name=f"overlay-release-{name}"),
             asyncio.create_task(table_tasks.run_equity(table_app), name=f"equity-{name}"),
             asyncio.create_task(table_tasks.run_security(table_app), name=f"security-{name}"),
-            asyncio.create_task(table_tasks.run_health(table_app), name=f"health-{name}"),
         ]
         if table.rules is not None and table.rules.tick_seconds > 0:
-            tasks.append(
-                asyncio.create_task(
-                    table_tasks.run_ticks(table_app, table.rules.tick_seconds),
-                    name=f"rules-tick-{name}",
-                )
-            )
+            tick_groups.setdefault(table.rules.tick_seconds, []).append(table_app)
+    every_table = list(services.values())
+    tasks.append(asyncio.create_task(table_tasks.run_health(every_table), name="health"))
+    for interval, group in tick_groups.items():
+        tick = table_tasks.run_ticks(group, interval)
+        tasks.append(asyncio.create_task(tick, name=f"rules-tick-{interval}"))
     while not server.started:
         if tasks[0].done():
             tasks[0].result()
@@ -335,6 +349,7 @@ async def start_hub(
         services=services,
         logs=logs,
         metrics=figures,
+        equity_workers=workers,
     )
     for name, table_app in services.items():
         table_log = logs.get(name)
@@ -348,7 +363,23 @@ async def start_hub(
             table_log.path if table_log is not None else "none",
             table_app.replayed,
         )
+    if freeze_gc:
+        gc.collect()
+        gc.freeze()
     return runtime
+
+
+def _equity_workers(config: HubConfig, services: dict[str, TableApp]) -> EquityWorkers | None:
+    """The worker processes that compute every table's live equity (given to each
+    table's :class:`~hub.app.equity_watch.EquityWatch`); None when no table shows
+    equity or ``equity_workers = 0`` (threads of this process then)."""
+    count = DEFAULT_WORKERS if config.equity_workers is None else config.equity_workers
+    if count == 0 or not any(app.equity.enabled for app in services.values()):
+        return None
+    workers = EquityWorkers(count)
+    for app in services.values():
+        app.equity.runner = workers
+    return workers
 
 
 def _table_app(

@@ -339,7 +339,7 @@ async def _run(args: argparse.Namespace) -> int:
         print(f"port {web_port} is taken; serving the demo on a free port instead", file=sys.stderr)
         web_port = 0
     clock = MotionClock(time.time())
-    runtime = await start_hub(_demo_config(args, web_port, fast), monotonic=clock)
+    runtime = await start_hub(_demo_config(args, web_port, fast), monotonic=clock, freeze_gc=True)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     demo = DemoTable(runtime, clock, asyncio.get_running_loop(), seed=seed, mistakes=args.mistakes)
     try:

@@ -52,14 +52,7 @@ READER_ID_PATTERN: Final = f"^(?:{'|'.join(KNOWN_READER_IDS)})$"
 """A regular expression matching exactly the ids of :data:`KNOWN_READER_IDS`."""
 
 
-def reader_kind(reader: str) -> ReaderKind:
-    """The kind of antenna a reader id names; raises ProtocolError for an unknown id.
-
-    >>> reader_kind("seat10"), reader_kind("flop2")
-    (<ReaderKind.SEAT: 'seat'>, <ReaderKind.BOARD: 'board'>)
-    """
-    if reader not in KNOWN_READER_IDS:
-        raise ProtocolError("unknown_reader", f"unknown reader id {reader!r}")
+def _kind_of(reader: str) -> ReaderKind:
     if reader.startswith("seat"):
         return ReaderKind.SEAT
     if reader.startswith("up"):
@@ -69,14 +62,37 @@ def reader_kind(reader: str) -> ReaderKind:
     return ReaderKind(reader)
 
 
+_KINDS: Final = {reader: _kind_of(reader) for reader in KNOWN_READER_IDS}
+_SEATS: Final = {
+    reader: int(reader[4:] if kind is ReaderKind.SEAT else reader[2:])
+    for reader, kind in _KINDS.items()
+    if kind in (ReaderKind.SEAT, ReaderKind.UP)
+}
+
+
+def reader_kind(reader: str) -> ReaderKind:
+    """The kind of antenna a reader id names; raises ProtocolError for an unknown id.
+
+    >>> reader_kind("seat10"), reader_kind("flop2")
+    (<ReaderKind.SEAT: 'seat'>, <ReaderKind.BOARD: 'board'>)
+    """
+    kind = _KINDS.get(reader)
+    if kind is None:
+        raise ProtocolError("unknown_reader", f"unknown reader id {reader!r}")
+    return kind
+
+
 def seat_of(reader: str) -> int | None:
-    """The seat number (1–10) of a ``seatN``/``upN`` reader, else None."""
-    kind = reader_kind(reader)
-    if kind is ReaderKind.SEAT:
-        return int(reader[4:])
-    if kind is ReaderKind.UP:
-        return int(reader[2:])
-    return None
+    """The seat number (1–10) of a ``seatN``/``upN`` reader, else None (an unknown id
+    raises ProtocolError, as :func:`reader_kind`).
+
+    >>> seat_of("seat3"), seat_of("up10"), seat_of("board")
+    (3, 10, None)
+    """
+    seat = _SEATS.get(reader)
+    if seat is None and reader not in _KINDS:
+        raise ProtocolError("unknown_reader", f"unknown reader id {reader!r}")
+    return seat
 
 
 class TopicKind(enum.StrEnum):

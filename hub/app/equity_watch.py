@@ -20,29 +20,38 @@ import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any
 
-from hub.app.live_equity import LiveSpot, equity_event, final_equity, no_equity, quick_equity
-from hub.app.ports import Clock
-from hub.app.table_time import wait_event
+from hub.app.live_equity import (
+    LiveSpot,
+    equity_event,
+    final_equity,
+    final_frame,
+    no_equity,
+    quick_frame,
+)
+from hub.app.ports import Clock, EquityRunner
 from hub.equity import EquityError
 from hub.views.frames import Event
 
 log = logging.getLogger(__name__)
-_R = TypeVar("_R")
 
 EQUITY_THREADS = max(1, min(4, os.cpu_count() or 1))
-"""Threads that compute live equity for every table of the hub (numpy releases the GIL:
-more than the cores would only interleave them; each thread's heap costs memory)."""
+"""Threads that compute live equity for every table of a hub that runs no worker
+processes (``equity_workers = 0``; the tests and the demo): numpy releases the GIL, but
+the Python between its kernels holds it, so the reads wait behind it."""
 _pool: ThreadPoolExecutor | None = None
 
 
-async def _off_loop(fn: Callable[[LiveSpot, int], _R], live: LiveSpot, n: int) -> _R:
-    """``fn(live, n)`` in the hub's equity threads (started at the first use)."""
+async def in_threads(
+    fn: Callable[[LiveSpot, int], dict[str, Any]], live: LiveSpot, rng: int
+) -> dict[str, Any]:
+    """``fn(live, rng)`` in the hub's equity threads (started at the first use): the
+    default :class:`~hub.app.ports.EquityRunner`."""
     global _pool
     if _pool is None:
         _pool = ThreadPoolExecutor(EQUITY_THREADS, thread_name_prefix="equity")
-    return await asyncio.get_running_loop().run_in_executor(_pool, fn, live, n)
+    return await asyncio.get_running_loop().run_in_executor(_pool, fn, live, rng)
 
 
 class EquityWatch:
@@ -67,6 +76,8 @@ class EquityWatch:
         self._clock = clock
         self._with_rules = with_rules
         self._due = asyncio.Event()
+        self.runner: EquityRunner = in_threads
+        """Where the figures are computed (the running hub gives its worker processes)."""
 
     def mark(self) -> None:
         """The cards on the table changed: compute again (when live equity is on)."""
@@ -81,6 +92,11 @@ class EquityWatch:
             return None
         return equity_event(live, final_equity(live, self.updates))
 
+    def _changed(self, key: tuple[object, ...] | None) -> bool:
+        """Whether the cards differ from ``key`` now: only when something was marked
+        since the pass began (the spot is not projected again for nothing)."""
+        return self._due.is_set() and self._key() != key
+
     def _key(self) -> tuple[object, ...] | None:
         try:
             live = self._spot()
@@ -88,9 +104,7 @@ class EquityWatch:
             return None
         return None if live is None else live.key
 
-    async def run(
-        self, task_failed: Callable[[str], None], settle_s: float = 0.05, poll_s: float = 0.25
-    ) -> None:
+    async def run(self, task_failed: Callable[[str], None], settle_s: float = 0.05) -> None:
         """Recompute each seat's equity when the cards change (a task of the running hub).
 
         Changes that come in a burst are taken together. A quick estimate goes out at
@@ -99,32 +113,28 @@ class EquityWatch:
         estimate, see :func:`hub.app.live_equity.final_equity`) — not computed when the
         cards changed after the estimate, and not sent when they changed while it was
         computed: the next pass takes the new cards. One computation at a time per
-        table; each runs in a worker thread so reads keep flowing (the kernels are numpy
-        and hold the GIL little), and goes out with the delay of the cards it was
-        computed from. With the rules running, the hand is also
-        looked at every ``poll_s`` seconds (a fold entered at the console moves no card).
-        A pass that raises is told to ``task_failed`` and the task goes on.
+        table; each runs in :attr:`runner` (the hub's equity worker processes) so reads
+        keep flowing, and goes out with the delay of the cards it was computed from. With
+        the rules running, the application also marks every input the rules take (a fold
+        entered at the console moves no card). A pass that raises is told to
+        ``task_failed`` and the task goes on.
         """
         last: tuple[object, ...] | None = None
         while True:
             try:
-                last = await self._pass(last, settle_s, poll_s)
+                last = await self._pass(last, settle_s)
             except Exception:
                 task_failed("equity")
                 await asyncio.sleep(1.0)
 
     async def _pass(
-        self, last: tuple[object, ...] | None, settle_s: float, poll_s: float
+        self, last: tuple[object, ...] | None, settle_s: float
     ) -> tuple[object, ...] | None:
         """One pass of :meth:`run`: wait for a change, compute, send; the key of the
         cards it computed (or ``last`` when it computed nothing)."""
-        if not self._with_rules or not self.enabled:
-            await self._due.wait()
-        else:
-            await wait_event(self._due, poll_s)
-        if self._due.is_set():
-            await asyncio.sleep(settle_s)
-            self._due.clear()
+        await self._due.wait()
+        await asyncio.sleep(settle_s)
+        self._due.clear()
         if not self.enabled:
             return last
         happened = self._clock()
@@ -142,19 +152,19 @@ class EquityWatch:
                 self._publish(no_equity() | {"t": happened}, happened)
             return last
         try:
-            quick = await _off_loop(quick_equity, live, self.updates)
+            quick = await self.runner(quick_frame, live, self.updates)
             self.updates += 1
-            self._publish(equity_event(live, quick) | {"t": happened}, happened)
-            if quick.exact:
+            self._publish(quick | {"t": happened}, happened)
+            if quick["exact"]:
                 return last
-            if self._key() != key:
+            if self._changed(key):
                 return last  # superseded: the cards changed meanwhile, the next pass
-            final = await _off_loop(final_equity, live, self.updates)
+            final = await self.runner(final_frame, live, self.updates)
         except EquityError as exc:
             log.warning("no equity for the cards on the table: %s", exc)
             return last
-        if self._key() != key:
+        if self._changed(key):
             return last  # the cards changed meanwhile: the next pass computes those
         self.updates += 1
-        self._publish(equity_event(live, final) | {"t": happened}, happened)
+        self._publish(final | {"t": happened}, happened)
         return last

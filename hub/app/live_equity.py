@@ -228,6 +228,32 @@ def final_equity(live: LiveSpot, rng: int = 0) -> EquityResult:
     return sample_equity(live.spot, DEFAULT_SAMPLES, rng)
 
 
+def quick_frame(live: LiveSpot, rng: int = 0) -> dict[str, Any]:
+    """The overlay's frame of :func:`quick_equity` (what a worker computes and sends back:
+    hand names and outs included, so nothing of it is left to the event loop)."""
+    return equity_event(live, quick_equity(live, rng))
+
+
+def final_frame(live: LiveSpot, rng: int = 0) -> dict[str, Any]:
+    """The overlay's frame of :func:`final_equity` (see :func:`quick_frame`)."""
+    return equity_event(live, final_equity(live, rng))
+
+
+def warm_up() -> None:
+    """Build the equity tables and take the first call's costs (a worker starting).
+
+    >>> warm_up()
+    """
+    board = ("7c", "8d", "9s")
+    for code, seat1, seat3 in (
+        ("T", ("As", "Ah"), ("Kd", "Kc")),
+        ("O", ("As", "Ah", "2c", "3c"), ("Kd", "Kc", "Qh", "Jh")),
+    ):
+        live = presence_spot({"seat1": seat1, "seat3": seat3, "board": board}, code)
+        assert live is not None
+        quick_frame(live)
+
+
 def _outs(live: LiveSpot) -> dict[str, Any] | None:
     """Heads-up outs for the next board card (None when they do not apply)."""
     spot = live.spot

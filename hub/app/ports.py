@@ -12,16 +12,19 @@ fakes fill in.
 * :class:`Presence` — the table's presence picture as the rules side reads it;
 * :class:`TableOutput` — where the rules side's frames, lights and alerts go (the
   table's publisher); the rules side points at nothing else of the application;
+* :class:`EquityRunner` — where live equity is computed, off the event loop (worker
+  processes, :class:`hub.adapters.equity_workers.EquityWorkers`; threads by default);
 * :class:`DiskCheck` — whether the event log's disk can take a write now, asked without
   writing (:class:`hub.adapters.eventlog.disk.LogDisk`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from feltwire.protocol import LightPattern
+from hub.app.live_equity import LiveSpot
 from hub.app.records import AcceptedLoss, InputKind, LogRecord
 from hub.views.frames import Event
 
@@ -31,6 +34,17 @@ class Clock(Protocol):
 
     def __call__(self) -> float:
         """Now."""
+
+
+class EquityRunner(Protocol):
+    """Computes ``fn(live, rng)`` (a pure, module-level function of
+    :mod:`hub.app.live_equity`) off the event loop and gives back what it returns."""
+
+    def __call__(
+        self, fn: Callable[[LiveSpot, int], dict[str, Any]], live: LiveSpot, rng: int
+    ) -> Coroutine[Any, Any, dict[str, Any]]:
+        """The frame ``fn`` computes for ``live``."""
+        ...
 
 
 class DiskCheck(Protocol):

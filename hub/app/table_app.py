@@ -366,6 +366,8 @@ class TableApp:
         """Apply one input — live or replayed, the same code — then send the overlay's
         picture of the table, when it changed, into the overlay's delay."""
         done = self._apply_input(kind, payload, now)
+        if kind is not InputKind.INVENTORY and self.desk is not None:
+            self.equity.mark()  # a fold, a hand's start or end moves no card
         self.feeds.overlay_changed(now)
         if isinstance(done, AntennaChange) and not self.feeds.replaying:
             self.timings.read_to_frame(self.clock() - now)  # its frame is on the feeds
@@ -654,11 +656,18 @@ class TableApp:
         finally:
             self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
 
-    async def tick(self) -> None:
+    def tick_due(self) -> float | None:
+        """The time of the rules tick due now when it would change the hand (None: no
+        rules, or a tick would change nothing; see
+        :meth:`~hub.app.table_console.TableConsole.due_tick`)."""
+        return None if (console := self.rules) is None else console.due_tick()
+
+    async def tick(self, now: float | None = None) -> None:
         """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`), logged off the
-        loop and applied only when it changes the hand
-        (:meth:`~hub.app.table_console.TableConsole.due_tick`)."""
-        now = None if (console := self.rules) is None else console.due_tick()
+        loop and applied only when it changes the hand (``now``: the time
+        :meth:`tick_due` gave; None: ask it)."""
+        if now is None:
+            now = self.tick_due()
         if now is not None:
             await self.record_async(InputKind.TICK, {}, now)
 

@@ -206,7 +206,7 @@ async def _serve(config: HubConfig, token_file: Path | None, *, access_log: bool
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runtime = await start_hub(config, access_log=access_log)
+    runtime = await start_hub(config, access_log=access_log, freeze_gc=True)
     several = len(runtime.services) > 1
     for table, service in runtime.services.items():
         query = f"?table={table}" if several else ""

@@ -508,6 +508,16 @@ class HubConfig(ConfigModel):
     )
     game: str = Field("NT", description="the game played, as a PHH variant code (NT, PO, FO/8 …)")
     live_equity: bool = Field(True, description="show each seat's equity on the overlay")
+    equity_workers: int | None = Field(
+        None,
+        ge=0,
+        le=64,
+        description=(
+            "worker processes that compute live equity for every table (unset = one per "
+            "core, at most 2; 0 = threads inside the hub process, sharing its interpreter "
+            "lock with the reads)"
+        ),
+    )
     max_payload_bytes: int = Field(
         DEFAULT_MAX_PAYLOAD_BYTES, ge=256, le=1 << 20, description="larger messages are refused"
     )

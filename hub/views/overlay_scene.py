@@ -110,7 +110,7 @@ def _player_equity(equity: EquityFrame | None, seat: int) -> PlayerEquity | None
         return None
     for p in equity.players:
         if p.seat == seat:
-            shown = {k: v for k, v in p.model_dump().items() if k in SEAT_EQUITY}
+            shown = {k: getattr(p, k) for k in SEAT_EQUITY}
             return PlayerEquity(**shown, exact=equity.exact)
     return None
 

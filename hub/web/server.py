@@ -445,6 +445,9 @@ def server_config(app: Starlette, web: WebSettings, *, access_log: bool = False)
         http=GuardedH11Protocol,
         ws=GuardedWebSocketProtocol,
         ws_max_size=web.max_body_bytes,
+        # frames are small JSON on a LAN: compressing each one for each client cost the
+        # event loop more than any other part of sending it (issue 16's profile)
+        ws_per_message_deflate=False,
         ws_ping_interval=WS_PING_SECONDS,
         ws_ping_timeout=WS_PING_SECONDS,
         proxy_headers=bool(web.trusted_proxies),

@@ -4,6 +4,7 @@ costs no more — and no work for cards that have changed meanwhile."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from hub.app.equity_watch import EquityWatch
@@ -20,26 +21,34 @@ def spot(snap: dict[str, tuple[str, ...]]) -> LiveSpot:
 
 
 def one_pass(spots: list[LiveSpot]) -> list[dict[str, Any]]:
-    """One pass of the watch after a change; the table's spot is ``spots[0]`` when the
-    pass looks first, then each next one each time it looks again (the last stays)."""
+    """One pass of the watch after a change; the table's spot is ``spots[0]`` at first,
+    and each figure computed moves it on to the next (the cards change while it is
+    computed; the last stays) — marked, as the table marks every change of its cards."""
     sent: list[dict[str, Any]] = []
-    looks = iter(spots)
+    later = iter(spots[1:])
     current = [spots[0]]
 
-    def now() -> LiveSpot:
-        current[0] = next(looks, current[0])
-        return current[0]
+    async def runner(
+        fn: Callable[[LiveSpot, int], dict[str, Any]], live: LiveSpot, rng: int
+    ) -> dict[str, Any]:
+        figure = fn(live, rng)
+        moved = next(later, None)
+        if moved is not None:
+            current[0] = moved
+            watch.mark()
+        return figure
 
     watch = EquityWatch(
         game="NT",
         enabled=True,
-        spot=now,
+        spot=lambda: current[0],
         publish=lambda frame, t: sent.append(frame),
         clock=lambda: 5.0,
         with_rules=False,
     )
+    watch.runner = runner
     watch.mark()
-    asyncio.run(watch._pass(None, 0.0, 0.25))
+    asyncio.run(watch._pass(None, 0.0))
     return sent
 
 
