@@ -108,7 +108,6 @@ async def test_a_flood_is_accounted_for_read_by_read_and_the_pages_keep_serving(
         stop.set()
         await asyncio.wait_for(asking, 10)  # every page request answered, none timed out
 
-        assert took < 30, f"the flood took {took:.1f} s"
         assert answers and {code for _, code in answers} == {200}, answers[-5:]
         assert hub.log is not None
         logged = {
