@@ -657,15 +657,13 @@ class TableApp:
             self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
 
     def tick_due(self) -> float | None:
-        """The time of the rules tick due now when it would change the hand (None: no
-        rules, or a tick would change nothing; see
+        """The time of a rules tick now, when it would change the hand (else None; see
         :meth:`~hub.app.table_console.TableConsole.due_tick`)."""
         return None if (console := self.rules) is None else console.due_tick()
 
     async def tick(self, now: float | None = None) -> None:
-        """The running hub's rules tick (:func:`hub.app.tasks.run_ticks`), logged off the
-        loop and applied only when it changes the hand (``now``: the time
-        :meth:`tick_due` gave; None: ask it)."""
+        """The rules tick :meth:`tick_due` gave (``now``; None: ask it), logged off the
+        loop, then applied (:func:`hub.app.tasks.run_ticks`)."""
         if now is None:
             now = self.tick_due()
         if now is not None:
