@@ -90,6 +90,8 @@ class HubOptions:
     equity: bool = False
     rules: bool = False
     broker_nodelay: bool = False
+    cpus: tuple[int, ...] | None = None
+    """The cores the hub process (and all it starts) may run on (None: any)."""
 
 
 def hub_toml(tables: list[str], mqtt_port: int, web_port: int, state: Path, opt: HubOptions) -> str:
@@ -141,12 +143,14 @@ class Hub:
         config = workdir / "hub.toml"
         config.write_text(hub_toml(tables, mqtt_port, self.web_port, workdir / "state", opt))
         self.log = workdir / "hub.log"
+        cpus = opt.cpus
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, str(script or __file__), "--serve-hub", str(config)],
                 cwd=ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
             )
         self.url = f"http://127.0.0.1:{self.web_port}"
 
@@ -279,6 +283,8 @@ class RunResult:
     """The hub process's CPU use over the measurement, in cores (1.0 = one core busy)."""
     broker_cpu: float
     bench_cpu: float
+    hub_rss_mb: float = float("nan")
+    """The hub's resident memory at the end of the measurement."""
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -340,6 +346,7 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
             if not counting and time.perf_counter() >= measure_from:
                 counting = True
                 pending.clear()  # reads sent in the warm-up are not counted
+                assert broker.proc is not None
                 cpu0 = (
                     cpu_seconds(hub.proc.pid),
                     cpu_seconds(broker.proc.pid),
@@ -354,9 +361,12 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
             heapq.heappush(heap, (due + 1.0, i))
         assert cpu0 is not None
         wall = time.perf_counter() - wall0
+        assert broker.proc is not None
         hub_cpu = (cpu_seconds(hub.proc.pid) - cpu0[0]) / wall
         broker_cpu = (cpu_seconds(broker.proc.pid) - cpu0[1]) / wall
         bench_cpu = (time.process_time() - cpu0[2]) / wall
+        pages = int(Path(f"/proc/{hub.proc.pid}/statm").read_text().split()[1])
+        hub_rss_mb = pages * os.sysconf("SC_PAGE_SIZE") / 2**20
         await asyncio.sleep(3.0)  # frames still on their way
         lost = len(pending)
     finally:
@@ -374,6 +384,7 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
         hub_cpu=round(hub_cpu, 2),
         broker_cpu=round(broker_cpu, 2),
         bench_cpu=round(bench_cpu, 2),
+        hub_rss_mb=round(hub_rss_mb, 1),
     )
 
 
