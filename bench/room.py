@@ -282,6 +282,8 @@ class Step:
     feed_p99_ms: float = float("nan")
     feed_max_ms: float = float("nan")
     hub_cores: float = float("nan")
+    hub_waiting: float = float("nan")
+    """Seconds a second the hub's threads were runnable but had no core (other load)."""
     rss_mb: float = float("nan")
     rss_mb_per_table: float = float("nan")
     hub_processes: int = 1
@@ -301,6 +303,18 @@ def _pcts(values: Sequence[float]) -> tuple[float, float, float]:
     if not s:
         return (float("nan"),) * 3
     return round(percentile(s, 50), 1), round(percentile(s, 99), 1), round(s[-1], 1)
+
+
+def tree_waited(pid: int) -> float:
+    """Seconds the threads of ``pid`` and its descendants have spent runnable but waiting
+    for a core so far (``/proc/…/task/…/schedstat``: the machine's other load)."""
+    total = 0
+    for p in process_tree(pid):
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
 
 
 def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -331,6 +345,7 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
             args.pace,
             game=args.game,
             sockets_per_table=3,
+            equity=args.equity,
         )
     )
     log = workdir / "hub.log"
@@ -381,9 +396,18 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
         assert broker.proc is not None
         mosquitto = broker.proc.pid
 
-        def cpu() -> tuple[float, float, float, float]:
-            hub_s = sum(cpu_seconds(p) for p in process_tree(pid) if Path(f"/proc/{p}").exists())
-            return hub_s, cpu_seconds(mosquitto), time.process_time(), time.perf_counter()
+        def cpu() -> tuple[float, float, float, float, float]:
+            hub_s = 0.0
+            for p in process_tree(pid):
+                with contextlib.suppress(OSError):
+                    hub_s += cpu_seconds(p)
+            return (
+                hub_s,
+                cpu_seconds(mosquitto),
+                time.process_time(),
+                time.perf_counter(),
+                tree_waited(pid),
+            )
 
         marks = [(len(w.latencies), len(w.equity), len(w.feed)) for w in watches]
         s_marks = [(len(s.answered), len(s.wakes)) for s in surfaces]
@@ -442,6 +466,7 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
     step.action_p50_ms, step.action_p99_ms, step.action_max_ms = _pcts(answered)
     step.feed_p50_ms, step.feed_p99_ms, step.feed_max_ms = _pcts(feed)
     step.hub_cores = round((c1[0] - c0[0]) / wall, 2)
+    step.hub_waiting = round((c1[4] - c0[4]) / wall, 2)
     step.rss_mb = round(statistics.median(rss), 1)
     step.rss_mb_per_table = round(step.rss_mb / n, 2)
     step.broker_cores = round((c1[1] - c0[1]) / wall, 2)
@@ -489,7 +514,7 @@ def median_step(runs: list[Step]) -> Step:
 
 HEADER = (
     f"{'mode':<5} {'N':>4} {'reads':>6} {'p50':>6} {'p99':>7} {'max':>7} {'lost':>5} "
-    f"{'act p50':>7} {'p99':>6} {'max':>6} {'feed p99':>8} {'hub':>5} {'RSS MB':>7} "
+    f"{'act p50':>7} {'p99':>6} {'max':>6} {'feed p99':>8} {'hub':>5} {'wait':>5} {'RSS MB':>7} "
     f"{'/table':>6} {'mosq':>5} {'bench':>5} {'lag99':>6} {'mot/s':>5} {'load':>5}"
 )
 
@@ -499,7 +524,8 @@ def row(s: Step, note: str = "") -> str:
     return (
         f"{s.mode:<5} {s.tables:>4} {s.reads:>6.0f} {s.p50_ms:>6.1f} {s.p99_ms:>7.1f} "
         f"{s.max_ms:>7.1f} {lost:>5} {s.action_p50_ms:>7.1f} {s.action_p99_ms:>6.1f} "
-        f"{s.action_max_ms:>6.0f} {s.feed_p99_ms:>8.1f} {s.hub_cores:>5.2f} {s.rss_mb:>7.0f} "
+        f"{s.action_max_ms:>6.0f} {s.feed_p99_ms:>8.1f} {s.hub_cores:>5.2f} "
+        f"{s.hub_waiting:>5.2f} {s.rss_mb:>7.0f} "
         f"{s.rss_mb_per_table:>6.2f} {s.broker_cores:>5.2f} {s.bench_cores:>5.2f} "
         f"{s.lag_p99_ms:>6.0f} {s.motions_per_s:>5.2f} {s.load1:>5.2f}{note}"
     )
@@ -557,6 +583,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-bare", action="store_true", help="the room mode only")
     parser.add_argument(
+        "--no-equity", dest="equity", action="store_false", help="live equity off (a diagnosis)"
+    )
+    parser.add_argument(
         "--no-console-feed", dest="console_feed", action="store_false",
         help="no /ws/console per table (and no action → feed figure)",
     )  # fmt: skip
@@ -576,13 +605,15 @@ def main() -> int:
         os.sched_setaffinity(0, others or set(cpus))
     print(f"machine: {machine()}")
     print(
-        f"room: {args.game}, rules + live equity + event_log_sync full, pace {args.pace:g}×, "
+        f"room: {args.game}, rules + live equity {'on' if args.equity else 'OFF'} + "
+        "event_log_sync full, pace {args.pace:g}×, "
         f"mistakes in {args.mistakes:.0%} of hands, console feed "
         f"{'on' if args.console_feed else 'off'}; hub on cores "
         f"{'any' if cpus is None else ','.join(map(str, cpus))}; {args.seconds:g} s after "
         f"{args.warmup:g} s warm-up, {args.repeats} run(s) per N and mode\n"
         "latencies ms; lost = frames never shown (room: /published − logged); hub cores and "
-        "RSS of the hub and its children; lag99 = this process's pauses, ms late; mot/s = "
+        "RSS of the hub and its children, wait = its threads runnable with no core free "
+        "(s/s); lag99 = this process's pauses, ms late; mot/s = "
         f"motions a table made a second (pace: {args.pace / MOTION:g})"
     )
     print(HEADER, flush=True)

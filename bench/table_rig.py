@@ -88,16 +88,17 @@ def hub_config(
     *,
     game: str = "NT",
     sockets_per_table: int = 2,
+    equity: bool = True,
 ) -> str:
     """The hub's TOML: ``tables`` playing ``game`` with :data:`RULES` (debounce divided by
-    ``pace``), live equity, the fsync'd event log in ``state``, the overlay live; room for
-    ``sockets_per_table`` connections of each table from this one address."""
+    ``pace``), live ``equity``, the fsync'd event log in ``state``, the overlay live; room
+    for ``sockets_per_table`` connections of each table from this one address."""
     rules = RULES.model_dump(mode="json", exclude_none=True)
     rules["debounce_seconds"] = RULES.debounce_seconds / pace
     doc = {
         "readers": READERS,
         "game": game,
-        "live_equity": True,
+        "live_equity": equity,
         "event_log_sync": "full",
         "state_dir": str(state),
         "mqtt": {"url": f"mqtt://127.0.0.1:{mqtt_port}"},
