@@ -70,6 +70,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process so far, in MB (Linux /proc)."""
+    pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def start_mosquitto(workdir: Path, *, nodelay: bool = False) -> MosquittoProcess:
     """A Mosquitto of the bench's own on a free port (the tests' broker fixture)."""
     broker = MosquittoProcess(
@@ -365,8 +371,7 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
         hub_cpu = (cpu_seconds(hub.proc.pid) - cpu0[0]) / wall
         broker_cpu = (cpu_seconds(broker.proc.pid) - cpu0[1]) / wall
         bench_cpu = (time.process_time() - cpu0[2]) / wall
-        pages = int(Path(f"/proc/{hub.proc.pid}/statm").read_text().split()[1])
-        hub_rss_mb = pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+        hub_rss_mb = rss_mb(hub.proc.pid)
         await asyncio.sleep(3.0)  # frames still on their way
         lost = len(pending)
     finally:
