@@ -606,7 +606,7 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(
         f"room: {args.game}, rules + live equity {'on' if args.equity else 'OFF'} + "
-        "event_log_sync full, pace {args.pace:g}×, "
+        f"event_log_sync full, pace {args.pace:g}×, "
         f"mistakes in {args.mistakes:.0%} of hands, console feed "
         f"{'on' if args.console_feed else 'off'}; hub on cores "
         f"{'any' if cpus is None else ','.join(map(str, cpus))}; {args.seconds:g} s after "
