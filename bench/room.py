@@ -215,10 +215,18 @@ class RoomSurface(SoakSurface):
     matches its actions' answers to the console feed, and stops at once when told."""
 
     def __init__(
-        self, table: str, broker_port: int, url: str, watch: RoomWatch, pace: float, game: str
+        self,
+        table: str,
+        broker_port: int,
+        url: str,
+        watch: RoomWatch,
+        pace: float,
+        game: str,
+        equity: bool = True,
     ) -> None:
         super().__init__(table, broker_port, url, watch, pace, game)
         self.room = watch
+        self.equity = equity
         self.need = len(table_config(RULES, game).game.streets[0].hole_up)
         self.stopping = threading.Event()
         self._cards: dict[str, frozenset[str]] = {}
@@ -242,7 +250,7 @@ class RoomSurface(SoakSurface):
             return
         self._cards[reader] = cards
         self.room.close_probe()
-        if self.monitor is None or self.mistake is not Mistake.NONE:
+        if self.monitor is None or self.mistake is not Mistake.NONE or not self.equity:
             return
         setup = self.monitor.setup
         dealt = all(len(self._cards.get(f"seat{t}", ())) == self.need for t in setup.seats)
@@ -379,7 +387,7 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
         if not opened.wait(120):
             raise TimeoutError("the overlays did not open")
         for t, w in zip(names, watches, strict=True):
-            s = RoomSurface(t, broker.port, url, w, args.pace, args.game)
+            s = RoomSurface(t, broker.port, url, w, args.pace, args.game, args.equity)
             if not s.transport.wait_connected(10):
                 raise TimeoutError(f"table {t}'s node did not reach the broker")
             surfaces.append(s)
