@@ -99,6 +99,12 @@ def tree_cpu_seconds(pid: int) -> float:
     return total
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process so far, in MB (Linux /proc)."""
+    pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def start_mosquitto(workdir: Path, *, nodelay: bool = False) -> MosquittoProcess:
     """A Mosquitto of the bench's own on a free port (the tests' broker fixture)."""
     broker = MosquittoProcess(
@@ -119,6 +125,8 @@ class HubOptions:
     equity: bool = False
     rules: bool = False
     broker_nodelay: bool = False
+    cpus: tuple[int, ...] | None = None
+    """The cores the hub process (and all it starts) may run on (None: any)."""
 
 
 def hub_toml(tables: list[str], mqtt_port: int, web_port: int, state: Path, opt: HubOptions) -> str:
@@ -170,12 +178,14 @@ class Hub:
         config = workdir / "hub.toml"
         config.write_text(hub_toml(tables, mqtt_port, self.web_port, workdir / "state", opt))
         self.log = workdir / "hub.log"
+        cpus = opt.cpus
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, str(script or __file__), "--serve-hub", str(config)],
                 cwd=ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus),
             )
         self.url = f"http://127.0.0.1:{self.web_port}"
 
@@ -308,6 +318,8 @@ class RunResult:
     """The hub process's CPU use over the measurement, in cores (1.0 = one core busy)."""
     broker_cpu: float
     bench_cpu: float
+    hub_rss_mb: float = float("nan")
+    """The hub's resident memory at the end of the measurement."""
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -369,6 +381,7 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
             if not counting and time.perf_counter() >= measure_from:
                 counting = True
                 pending.clear()  # reads sent in the warm-up are not counted
+                assert broker.proc is not None
                 cpu0 = (
                     tree_cpu_seconds(hub.proc.pid),
                     cpu_seconds(broker.proc.pid),
@@ -383,9 +396,11 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
             heapq.heappush(heap, (due + 1.0, i))
         assert cpu0 is not None
         wall = time.perf_counter() - wall0
+        assert broker.proc is not None
         hub_cpu = (tree_cpu_seconds(hub.proc.pid) - cpu0[0]) / wall
         broker_cpu = (cpu_seconds(broker.proc.pid) - cpu0[1]) / wall
         bench_cpu = (time.process_time() - cpu0[2]) / wall
+        hub_rss_mb = rss_mb(hub.proc.pid)
         await asyncio.sleep(3.0)  # frames still on their way
         lost = len(pending)
     finally:
@@ -403,6 +418,7 @@ async def run_once(n: int, seconds: float, warmup: float, opt: HubOptions, seed:
         hub_cpu=round(hub_cpu, 2),
         broker_cpu=round(broker_cpu, 2),
         bench_cpu=round(bench_cpu, 2),
+        hub_rss_mb=round(hub_rss_mb, 1),
     )
 
 
