@@ -21,8 +21,8 @@ for each new spot, computed in line.
   are pushed into a fresh delay and released again in one-second steps, ``--repeats``
   times, tracemalloc off; reported are the medians of push and release per frame (µs of
   CPU — :func:`time.process_time`, less noisy than the wall clock on a shared machine —
-  on the event loop in a hub) and of one snapshot's first encoding of everything held
-  (ms, in the snapshot thread in a hub).
+  on the event loop in a hub), of one snapshot's first encoding of everything held (ms,
+  in the snapshot thread in a hub) and of a restore from that text (ms, at start).
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def cpu(args: argparse.Namespace) -> dict[str, Any]:
     taken: list[Any] = []
     play(0, args.minutes * 60, equity=not args.equity_off, seed=1, taken=taken)
     kinds = Counter(event["type"] for _, event in taken)
-    push_us, due_us, encode_ms = [], [], []
+    push_us, due_us, encode_ms, restore_ms = [], [], [], []
     delay = args.delay * 60
     for _ in range(args.repeats):
         frames = [(t, json.loads(json.dumps(e))) for t, e in taken]  # fresh dicts each time
@@ -142,8 +142,11 @@ def cpu(args: argparse.Namespace) -> dict[str, Any]:
             d.push(event, t)
         push_us.append((time.process_time() - start) / len(frames) * 1e6)
         start = time.process_time()
-        encode_held(d.held())
+        text = encode_held(d.held())
         encode_ms.append((time.process_time() - start) * 1e3)
+        start = time.process_time()
+        DelayedRelease(delay).restore(d.parse(text))
+        restore_ms.append((time.process_time() - start) * 1e3)
         now, end = frames[0][0] + delay, frames[-1][0] + delay + 1
         released = 0
         start = time.process_time()
@@ -159,6 +162,7 @@ def cpu(args: argparse.Namespace) -> dict[str, Any]:
         "push_us": statistics.median(push_us),
         "due_us": statistics.median(due_us),
         "encode_ms": statistics.median(encode_ms),
+        "restore_ms": statistics.median(restore_ms),
         "push_runs": push_us,
         "due_runs": due_us,
     }
@@ -188,7 +192,8 @@ def main() -> int:
     print(f"frames: {c['frames']} ({c['json_bytes'] / 1e6:.2f} MB as compact JSON) {c['kinds']}")
     print(
         f"cpu (median of {args.repeats}): push {c['push_us']:.1f} us/frame, "
-        f"release {c['due_us']:.1f} us/frame, a snapshot's encoding {c['encode_ms']:.0f} ms "
+        f"release {c['due_us']:.1f} us/frame, a snapshot's encoding {c['encode_ms']:.0f} ms, "
+        f"a restore from it {c['restore_ms']:.0f} ms "
         f"(push runs {[round(x, 1) for x in c['push_runs']]}, "
         f"release runs {[round(x, 1) for x in c['due_runs']]})"
     )

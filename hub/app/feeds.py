@@ -146,7 +146,7 @@ class _Block:
     """The greatest order in the block."""
 
     def lines(self) -> list[str]:
-        return zlib.decompress(self.data).decode("ascii").split("\n")
+        return zlib.decompress(self.data).decode().split("\n")
 
 
 @dataclass(frozen=True)

@@ -118,7 +118,7 @@ def test_the_delay_releases_what_a_heap_of_the_events_released(
                 [e.release_at, e.order, e.event] for e in old.heap if kept(e.event)
             )
             if step[1] == "spaced":  # what the code before wrote has no spaces either
-                text = json.dumps(held)
+                text = json.dumps(held, ensure_ascii=False)
             elif step[1] == "indented":
                 text = json.dumps(held, indent=1)
             old.heap = [e for e in old.heap if kept(e.event)]
