@@ -15,6 +15,8 @@ import asyncio
 import heapq
 import itertools
 import json
+import re
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +25,7 @@ from typing import Any
 
 from hub.views.frames import Event
 
-__all__ = ["Broadcaster", "DelayedRelease", "Event", "Subscription"]
+__all__ = ["Broadcaster", "DelayedRelease", "Event", "HeldFrames", "Subscription"]
 
 
 class Subscription:
@@ -89,23 +91,151 @@ class Broadcaster:
         return len(self._subs)
 
 
-@dataclass(order=True)
+HELD_BLOCK = 64
+"""How many held frames go into one compressed block (:class:`DelayedRelease`)."""
+
+HELD_LEVEL = 6
+"""The zlib level of a block of held frames."""
+
+
+def _all(event: Event) -> bool:
+    return True
+
+
+@dataclass(order=True, frozen=True, slots=True)
 class _Held:
+    """One held event, as its compact JSON text (never the dict: see :class:`DelayedRelease`)."""
+
     release_at: float
     order: int
-    event: Event = field(compare=False)
-    text: str | None = field(default=None, compare=False)
-    """The entry as JSON text, once a snapshot encoded it (:meth:`DelayedRelease.held`)."""
+    text: str = field(compare=False)
+    kept: bool = field(compare=False)
+    """Whether a snapshot holds it (the ``keep`` of :class:`DelayedRelease`)."""
+
+    @property
+    def event(self) -> Event:
+        """The event (decoded anew at each call)."""
+        event: Event = json.loads(self.text)
+        return event
 
     def as_json(self) -> str:
-        """``[release_at, order, event]`` as JSON text (encoded once, then kept)."""
-        if self.text is None:
-            self.text = json.dumps([self.release_at, self.order, self.event], separators=(",", ":"))
-        return self.text
+        """``[release_at, order, event]`` as JSON text (what :meth:`DelayedRelease.encode`
+        writes)."""
+        return f"[{self.release_at!r},{self.order},{self.text}]"
+
+    def line(self) -> str:
+        """The entry as one line of a block: kept flag, release time, order, event."""
+        return f"{'1' if self.kept else '0'}{self.release_at!r} {self.order} {self.text}"
+
+
+def _unline(line: str) -> _Held:
+    at, order, text = line[1:].split(" ", 2)  # (the event's text may have spaces: not split)
+    return _Held(float(at), int(order), text, line[0] == "1")
+
+
+@dataclass(order=True, frozen=True, slots=True)
+class _Block:
+    """Held entries sealed together: their lines (:meth:`_Held.line`), zlib-compressed."""
+
+    first: float
+    """The earliest release time in the block."""
+    order: int
+    data: bytes = field(compare=False)
+    count: int = field(compare=False)
+    last: int = field(compare=False)
+    """The greatest order in the block."""
+
+    def lines(self) -> list[str]:
+        return zlib.decompress(self.data).decode().split("\n")
+
+
+@dataclass(frozen=True)
+class HeldFrames:
+    """What :meth:`DelayedRelease.held` took: immutable parts, to encode in another thread."""
+
+    entries: list[_Held]
+    blocks: list[_Block]
+
+    def encode(self) -> str:
+        """The held entries a snapshot keeps as one JSON array text of
+        ``[release_at, order, event]`` (decompressing the blocks, parsing no event)."""
+        parts = [h.as_json() for h in self.entries if h.kept]
+        for block in self.blocks:
+            for line in block.lines():
+                if line[0] == "1":
+                    at, order, text = line[1:].split(" ", 2)
+                    parts.append(f"[{at},{order},{text}]")
+        return "[" + ",".join(parts) + "]"
+
+    def decoded(self) -> list[list[Any]]:
+        """Every held entry (kept or not) as ``[release_at, order, event]``."""
+        held = self.entries + [_unline(line) for b in self.blocks for line in b.lines()]
+        return [[h.release_at, h.order, h.event] for h in held]
+
+    def __len__(self) -> int:
+        return len(self.entries) + sum(b.count for b in self.blocks)
+
+    def last(self) -> int:
+        """The greatest order held (-1: none)."""
+        return max([h.order for h in self.entries] + [b.last for b in self.blocks], default=-1)
+
+
+_decoder = json.JSONDecoder()
+_space = re.compile(r"[ \t\n\r]*")
+
+
+def _elements(text: str) -> Iterator[tuple[float, int, str, Event]]:
+    """The entries of a JSON array of ``[release_at, order, event]`` (what
+    :meth:`HeldFrames.encode` wrote), each with its event's JSON text as it stands in
+    ``text`` (not encoded again); ValueError when it is not that."""
+
+    def skip(i: int) -> int:
+        match = _space.match(text, i)
+        assert match is not None  # (the pattern matches the empty string)
+        return match.end()
+
+    i = skip(0)
+    if text[i : i + 1] != "[":
+        raise ValueError("not a JSON array")
+    i = skip(i + 1)
+    more = text[i : i + 1] != "]"
+    while more:
+        value, end = _decoder.raw_decode(text, i)
+        if not (
+            isinstance(value, list)
+            and len(value) == 3
+            and type(value[0]) in (int, float)
+            and type(value[1]) is int
+            and isinstance(value[2], dict)
+        ):
+            raise ValueError("an entry is not [release_at, order, event]")
+        piece = text[i:end]  # "[at,order,event]": the numbers hold no comma
+        event = piece[piece.index(",", piece.index(",") + 1) + 1 : -1]
+        if "\n" in event or "\r" in event:  # not compact: a block holds one a line
+            event = json.dumps(value[2], separators=(",", ":"))
+        yield float(value[0]), value[1], event, value[2]
+        i = skip(end)
+        more = text[i : i + 1] == ","
+        if more:
+            i = skip(i + 1)
+        elif text[i : i + 1] != "]":
+            raise ValueError("the entries are not separated by commas")
+    if skip(i + 1) != len(text):
+        raise ValueError("text after the array")
 
 
 class DelayedRelease:
     """Holds events until ``delay`` seconds after they happened, releasing them in order.
+
+    A 30-minute delay holds half an hour of a table's overlay frames, pictures of the
+    whole table among them, so they are held compactly: each event as its compact JSON
+    text from the moment it is pushed (the dict is let go), and every
+    :data:`HELD_BLOCK` of them sealed into one zlib-compressed block (consecutive frames
+    are much alike: some 40 bytes a frame, against 2 KB as dicts). A block is opened
+    when its earliest release time comes, its entries released each at its own time;
+    an event is decoded as it is released — so what comes out, in what order and when,
+    is what a heap of the events themselves would give. ``keep`` says, at the push,
+    whether a snapshot holds the event (:meth:`HeldFrames.encode`).
 
     >>> d = DelayedRelease(delay=60)
     >>> d.push({"n": 1}, now=0.0)
@@ -113,46 +243,91 @@ class DelayedRelease:
     ([], [{'n': 1}])
     """
 
-    def __init__(self, delay: float) -> None:
+    def __init__(
+        self, delay: float, *, keep: Callable[[Event], bool] = _all, block: int = HELD_BLOCK
+    ) -> None:
         if delay < 0:
             raise ValueError("delay must be >= 0")
         self.delay = delay
-        self._heap: list[_Held] = []
+        self._keep = keep
+        self._block = block
+        self._ready: list[_Held] = []
+        """A heap: entries out of their block (or never sealed) that are due soon."""
+        self._open: list[_Held] = []
+        """The entries pushed since the last block was sealed."""
+        self._sealed: list[_Block] = []
+        """A heap of the sealed blocks, earliest first."""
+        self._count = 0
         self._counter = itertools.count()
 
     def push(self, event: Event, now: float) -> None:
         """Hold ``event`` (which happened at ``now``) until ``now + delay``."""
-        heapq.heappush(self._heap, _Held(now + self.delay, next(self._counter), event))
+        text = json.dumps(event, separators=(",", ":"))
+        self._hold(_Held(now + self.delay, next(self._counter), text, self._keep(event)))
+
+    def _hold(self, held: _Held) -> None:
+        self._open.append(held)
+        self._count += 1
+        if len(self._open) >= self._block:
+            first = min(self._open)
+            data = zlib.compress("\n".join(h.line() for h in self._open).encode(), HELD_LEVEL)
+            last = max(h.order for h in self._open)
+            block = _Block(first.release_at, first.order, data, len(self._open), last)
+            heapq.heappush(self._sealed, block)
+            self._open = []
 
     def due(self, now: float) -> list[Event]:
         """Every held event whose release time has come, oldest first."""
+        while self._sealed and self._sealed[0].first <= now:
+            for line in heapq.heappop(self._sealed).lines():
+                heapq.heappush(self._ready, _unline(line))
+        if self._open and min(h.release_at for h in self._open) <= now:
+            for h in self._open:
+                if h.release_at <= now:
+                    heapq.heappush(self._ready, h)
+            self._open = [h for h in self._open if h.release_at > now]
         out = []
-        while self._heap and self._heap[0].release_at <= now:
-            out.append(heapq.heappop(self._heap).event)
+        while self._ready and self._ready[0].release_at <= now:
+            out.append(heapq.heappop(self._ready).event)
+        self._count -= len(out)
         return out
 
     def next_release(self) -> float | None:
         """When the next held event is due, or None when nothing is held."""
-        return self._heap[0].release_at if self._heap else None
+        times = [h.release_at for h in self._open]
+        if self._ready:
+            times.append(self._ready[0].release_at)
+        if self._sealed:
+            times.append(self._sealed[0].first)
+        return min(times, default=None)
 
-    def held(self) -> list[_Held]:
-        """The held entries, a copy of the list (a table snapshot encodes them with
-        :meth:`encode`, off the event loop)."""
-        return list(self._heap)
+    def held(self) -> HeldFrames:
+        """The held entries as they are now (a table snapshot encodes them with
+        :meth:`HeldFrames.encode`, off the event loop)."""
+        return HeldFrames(self._ready + self._open, list(self._sealed))
 
     @staticmethod
-    def encode(held: list[_Held], keep: Callable[[Event], bool]) -> str:
-        """The held entries whose event ``keep`` accepts as one JSON array text (each
-        entry encoded once and kept: a later snapshot only encodes what was held since)."""
-        return "[" + ",".join(h.as_json() for h in held if keep(h.event)) + "]"
+    def encode(held: HeldFrames) -> str:
+        """The held entries a snapshot keeps (``keep``) as one JSON array text."""
+        return held.encode()
 
-    def restore(self, entries: list[list[Any]]) -> None:
-        """Hold the entries :meth:`encode` wrote (``[release_at, order, event]``), in
-        their order, as the only ones."""
-        self._heap = [_Held(float(at), int(order), event) for at, order, event in entries]
-        heapq.heapify(self._heap)
-        last = max((h.order for h in self._heap), default=-1)
-        self._counter = itertools.count(last + 1)
+    def parse(self, text: str) -> HeldFrames:
+        """The entries :meth:`encode` wrote (a JSON array of ``[release_at, order,
+        event]``), held as this delay holds them, for :meth:`restore` (each event's text
+        is taken as it stands, not encoded again); ValueError when ``text`` is not that."""
+        staging = DelayedRelease(self.delay, keep=self._keep, block=self._block)
+        for at, order, event_text, event in _elements(text):
+            staging._hold(_Held(at, order, event_text, self._keep(event)))
+        return staging.held()
+
+    def restore(self, held: HeldFrames) -> None:
+        """Hold ``held`` (:meth:`held` or :meth:`parse` gave it) as the only entries."""
+        self._ready, self._open = list(held.entries), []
+        heapq.heapify(self._ready)
+        self._sealed = list(held.blocks)
+        heapq.heapify(self._sealed)
+        self._count = len(held)
+        self._counter = itertools.count(held.last() + 1)
 
     def __len__(self) -> int:
-        return len(self._heap)
+        return self._count

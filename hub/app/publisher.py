@@ -42,7 +42,7 @@ from feltwire.protocol import (
     light_set_topic,
     public_topic,
 )
-from hub.app.feeds import Broadcaster, DelayedRelease
+from hub.app.feeds import Broadcaster, DelayedRelease, HeldFrames
 from hub.app.health import HealthKind
 from hub.app.lights import LightBoard
 from hub.app.ports import Clock
@@ -93,7 +93,7 @@ class TablePublisher:
         """The picture of the last ``state`` frame released to the overlay (as of the
         delay); an empty table before the first."""
         self.overlay_delay_s = overlay_delay_s
-        self._held = DelayedRelease(overlay_delay_s)
+        self._held = DelayedRelease(overlay_delay_s, keep=_replayed)
         self.held_changed = asyncio.Event()
         """Set when a frame is held (the release task looks at the next release time)."""
         self.lights = LightBoard()
@@ -233,11 +233,11 @@ class TablePublisher:
 
     # ------------------------------------------------------------------ a snapshot
 
-    def export_state(self) -> tuple[dict[str, Any], list[Any]]:
+    def export_state(self) -> tuple[dict[str, Any], HeldFrames]:
         """What a replay of the event log rebuilds here, as JSON values (a table
         snapshot, :mod:`hub.app.snapshot`): the seat lights, the overlay's released
         picture and antennas, the last picture held — and, second, the overlay frames held
-        by the delay (encode them with :meth:`DelayedRelease.encode`, off the event loop).
+        by the delay (encode them with :func:`encode_held`, off the event loop).
         Not the hub's own alerts nor the equity frames: news of the live run, which a
         replay does not repeat."""
         state = {
@@ -248,8 +248,14 @@ class TablePublisher:
         }
         return state, self._held.held()
 
-    def import_state(self, state: dict[str, Any], held: list[list[Any]]) -> None:
-        """Take back what :meth:`export_state` gave (``held``: the entries decoded)."""
+    def parse_held(self, text: str) -> HeldFrames:
+        """The overlay frames :func:`encode_held` wrote, held as the delay holds them (for
+        :meth:`import_state`); ValueError when ``text`` is not that."""
+        return self._held.parse(text)
+
+    def import_state(self, state: dict[str, Any], held: HeldFrames) -> None:
+        """Take back what :meth:`export_state` gave (``held``: its frames, or
+        :meth:`parse_held` of their text)."""
         self.lights.restore({int(s): LightPattern(p) for s, p in state["lights"]})
         self.overlay_presence = TablePresence()
         self.overlay_presence.import_state(state["overlay_presence"])
@@ -271,10 +277,10 @@ class TablePublisher:
         }
 
 
-def encode_held(held: list[Any]) -> str:
+def encode_held(held: HeldFrames) -> str:
     """The overlay frames :meth:`TablePublisher.export_state` gave as one JSON text,
     without those a replay does not hold (call it off the event loop)."""
-    return DelayedRelease.encode(held, _replayed)
+    return DelayedRelease.encode(held)
 
 
 def _replayed(event: Event) -> bool:

@@ -35,8 +35,10 @@ content must not run code in the hub). The overlay's held frames are its bulk (a
 base64 JSON text (a snapshot is about 0.6 MB in all). The capture runs on the event loop and takes
 references only; the encoding and the write run in the table's snapshot thread, in a
 transaction of their own on the log's connection (:meth:`EventLog.save_snapshot
-<hub.adapters.eventlog.store.EventLog.save_snapshot>`), each frame encoded once and kept,
-so a snapshot encodes only what was held since the last. A write still running when the
+<hub.adapters.eventlog.store.EventLog.save_snapshot>`). The delay holds its frames as
+JSON text already (:class:`hub.app.feeds.DelayedRelease`), so the encoding decompresses
+and joins them, parsing none, and a restore takes each frame's text as it stands in the
+snapshot (parsed once, to check it, not encoded again). A write still running when the
 next hand starts makes that one wait (only the newest waits). A write that fails is
 logged and counted (``snapshot_failed``): the inputs are untouched, the next start
 replays more of them. A replay takes snapshots too (the last one is written when it
@@ -56,6 +58,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from hub.app.feeds import HeldFrames
 from hub.app.intake import ReadIntake
 from hub.app.ports import Clock, EventStore, StoredState
 from hub.app.publisher import TablePublisher, encode_held
@@ -106,7 +109,7 @@ class _Capture:
 
     seq: int
     state: dict[str, Any]
-    held: list[Any]
+    held: HeldFrames
     wall: float
 
 
@@ -282,9 +285,8 @@ class TableSnapshots:
         state = snap.state
         if state["setup"] != self._setup():
             raise ValueError("it was taken with another table set-up (antennas, game, stakes)")
-        held = json.loads(zlib.decompress(base64.b64decode(state["held"], validate=True)))
-        if not isinstance(held, list):
-            raise ValueError("its overlay frames are not a list")
+        text = zlib.decompress(base64.b64decode(state["held"], validate=True)).decode()
+        held = app.feeds.parse_held(text)  # ValueError: not a list of held frames
         app.intake.import_state(state["intake"])
         for name, n in state["counters"].items():
             app.intake.counters[str(name)] = int(n)
@@ -300,7 +302,7 @@ class TableSnapshots:
             "desk": app.desk.export_state(),
             "intake": app.intake.export_state(),
             "feeds": json.loads(json.dumps(feeds)),
-            "held": [[h.release_at, h.order, h.event] for h in held],
+            "held": held,
             "counters": dict(app.intake.counters),
         }
 
