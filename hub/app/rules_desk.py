@@ -116,7 +116,7 @@ RECENT_ALERTS = 20
 """How many alerts the public snapshot repeats for a page that opens late."""
 ALERT_HANDS_KEPT = 20
 """How many hands :attr:`RulesDesk.alerts_by_hand` keeps the alerts of (the latest)."""
-ALERTS_KEPT = 64
+ALERTS_KEPT = 32
 """How many of a hand's latest alerts :attr:`RulesDesk.alerts_by_hand` keeps at least (up
 to twice as many, then the older are dropped: a hand stuck for hours does not pile up)."""
 
