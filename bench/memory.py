@@ -4,24 +4,40 @@ on, and whether it stays flat over a longer run (issue 16, acceptance 3).
     .venv/bin/python bench/memory.py                          # 1, 50, 200 tables; 2-minute run
     .venv/bin/python bench/memory.py --minutes 10             # the issue's 10-minute run
     .venv/bin/python bench/memory.py --tables 1 --minutes 0 --trace top.txt
+    .venv/bin/python bench/memory.py --tables '' --minutes 6 --native --types --without equity
 
 The hub is the one of ``bench/overlay_latency.py`` (its config, processes and dealers are
 reused from there): a Mosquitto of its own, ``feltwire hub`` in a process of its own with N
 ``[[tables]]``, a ``[rules]`` section per table (six players, rebuys), ``live_equity = true``
 and the event log at ``event_log_sync = "full"``. This process opens every table's overlay
 WebSocket (frames are read and counted: antenna and equity) and deals one inventory a
-second per table. The hub's RSS (/proc VmRSS, with any child processes) is sampled every
-``--sample`` seconds.
+second per table (no betting action is entered: each table's first hand runs on for the
+whole run, its dealing alerts with it). The hub's RSS (/proc VmRSS of the hub and of every
+process descended from it, found by the parent pid in /proc/*/stat, so an equity worker
+process counts) is sampled every ``--sample`` seconds.
 
 * Steps: for each N of ``--tables``, ``--seconds`` of dealing after ``--warmup``; reported
   are the RSS at the end, the largest sample, and MB per table above one table.
 * The long run: ``--minutes`` at ``--long-tables`` tables; reported are the first and last
-  samples from ``--settle`` seconds after the warm-up on, and their least-squares slope in
-  MB per 10 minutes.
+  samples from ``--settle`` seconds after the warm-up on, their least-squares slope in MB
+  per 10 minutes, and the slope over the last ``--flat-window`` seconds (default 300).
+  **Flat** means that last slope is at most ``--flat-limit`` (default 1 MB per 10
+  minutes): caches that fill and stop (SQLite's page cache, the evaluator's, malloc's
+  arenas) may grow early on; what still grows in the last five minutes grows for the
+  night (1 MB per 10 minutes is 60 MB over a 10-hour night).
+* ``--native``: the hub also writes, every ``--sample`` seconds, SQLite's memory
+  (``sqlite3_memory_used``), glibc malloc's (``mallinfo2``: in use, free in the arenas,
+  mmapped), Python's allocated block count and the messages waiting in the tables'
+  queues; the long run reports each one's slope. ``--types`` adds the 40 most numerous
+  object types (gc) and reports those that grew.
 * ``--hub-env KEY=VALUE``: the hub process runs with that in its environment (to compare
-  allocator settings such as ``MALLOC_ARENA_MAX=2``).
+  allocator settings such as ``MALLOC_ARENA_MAX=2``, which the systemd unit sets).
+* ``--without equity|rules|event-log``: the hub without that part (to find what grows).
 * ``--trace FILE``: the hub runs under :mod:`tracemalloc` (slower) and writes its top
-  allocations to FILE at the end of each run (a file per run, the N in its name).
+  allocations to FILE at the end of each run (a file per run, the N in its name). With
+  ``--trace-every SECONDS`` it also dumps a snapshot that often from the settling time on
+  and at the end; what grew from the first to the last (``Snapshot.compare_to`` by line
+  and by traceback) is printed and written beside FILE (``…-growth``).
 
 The targets are the issue's (≤ 120 MB at one table, ≤ 400 MB at 200, flat over 10 minutes);
 there is no peer implementation to race.
