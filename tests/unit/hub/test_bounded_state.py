@@ -3,7 +3,7 @@ it played is bounded, however many it plays (issue 16, acceptance 3).
 
 The table is the demo's: the simulated dealer deals hands, each with a dealing mistake
 (so each raises alerts), on antennas reported straight to the table's application. What
-is checked is a count — the table's event log (:attr:`hub.rules.table.Table.log`), the
+is checked is a count — the table's event log (``Table.log`` of the rules), the
 alerts the desk keeps by hand — never a time or a memory figure (those live in
 ``bench/memory.py``).
 """
