@@ -4,24 +4,40 @@ on, and whether it stays flat over a longer run (issue 16, acceptance 3).
     .venv/bin/python bench/memory.py                          # 1, 50, 200 tables; 2-minute run
     .venv/bin/python bench/memory.py --minutes 10             # the issue's 10-minute run
     .venv/bin/python bench/memory.py --tables 1 --minutes 0 --trace top.txt
+    .venv/bin/python bench/memory.py --tables '' --minutes 6 --native --types --without equity
 
 The hub is the one of ``bench/overlay_latency.py`` (its config, processes and dealers are
 reused from there): a Mosquitto of its own, ``feltwire hub`` in a process of its own with N
 ``[[tables]]``, a ``[rules]`` section per table (six players, rebuys), ``live_equity = true``
 and the event log at ``event_log_sync = "full"``. This process opens every table's overlay
 WebSocket (frames are read and counted: antenna and equity) and deals one inventory a
-second per table. The hub's RSS (/proc VmRSS, with any child processes) is sampled every
-``--sample`` seconds.
+second per table (no betting action is entered: each table's first hand runs on for the
+whole run, its dealing alerts with it). The hub's RSS (/proc VmRSS of the hub and of every
+process descended from it, found by the parent pid in /proc/*/stat, so an equity worker
+process counts) is sampled every ``--sample`` seconds.
 
 * Steps: for each N of ``--tables``, ``--seconds`` of dealing after ``--warmup``; reported
   are the RSS at the end, the largest sample, and MB per table above one table.
 * The long run: ``--minutes`` at ``--long-tables`` tables; reported are the first and last
-  samples from ``--settle`` seconds after the warm-up on, and their least-squares slope in
-  MB per 10 minutes.
+  samples from ``--settle`` seconds after the warm-up on, their least-squares slope in MB
+  per 10 minutes, and the slope over the last ``--flat-window`` seconds (default 300).
+  **Flat** means that last slope is at most ``--flat-limit`` (default 1 MB per 10
+  minutes): caches that fill and stop (SQLite's page cache, the evaluator's, malloc's
+  arenas) may grow early on; what still grows in the last five minutes grows for the
+  night (1 MB per 10 minutes is 60 MB over a 10-hour night).
+* ``--native``: the hub also writes, every ``--sample`` seconds, SQLite's memory
+  (``sqlite3_memory_used``), glibc malloc's (``mallinfo2``: in use, free in the arenas,
+  mmapped), Python's allocated block count and the messages waiting in the tables'
+  queues; the long run reports each one's slope. ``--types`` adds the 40 most numerous
+  object types (gc) and reports those that grew.
 * ``--hub-env KEY=VALUE``: the hub process runs with that in its environment (to compare
-  allocator settings such as ``MALLOC_ARENA_MAX=2``).
+  allocator settings such as ``MALLOC_ARENA_MAX=2``, which the systemd unit sets).
+* ``--without equity|rules|event-log``: the hub without that part (to find what grows).
 * ``--trace FILE``: the hub runs under :mod:`tracemalloc` (slower) and writes its top
-  allocations to FILE at the end of each run (a file per run, the N in its name).
+  allocations to FILE at the end of each run (a file per run, the N in its name). With
+  ``--trace-every SECONDS`` it also dumps a snapshot that often from the settling time on
+  and at the end; what grew from the first to the last (``Snapshot.compare_to`` by line
+  and by traceback) is printed and written beside FILE (``…-growth``).
 
 The targets are the issue's (≤ 120 MB at one table, ≤ 400 MB at 200, flat over 10 minutes);
 there is no peer implementation to race.
@@ -31,7 +47,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
+import ctypes
 import heapq
 import json
 import os
@@ -40,6 +58,7 @@ import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -64,24 +83,50 @@ from overlay_latency import (
 )
 
 TRACE_ENV = "FELTWIRE_BENCH_TRACEMALLOC"
+NATIVE_ENV = "FELTWIRE_BENCH_NATIVE"
 TARGET_ONE_MB = 120.0
 TARGET_200_MB = 400.0
 
 
-def rss_mb(pid: int) -> float:
-    """Resident set size (VmRSS) of a process and its children, in MB (10**6 bytes), from
-    Linux /proc."""
-    total = 0
-    todo = [pid]
+def _parents() -> dict[int, list[int]]:
+    """Each process's children, from the parent pid in every /proc/<pid>/stat (the
+    kernel's /proc/<pid>/task/<tid>/children needs CONFIG_PROC_CHILDREN, which not every
+    kernel has)."""
+    kids: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            kids.setdefault(ppid, []).append(int(d.name))
+    return kids
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every descendant of it now."""
+    kids = _parents()
+    out, todo = [], [pid]
     while todo:
         p = todo.pop()
-        with contextlib.suppress(OSError):
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-    return total / 1e6
+        out.append(p)
+        todo += kids.get(p, [])
+    return out
+
+
+def vm_rss(pid: int) -> int:
+    """VmRSS of one process in bytes (0 once it is gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def rss_mb(pid: int) -> float:
+    """Resident set size (VmRSS) of a process and all its descendants (an equity worker
+    process, say), in MB (10**6 bytes), from Linux /proc. Pages the processes share are
+    counted in each (RSS, not PSS)."""
+    return sum(vm_rss(p) for p in process_tree(pid)) / 1e6
 
 
 def wait_for_file(path: Path, limit: float) -> bool:
@@ -113,6 +158,14 @@ class Run:
     """``(seconds since dealing began, RSS MB)``, warm-up included."""
     idle_mb: float = 0.0
     """RSS once the hub is ready, before any socket or read."""
+    processes: int = 1
+    """The most processes the hub's tree had at a sample (the hub and its children)."""
+    native: list[dict[str, Any]] = field(default_factory=list)
+    """With ``--native``: the hub's :func:`native_figures` every ``--sample`` seconds (``t``
+    from the hub's first line, about when it was ready)."""
+    growth: list[str] = field(default_factory=list)
+    """With ``--trace-every``: what tracemalloc saw grow from the first snapshot after the
+    settling time to the last (:func:`growth_report`)."""
 
     def after(self, warmup: float) -> list[tuple[float, float]]:
         return [(t, m) for t, m in self.samples if t >= warmup]
@@ -122,11 +175,24 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
     """Deal to ``n`` tables for ``args.warmup + seconds``, sampling the hub's RSS."""
     tables = [f"m{i:03d}" for i in range(1, n + 1)]
     workdir = Path(tempfile.mkdtemp(prefix="feltwire-memory-"))
-    opt = HubOptions(event_log=True, sync="full", equity=True, rules=True, broker_nodelay=True)
+    off = set(args.without)
+    opt = HubOptions(
+        event_log="event-log" not in off,
+        sync="full",
+        equity="equity" not in off,
+        rules="rules" not in off,
+        broker_nodelay=True,
+    )
     broker = start_mosquitto(workdir, nodelay=True)
     env = dict(kv.split("=", 1) for kv in args.hub_env)
     if trace is not None:
         env[TRACE_ENV] = str(trace)
+    native = workdir / "native.jsonl"
+    if args.native:
+        env[NATIVE_ENV] = str(native)
+        env[NATIVE_ENV + "_EVERY"] = str(args.sample)
+        if args.types:
+            env[NATIVE_ENV + "_TYPES"] = "1"
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)  # the hub process inherits them
     try:
@@ -157,7 +223,9 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
                     result.equity_frames += 1
 
         for t in tables:
-            ws = await connect(f"{base}/ws/overlay?table={t}&token={TOKEN}", max_queue=None)
+            # no keepalive pings: a traced hub stops for seconds while it takes a snapshot
+            url = f"{base}/ws/overlay?table={t}&token={TOKEN}"
+            ws = await connect(url, max_queue=None, ping_interval=None)
             await ws.recv()  # the snapshot
             sockets.append(ws)
             readers.append(asyncio.create_task(read_frames(ws)))
@@ -170,6 +238,20 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
         heap = [(start + rng.random(), i) for i in range(n)]  # phases spread over 1 s
         heapq.heapify(heap)
         next_sample = start
+        snaps: list[tuple[float, Path]] = []
+        every = args.trace_every if trace is not None else 0.0
+        next_snap = start + args.warmup + args.settle if every > 0 else float("inf")
+
+        def sample(at: float) -> None:
+            tree = process_tree(hub.proc.pid)
+            result.processes = max(result.processes, len(tree))
+            result.samples.append((at - start, sum(vm_rss(p) for p in tree) / 1e6))
+
+        def snapshot(at: float) -> None:
+            assert trace is not None
+            snaps.append((at - start, trace.with_name(f"{trace.name}.{len(snaps)}.snap")))
+            hub.proc.send_signal(signal.SIGUSR2)
+
         while True:
             due, i = heap[0]
             if next_sample <= due:
@@ -178,7 +260,10 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
                 delay = next_sample - time.perf_counter()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                result.samples.append((next_sample - start, rss_mb(hub.proc.pid)))
+                sample(next_sample)
+                if next_sample >= next_snap:
+                    snapshot(next_sample)
+                    next_snap += every
                 next_sample += args.sample
                 continue
             heapq.heappop(heap)
@@ -189,27 +274,150 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
             publisher.publish(topic, payload, qos=1, retain=True)
             result.reads += 1
             heapq.heappush(heap, (due + 1.0, i))
-        result.samples.append((time.perf_counter() - start, rss_mb(hub.proc.pid)))
+        sample(time.perf_counter())
+        if every > 0:
+            snapshot(time.perf_counter())
         await asyncio.sleep(3.0)  # frames still on their way are counted
         if trace is not None:
+            for _, path in snaps:  # the hub writes them one after the other
+                await asyncio.to_thread(wait_for_file, path, 300)
             hub.proc.send_signal(signal.SIGUSR1)
             await asyncio.to_thread(wait_for_file, trace, 120)
+        if args.native:
+            text = await asyncio.to_thread(native.read_text)
+            lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+            t0 = lines[0]["t"] if lines else 0.0
+            result.native = [line | {"t": line["t"] - t0} for line in lines]
     finally:
         await close_rig(readers, sockets, publisher, hub, broker, workdir)
+    if len(snaps) >= 2 and all(p.exists() for _, p in snaps):
+        (t0, first), (t1, last) = snaps[0], snaps[-1]
+        report = await asyncio.to_thread(growth_report, first, last, args.trace_top)
+        result.growth = [f"tracemalloc, {t0:.0f} s -> {t1:.0f} s after dealing began:", *report]
+        assert trace is not None
+        out = trace.with_name(f"{trace.stem}-growth{trace.suffix}")
+        await asyncio.to_thread(out.write_text, "\n".join(result.growth) + "\n")
+        if not args.keep_snapshots:
+            for _, p in snaps:
+                p.unlink()
     return result
+
+
+def growth_report(first: Path, last: Path, top: int) -> list[str]:
+    """What grew between two tracemalloc snapshots of the hub (``Snapshot.compare_to``):
+    the total, the ``top`` lines, and the ``top`` tracebacks (innermost frames, which
+    tracemalloc keeps) by bytes gained."""
+    import tracemalloc
+
+    a, b = (tracemalloc.Snapshot.load(str(p)) for p in (first, last))
+    size = [sum(t.size for t in s.traces) for s in (a, b)]
+    lines = [f"traced {size[0] / 1e6:.2f} MB -> {size[1] / 1e6:.2f} MB", "", "by line:"]
+    for stat in b.compare_to(a, "lineno")[:top]:
+        frame = stat.traceback[0]
+        lines.append(
+            f"{stat.size_diff / 1e3:+10.1f} kB {stat.count_diff:+8d} blocks "
+            f"(now {stat.size / 1e3:.1f} kB)  {frame.filename}:{frame.lineno}"
+        )
+    lines += ["", "by traceback (innermost last):"]
+    for stat in b.compare_to(a, "traceback")[:top]:
+        lines.append(f"{stat.size_diff / 1e3:+10.1f} kB {stat.count_diff:+8d} blocks")
+        lines += ["    " + f for f in stat.traceback.format(limit=12)]
+    return lines
 
 
 # ------------------------------------------------------------------ the hub side
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
+
+
+def native_figures() -> dict[str, float]:
+    """The hub's native memory now, in MB: SQLite's (``sqlite3_memory_used``, page caches
+    included), glibc malloc's over all arenas (``mallinfo2``: in use, free inside the
+    arenas, mmapped chunks), and Python's allocated blocks (a count)."""
+    figures: dict[str, float] = {"python_blocks": float(sys.getallocatedblocks())}
+    with contextlib.suppress(OSError, AttributeError):
+        sqlite = ctypes.CDLL("libsqlite3.so.0")
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        figures["sqlite_mb"] = sqlite.sqlite3_memory_used() / 1e6
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+        figures["malloc_used_mb"] = (info.uordblks + info.hblkhd) / 1e6
+        figures["malloc_free_mb"] = info.fordblks / 1e6
+        figures["malloc_mmap_mb"] = info.hblkhd / 1e6
+    return figures
+
+
+def queued(apps: list[Any]) -> dict[str, float]:
+    """How many messages wait in the tables' queues now: to the broker (``outgoing``) and
+    from it (``inbox``), summed over the tables (read from another thread: a glance)."""
+    return {
+        "outgoing_queued": float(sum(a.outgoing.qsize() for a in apps)),
+        "inbox_queued": float(sum(a.inbox.qsize() for a in apps)),
+    }
+
+
+def native_probe(out: Path, every: float) -> None:
+    """In the hub: a line of :func:`native_figures` and the tables' :func:`queued`
+    messages (with the monotonic time) appended to ``out`` every ``every`` seconds."""
+    import gc
+
+    from hub.app.table_app import TableApp
+
+    apps: list[Any] = []
+    with out.open("a") as f:
+        while True:
+            if not apps:  # the hub's tables, once they exist
+                apps = [o for o in gc.get_objects() if isinstance(o, TableApp)]
+            line: dict[str, Any] = {"t": time.monotonic()} | native_figures() | queued(apps)
+            if os.environ.get(NATIVE_ENV + "_TYPES"):
+                counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+                line["types"] = dict(counts.most_common(40))
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            time.sleep(every)
+
+
 def serve_traced(config_path: str) -> int:
     """The hub of ``config_path``; under tracemalloc when the bench asks, writing the top
     allocations to the file it names on SIGUSR1."""
+    native = os.environ.get(NATIVE_ENV)
+    if native:
+        every = float(os.environ.get(NATIVE_ENV + "_EVERY", "5"))
+        threading.Thread(target=native_probe, args=(Path(native), every), daemon=True).start()
     out = os.environ.get(TRACE_ENV)
     if out:
         import tracemalloc
 
         tracemalloc.start(12)
+        snaps = 0
+
+        def snapshot(_signum: int, _frame: object) -> None:
+            nonlocal snaps
+            snap = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(False, tracemalloc.__file__)]
+            )
+            path = f"{out}.{snaps}.snap"
+            snaps += 1
+            snap.dump(path + ".tmp")
+            os.rename(path + ".tmp", path)
 
         def dump(_signum: int, _frame: object) -> None:
             snap = tracemalloc.take_snapshot().filter_traces(
@@ -234,6 +442,7 @@ def serve_traced(config_path: str) -> int:
             tmp.rename(out)
 
         signal.signal(signal.SIGUSR1, dump)
+        signal.signal(signal.SIGUSR2, snapshot)
     return serve_hub(config_path)
 
 
@@ -247,10 +456,42 @@ def trace_file(base: str | None, n: int, label: str) -> Path | None:
     return p.with_name(f"{p.stem}-{label}{n}{p.suffix}")
 
 
+def native_slopes(r: Run, since: float) -> dict[str, str]:
+    """Each native figure's slope and first/last value over the samples from ``since``
+    seconds after dealing began (the hub's lines are timed from its start, a little
+    before dealing: near enough for a slope)."""
+    end = r.native[-1]["t"]
+    start = end - (r.samples[-1][0] - since)
+    kept = [line for line in r.native if line["t"] >= start]
+    out: dict[str, str] = {}
+    for key in kept[0] if kept else {}:
+        if key in ("t", "types"):
+            continue
+        pts = [(line["t"], line[key]) for line in kept if key in line]
+        slope = slope_mb_per_10min(pts)
+        out[key] = f"{slope:+.2f}  ({pts[0][1]:.2f} -> {pts[-1][1]:.2f})"
+    typed = [line["types"] for line in kept if "types" in line]
+    if len(typed) >= 2:
+        first, last = typed[0], typed[-1]
+        grown = sorted(last, key=lambda k: first.get(k, 0) - last[k])[:8]
+        out["objects grown"] = ", ".join(f"{k} +{last[k] - first.get(k, 0)}" for k in grown)
+    return out
+
+
+def parts(without: list[str]) -> str:
+    """What the hub runs, for the report's head line."""
+    on = {
+        "rules": "rules on (6 players, rebuy)",
+        "equity": "live equity on",
+        "event-log": "event log sync=full",
+    }
+    return ", ".join(v if k not in without else f"{k} OFF" for k, v in on.items())
+
+
 async def main_async(args: argparse.Namespace) -> int:
     print(f"machine: {machine()} (shared with other sessions' work)")
     print(
-        "hub: rules on (6 players, rebuy), live equity on, event log sync=full, one Mosquitto; "
+        f"hub: {parts(args.without)}, one Mosquitto; "
         f"one read a second per table; {args.warmup:.0f} s warm-up, RSS every {args.sample:g} s"
         + (f"; hub environment {' '.join(args.hub_env)}" if args.hub_env else "")
     )
@@ -281,15 +522,34 @@ async def main_async(args: argparse.Namespace) -> int:
         n = args.long_tables
         r = await run(n, args.minutes * 60, args, trace_file(args.trace, n, "long"))
         kept = r.after(args.warmup + args.settle)
+        tail = r.after(r.samples[-1][0] - args.flat_window)
         slope = slope_mb_per_10min(kept)
+        tail_slope = slope_mb_per_10min(tail)
+        flat = tail_slope <= args.flat_limit
         print(
-            f"long run: {n} tables, {args.minutes:g} min after the warm-up, {len(kept)} samples "
-            f"from {args.settle:g} s on: "
-            f"first {kept[0][1]:.1f} MB, last {kept[-1][1]:.1f} MB, "
-            f"max {max(m for _, m in kept):.1f} MB, slope {slope:+.2f} MB per 10 min "
-            f"({r.reads} reads, {r.equity_frames} equity frames)"
+            f"long run: {n} tables, {args.minutes:g} min after the warm-up "
+            f"({r.reads} reads, {r.equity_frames} equity frames, up to {r.processes} "
+            f"hub process{'es' if r.processes > 1 else ''}); {len(kept)} samples from "
+            f"{args.settle:g} s on: first {kept[0][1]:.1f} MB, last {kept[-1][1]:.1f} MB, "
+            f"max {max(m for _, m in kept):.1f} MB"
         )
-        out["long"] = asdict(r) | {"slope_mb_per_10min": slope}
+        print(f"  slope from {args.settle:g} s on: {slope:+.2f} MB per 10 min")
+        print(
+            f"  slope over the last {args.flat_window:g} s ({len(tail)} samples): "
+            f"{tail_slope:+.2f} MB per 10 min; flat (<= {args.flat_limit:g}): "
+            f"{'yes' if flat else 'NO'}"
+        )
+        if r.native:
+            print(f"  native, slope from {args.settle:g} s on (MB per 10 min), first -> last:")
+            for key, line in native_slopes(r, args.warmup + args.settle).items():
+                print(f"    {key:>16}: {line}")
+        for line in r.growth:
+            print("  " + line)
+        out["long"] = asdict(r) | {
+            "slope_mb_per_10min": slope,
+            "tail_slope_mb_per_10min": tail_slope,
+            "flat": flat,
+        }
     if args.json:
         await asyncio.to_thread(Path(args.json).write_text, json.dumps(out, indent=2))
     return 0
@@ -319,14 +579,55 @@ def main() -> int:
         "(the equity threads' heaps fill over the first half minute)",
     )
     parser.add_argument("--long-tables", type=int, default=50, help="tables of the long run")
+    parser.add_argument(
+        "--flat-window",
+        type=float,
+        default=300,
+        help="the long run's last seconds whose slope decides 'flat' (default 300)",
+    )
+    parser.add_argument(
+        "--flat-limit",
+        type=float,
+        default=1.0,
+        help="the most MB per 10 minutes a flat run's last --flat-window may grow (default 1)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="the dealers' random seed")
     parser.add_argument("--trace", help="run the hub under tracemalloc; top allocations here")
+    parser.add_argument(
+        "--trace-every",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="with --trace: a tracemalloc snapshot of the hub this often from the settling "
+        "time on, and at the end; the growth from the first to the last is reported",
+    )
+    parser.add_argument("--trace-top", type=int, default=15, help="lines of the growth report")
+    parser.add_argument(
+        "--keep-snapshots", action="store_true", help="keep the tracemalloc snapshot files"
+    )
     parser.add_argument(
         "--hub-env",
         action="append",
         default=[],
         metavar="KEY=VALUE",
         help="an environment variable for the hub process (e.g. MALLOC_ARENA_MAX=2); repeatable",
+    )
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        choices=["equity", "rules", "event-log"],
+        help="run the hub without this part (to find what grows); repeatable",
+    )
+    parser.add_argument(
+        "--native",
+        action="store_true",
+        help="the hub also reports its native memory (SQLite's, malloc's) every --sample s",
+    )
+    parser.add_argument(
+        "--types",
+        action="store_true",
+        help="with --native: also the hub's 40 most numerous object types (gc) each line",
     )
     parser.add_argument("--json", help="write the samples to this file")
     return asyncio.run(main_async(parser.parse_args()))

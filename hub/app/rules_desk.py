@@ -114,8 +114,29 @@ __all__ = ["RulesDesk", "profile_for"]
 
 RECENT_ALERTS = 20
 """How many alerts the public snapshot repeats for a page that opens late."""
+ALERT_HANDS_KEPT = 20
+"""How many hands :attr:`RulesDesk.alerts_by_hand` keeps the alerts of (the latest)."""
+ALERTS_KEPT = 32
+"""How many of a hand's latest alerts :attr:`RulesDesk.alerts_by_hand` keeps at least (up
+to twice as many, then the older are dropped: a hand stuck for hours does not pile up)."""
 
 _BOARD_READERS = ("board", "flop1", "flop2", "flop3", "turn", "river")
+
+
+def _keep_latest(by_hand: dict[int, list[Alert]], number: int) -> None:
+    """Bound ``by_hand`` after an alert of hand ``number`` went in: the latest
+    :data:`ALERT_HANDS_KEPT` hands (by number), hand ``number``'s latest
+    :data:`ALERTS_KEPT` alerts once it holds twice as many.
+
+    >>> by_hand = {n: [] for n in range(1, ALERT_HANDS_KEPT + 2)}
+    >>> _keep_latest(by_hand, ALERT_HANDS_KEPT + 1); min(by_hand), len(by_hand)
+    (2, 20)
+    """
+    alerts = by_hand.get(number)
+    if alerts is not None and len(alerts) > 2 * ALERTS_KEPT:
+        del alerts[:-ALERTS_KEPT]
+    while len(by_hand) > ALERT_HANDS_KEPT:
+        del by_hand[min(by_hand)]
 
 
 def profile_for(readers: Iterable[str]) -> TableProfile:
@@ -183,7 +204,8 @@ class RulesDesk:
         self.hands_finished = 0
         self.hands_voided = 0
         self.alerts_by_hand: defaultdict[int, list[Alert]] = defaultdict(list)
-        """Every alert raised, by hand number."""
+        """The alerts raised, by hand number: of the latest :data:`ALERT_HANDS_KEPT`
+        hands, each hand's latest :data:`ALERTS_KEPT` or more (:func:`_keep_latest`)."""
         self.recent: deque[Event] = deque(maxlen=RECENT_ALERTS)
         self.last_awards: list[dict[str, Any]] = []
         """The last hand's award read-outs (:func:`~hub.views.alerts.award_line`)."""
@@ -251,6 +273,7 @@ class RulesDesk:
         self.alerts_by_hand = defaultdict(list)
         for n, alerts in state["alerts_by_hand"]:
             self.alerts_by_hand[int(n)] = [Alert.from_dict(a) for a in alerts]
+            _keep_latest(self.alerts_by_hand, int(n))
         self.recent = deque(state["recent"], maxlen=RECENT_ALERTS)
         self.last_awards = list(state["last_awards"])
         self.last_pots = list(state["last_pots"])
@@ -563,6 +586,7 @@ class RulesDesk:
 
     def _alert(self, number: int, alert: Alert, now: float) -> None:
         self.alerts_by_hand[number].append(alert)
+        _keep_latest(self.alerts_by_hand, number)
         self._alert_seq += 1
         frame = rules_alert_frame(alert, self._alert_seq, number, now)
         self.recent.append(frame)

@@ -50,6 +50,10 @@ __all__ = ["Table"]
 _E = TypeVar("_E", bound=TableEvent)
 _P = ParamSpec("_P")
 
+LOG_KEPT = 64
+"""How many of its latest events a table's :attr:`~Table.log` keeps at least (it holds up
+to twice as many, then drops the oldest: a night of hands does not pile up in memory)."""
+
 
 def _accepted(verify: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs) -> bool:
     """The ``can_…`` answer from a ``verify_…`` check: True when it raises no rules error."""
@@ -76,10 +80,10 @@ class Table:
 
     :mod:`hub.rules.table` has a longer example. Operations, each with ``verify_…`` (raises a
     :class:`TableError` naming the rule) and ``can_…``, return a frozen event that is also
-    appended to :attr:`log`: :meth:`join`, :meth:`leave`, :meth:`sit_out`,
-    :meth:`come_back`, :meth:`add_chips`, :meth:`start_hand` (returns the
-    :class:`~hub.rules.setup.HandSetup`; the event is :attr:`current`),
-    :meth:`finish_hand`, :meth:`misdeal`. Queries: :attr:`players`, :meth:`owes`,
+    appended to :attr:`log` (it keeps the latest :data:`LOG_KEPT` or more): :meth:`join`,
+    :meth:`leave`, :meth:`sit_out`, :meth:`come_back`, :meth:`add_chips`,
+    :meth:`start_hand` (returns the :class:`~hub.rules.setup.HandSetup`; the event is
+    :attr:`current`), :meth:`finish_hand`, :meth:`misdeal`. Queries: :attr:`players`, :meth:`owes`,
     :meth:`buy_in_limits`, :attr:`button`, :attr:`hand_number`.
     """
 
@@ -93,7 +97,8 @@ class Table:
         self.profile = profile if profile is not None else TableProfile()
         self.tournament = tournament
         self.log: list[TableEvent] = []
-        """Every event, in order (overrides included, R-BUY-4)."""
+        """The latest events, in order (overrides included, R-BUY-4): at least the last
+        :data:`LOG_KEPT`, at most twice as many (the older are dropped)."""
         self.hand_number = 0
         """Number of the last hand started (hands are numbered 1, 2, …)."""
         self.current: HandStarted | None = None
@@ -685,6 +690,8 @@ class Table:
         if isinstance(event, PlayerJoined | ChipsAdded) and event.override is not None:
             self.log.append(event.override)
         self.log.append(event)
+        if len(self.log) > 2 * LOG_KEPT:
+            del self.log[:-LOG_KEPT]
         return event
 
 
