@@ -32,7 +32,7 @@ import uvicorn
 
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
-from hub.adapters.equity_workers import DEFAULT_WORKERS, EquityWorkers
+from hub.adapters.equity_workers import EquityWorkers, default_workers
 from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.repair import open_log
@@ -372,8 +372,12 @@ async def start_hub(
 def _equity_workers(config: HubConfig, services: dict[str, TableApp]) -> EquityWorkers | None:
     """The worker processes that compute every table's live equity (given to each
     table's :class:`~hub.app.equity_watch.EquityWatch`); None when no table shows
-    equity or ``equity_workers = 0`` (threads of this process then)."""
-    count = DEFAULT_WORKERS if config.equity_workers is None else config.equity_workers
+    equity or none are wanted — ``equity_workers = 0``, or unset on a hub of one or two
+    tables (:func:`~hub.adapters.equity_workers.default_workers`) — threads of this
+    process then."""
+    count = config.equity_workers
+    if count is None:
+        count = default_workers(len(services))
     if count == 0 or not any(app.equity.enabled for app in services.values()):
         return None
     workers = EquityWorkers(count)

@@ -41,6 +41,23 @@ DEFAULT_WORKERS = max(1, min(2, os.cpu_count() or 1))
 computes one figure at a time; two workers keep a slow pre-flop Omaha estimate from
 holding up every other table's)."""
 
+THREADS_UP_TO_TABLES = 2
+"""A hub of at most this many tables computes live equity in threads of its own process
+when ``equity_workers`` is unset: one or two tables leave the event loop idle enough
+that the interpreter lock costs their reads nothing measurable, and the workers'
+processes would cost a Pi's small memory about 150 MB more (the forkserver and each
+worker hold the equity code and numpy)."""
+
+
+def default_workers(tables: int) -> int:
+    """Worker processes for a hub of ``tables`` tables when ``equity_workers`` is unset.
+
+    >>> default_workers(1), default_workers(50) == DEFAULT_WORKERS
+    (0, True)
+    """
+    return 0 if tables <= THREADS_UP_TO_TABLES else DEFAULT_WORKERS
+
+
 WORKER_NICENESS = 10
 """How much lower the workers' scheduling priority is than the hub's: on a Pi's few cores
 a figure waits for a read, never a read for a figure."""

@@ -513,9 +513,9 @@ class HubConfig(ConfigModel):
         ge=0,
         le=64,
         description=(
-            "worker processes that compute live equity for every table (unset = one per "
-            "core, at most 2; 0 = threads inside the hub process, sharing its interpreter "
-            "lock with the reads)"
+            "worker processes that compute live equity for every table (unset = none "
+            "for a hub of one or two tables, else one per core, at most 2; 0 = threads "
+            "inside the hub process, sharing its interpreter lock with the reads)"
         ),
     )
     max_payload_bytes: int = Field(
