@@ -76,6 +76,7 @@ from overlay_latency import (
     Hub,
     HubOptions,
     close_rig,
+    descendants,
     machine,
     serve_hub,
     start_mosquitto,
@@ -88,29 +89,20 @@ TARGET_ONE_MB = 120.0
 TARGET_200_MB = 400.0
 
 
-def _parents() -> dict[int, list[int]]:
-    """Each process's children, from the parent pid in every /proc/<pid>/stat (the
-    kernel's /proc/<pid>/task/<tid>/children needs CONFIG_PROC_CHILDREN, which not every
-    kernel has)."""
-    kids: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            kids.setdefault(ppid, []).append(int(d.name))
-    return kids
-
-
 def process_tree(pid: int) -> list[int]:
     """``pid`` and every descendant of it now."""
-    kids = _parents()
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo += kids.get(p, [])
-    return out
+    return [pid, *descendants(pid)]
+
+
+def pss(pid: int) -> int:
+    """Proportional set size of one process in bytes (a page shared by k processes counts
+    1/k in each; 0 once it is gone): the equity workers share the pages of their
+    forkserver, so RSS summed over the tree counts those pages once per process."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    return 0
 
 
 def vm_rss(pid: int) -> int:
@@ -160,6 +152,8 @@ class Run:
     """RSS once the hub is ready, before any socket or read."""
     processes: int = 1
     """The most processes the hub's tree had at a sample (the hub and its children)."""
+    pss_mb: float = 0.0
+    """PSS of the hub's tree at the last sample (shared pages counted once), MB."""
     native: list[dict[str, Any]] = field(default_factory=list)
     """With ``--native``: the hub's :func:`native_figures` every ``--sample`` seconds (``t``
     from the hub's first line, about when it was ready)."""
@@ -246,6 +240,7 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
             tree = process_tree(hub.proc.pid)
             result.processes = max(result.processes, len(tree))
             result.samples.append((at - start, sum(vm_rss(p) for p in tree) / 1e6))
+            result.pss_mb = sum(pss(p) for p in tree) / 1e6
 
         def snapshot(at: float) -> None:
             assert trace is not None
@@ -500,7 +495,7 @@ async def main_async(args: argparse.Namespace) -> int:
     if args.tables:
         print(
             f"{'tables':>6} {'idle MB':>8} {'end MB':>8} {'max MB':>8} {'MB/table':>9} "
-            f"{'reads':>7} {'antenna':>8} {'equity':>7}  target"
+            f"{'PSS MB':>7} {'procs':>5} {'reads':>7} {'antenna':>8} {'equity':>7}  target"
         )
     for n in args.tables:
         r = await run(n, args.seconds, args, trace_file(args.trace, n, "step"))
@@ -515,6 +510,7 @@ async def main_async(args: argparse.Namespace) -> int:
         )
         print(
             f"{n:>6} {r.idle_mb:>8.1f} {end_mb:>8.1f} {peak:>8.1f} {per:>9.2f} "
+            f"{r.pss_mb:>7.1f} {r.processes:>5} "
             f"{r.reads:>7} {r.antenna_frames:>8} {r.equity_frames:>7}  {verdict}"
         )
         out["steps"].append(asdict(r))
