@@ -24,15 +24,20 @@ computation starts a new pool and is computed there; the broken one is counted a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
+import select
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from hub.app.live_equity import LiveSpot, warm_up
+from hub.equity import EquityError
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +71,43 @@ PRELOAD = ["hub.adapters.equity_preload"]
 """What the forkserver imports before it forks a worker: the equity code, tables built."""
 
 
-def _worker_start() -> None:
-    """A worker's start: below the hub's priority (:data:`WORKER_NICENESS`), tables warm."""
+def _worker_start(hub: int) -> None:
+    """A worker's start: below the hub's priority (:data:`WORKER_NICENESS`), ended with
+    the hub (:func:`_end_with`), tables warm."""
     os.nice(WORKER_NICENESS)
+    _end_with(hub)
     warm_up()
+
+
+def _end_with(hub: int) -> None:
+    """End this worker the moment process ``hub`` ends, however it ends (SIGKILL too): a
+    worker waits on its call queue, whose writing end it holds itself, and the
+    forkserver lives as long as a worker does — without this, a killed hub's workers
+    would stay forever (a daemon thread waits on a pidfd of the hub)."""
+    try:
+        fd = os.pidfd_open(hub)
+    except (OSError, AttributeError):  # not Linux ≥ 5.3: poll instead
+        fd = -1
+
+    def watch() -> None:
+        if fd >= 0:
+            select.select([fd], [], [])
+        else:
+            while os.getppid() != 1 and _alive(hub):
+                time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="equity-hub-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class EquityWorkers:
@@ -84,15 +122,30 @@ class EquityWorkers:
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
         self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._closed = False
 
     def start(self) -> None:
-        """Start the forkserver now (before the hub starts its threads) and one worker."""
-        self._pool = self._new_pool()
-        self._pool.submit(warm_up).result()  # the first worker started: it has run _worker_start
+        """Start the forkserver and one worker now (the hub's start runs this in a
+        thread: the tables are built there, not on the loop); nothing once closed."""
+        pool = self._get_pool()
+        if pool is not None:
+            with contextlib.suppress(BrokenProcessPool, RuntimeError):  # closed meanwhile
+                pool.submit(warm_up).result()
 
-    def _new_pool(self) -> ProcessPoolExecutor:
-        context = self._context
-        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_start)
+    def _get_pool(self) -> ProcessPoolExecutor | None:
+        """The pool, started if none runs; None once :meth:`close` ran."""
+        with self._lock:
+            if self._closed:
+                return None
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=self._context,
+                    initializer=_worker_start,
+                    initargs=(os.getpid(),),
+                )
+            return self._pool
 
     async def __call__(
         self, fn: Callable[[LiveSpot, int], dict[str, Any]], live: LiveSpot, rng: int
@@ -100,17 +153,18 @@ class EquityWorkers:
         """``fn(live, rng)`` in a worker (an :class:`~hub.app.ports.EquityRunner`)."""
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            if self._pool is None:
-                self._pool = self._new_pool()
-            pool = self._pool
+            pool = self._get_pool()
+            if pool is None:
+                raise EquityError("the hub is stopping: no equity workers")
             try:
                 return await loop.run_in_executor(pool, fn, live, rng)
             except BrokenProcessPool:
                 self.broken += 1
                 log.error("an equity worker died; starting new workers (attempt %d)", attempt)
-                if self._pool is pool:
-                    self._pool = None
-                    pool.shutdown(wait=False, cancel_futures=True)
+                with self._lock:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
@@ -122,7 +176,19 @@ class EquityWorkers:
         return sorted(int(pid) for pid in processes)
 
     def close(self) -> None:
-        """Stop the workers (a computation under way is dropped)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        """Stop the workers at once (a computation under way is dropped): they are
+        terminated, not waited for, so a hub stops promptly even while a worker is still
+        starting."""
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(timeout=5)

@@ -7,12 +7,19 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from hub.adapters.equity_workers import EquityWorkers
 from hub.app.live_equity import LiveSpot, final_frame, presence_spot, quick_frame
+
+ROOT = Path(__file__).resolve().parents[3]
 
 AA_KK = {"seat1": ("As", "Ah"), "seat3": ("Kd", "Kc"), "board": ()}
 OMAHA = {
@@ -71,3 +78,56 @@ def test_the_workers_yield_the_cpu_to_the_hub(workers: EquityWorkers) -> None:
     assert workers.pids()
     for pid in workers.pids():
         assert os.getpriority(os.PRIO_PROCESS, pid) == mine + 10
+
+
+HUB = """
+import sys, time
+from hub.adapters.equity_workers import EquityWorkers
+if __name__ == "__main__":
+    workers = EquityWorkers(2)
+    workers.start()
+    print(*workers.pids(), flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_hub_killed_takes_its_workers_with_it(tmp_path: Path) -> None:
+    """SIGKILL leaves no orphan: a worker holds its own call queue's writing end and the
+    forkserver lives while a worker does, so without a watch they would stay forever."""
+    script = tmp_path / "serve_equity.py"
+    script.write_text(HUB)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    hub = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    assert hub.stdout is not None
+    pids = [int(p) for p in hub.stdout.readline().split()]
+    assert pids
+    hub.kill()
+    hub.wait()
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, f"workers {pids} outlived the killed hub"
+        time.sleep(0.1)
+
+
+def test_close_while_a_worker_starts_stops_at_once() -> None:
+    """A hub stopped during its start (the first worker still warming up) stops: the
+    workers are terminated, and no pool is started after the close."""
+    workers = EquityWorkers(1)
+    starting = threading.Thread(target=workers.start)
+    starting.start()
+    workers.close()
+    starting.join(timeout=60)
+    assert not starting.is_alive()
+    assert workers.pids() == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie child of an exited forkserver is reaped by init: gone for this test
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
