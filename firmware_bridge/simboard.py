@@ -246,16 +246,25 @@ class PtyBoard:
 
     def _run(self) -> None:
         next_beat = time.monotonic()
+        watched: int | None = None
+        poller = select.poll()  # not select(): it refuses a descriptor above 1023
         while not self._stop.is_set():
             with self._lock:
                 master = self._master
             if master is None:
                 self._stop.wait(0.01)
                 continue
+            if master != watched:
+                if watched is not None:
+                    poller.unregister(watched)
+                poller.register(master, select.POLLIN)
+                watched = master
             try:
-                ready, _, _ = select.select([master], [], [], 0.005)
-                if ready:
+                ready = poller.poll(5)
+                if any(event & select.POLLIN for _, event in ready):
                     self.board.receive(os.read(master, 4096))
+                elif ready:  # POLLHUP/POLLERR: no host on the line yet, or unplugged
+                    self._stop.wait(0.01)
             except OSError:
                 self._stop.wait(0.01)  # unplugged under us, or no host on the line
             now = time.monotonic()

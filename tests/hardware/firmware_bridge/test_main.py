@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -49,6 +50,9 @@ def test_bridge_process_runs_and_stops_on_sigterm(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
+        output = bytearray()  # read as it comes: a full pipe would stop the bridge
+        reader = threading.Thread(target=lambda: _drain(proc, output), daemon=True)
+        reader.start()
         try:
             topic = "feltwire/v1/t1/node/b1/availability"
             deadline = time.monotonic() + 20  # a loaded 2-core CI box starts Python slowly
@@ -56,18 +60,28 @@ def test_bridge_process_runs_and_stops_on_sigterm(
             while retained(mosquitto.port, topic) != b"online" or not retained(
                 mosquitto.port, tags
             ):
-                assert time.monotonic() < deadline, "the bridge never published the board"
-                assert proc.poll() is None, proc.stdout.read() if proc.stdout else b""
+                assert time.monotonic() < deadline, (
+                    f"the bridge never published the board: {bytes(output)!r}"
+                )
+                assert proc.poll() is None, bytes(output)
             proc.send_signal(signal.SIGTERM)
-            out, _ = proc.communicate(timeout=20)
+            proc.wait(timeout=20)
+            reader.join(timeout=5)
         finally:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+    out = bytes(output)
     assert proc.returncode == 0, out
     assert b"counters" in out, out
     assert retained(mosquitto.port, topic) == b"offline", out
     assert (tmp_path / "state" / "seq").exists(), out
+
+
+def _drain(proc: subprocess.Popen[bytes], into: bytearray) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        into += line
 
 
 def test_hub_light_commands_are_forwarded_to_the_board() -> None:

@@ -6,9 +6,11 @@ bridge's thread — so these tests wait for conditions with a deadline instead o
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,8 +41,21 @@ class PtyRig:
 
 @pytest.fixture(params=[False, True], ids=["whole-writes", "split-writes"])
 def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[PtyRig]:
+    with running_rig(tmp_path, split_writes=request.param) as r:
+        yield r
+
+
+@contextmanager
+def running_rig(tmp_path: Path, *, split_writes: bool, high_fds: bool = False) -> Iterator[PtyRig]:
+    """The board on a pty and the bridge on its other end; ``high_fds``: the board's pty
+    gets descriptors above 1024 (the bridge's own stay low, as in its own process)."""
     board = SimBoard(antennas=("seat1", "seat2", "board"), heartbeat_ms=50)
-    pty = PtyBoard(board, tmp_path / "ttyBOARD", split_writes=request.param, seed=7).start()
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100 if high_fds else 0)]
+    try:
+        pty = PtyBoard(board, tmp_path / "ttyBOARD", split_writes=split_writes, seed=7).start()
+    finally:
+        for fd in held:
+            os.close(fd)
     transport = ListTransport()
     config = BridgeConfig(
         table="t1",
@@ -69,6 +84,15 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[PtyRig]:
         runner.join(timeout=5)
         pty.stop()
     assert not runner.is_alive()
+
+
+def test_the_board_talks_when_the_process_has_over_1024_descriptors(tmp_path: Path) -> None:
+    """A long test run (or a busy process) holds more than 1024 descriptors; the board's
+    pty then gets a number ``select()`` refuses — its thread died and the board went
+    silent (what failed the bridge's SIGTERM test in full CI runs)."""
+    with running_rig(tmp_path, split_writes=False, high_fds=True) as r:
+        r.board.place(1, UIDS[3])
+        wait_for(r.seen("seat2", UIDS[3:4]), what="seat2 inventory")
 
 
 def test_tags_on_the_board_become_inventories(rig: PtyRig) -> None:
