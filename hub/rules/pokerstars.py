@@ -1,7 +1,7 @@
 """PokerStars-style hand histories: the text hand trackers (PokerTracker 4, Hold'em
 Manager 3) import, written from a played :class:`~hub.rules.hand.Hand`.
 
-Pure: a hand, what the file says about its table (:class:`StarsContext`) and whose eyes
+Pure: a hand, what the file says about its table (:class:`HandContext`) and whose eyes
 it is written through (:class:`Perspective`) in; the text out. Every game the engine
 plays is written — hold'em and Omaha (``*** HOLE CARDS ***``, ``*** FLOP ***`` …), stud
 (``*** 3rd STREET ***`` …, five-card stud from ``2nd``), draw (``*** DEALING HANDS ***``,
@@ -27,7 +27,7 @@ Which hole cards the file shows (a card face up in stud is everyone's):
 ...     for i in (0, 2):
 ...         _ = hand.deal_hole(seat, c(cards[i : i + 2]))
 >>> _ = hand.bet_or_raise_to(30, 2); _ = hand.fold(0); _ = hand.fold(1)
->>> ctx = StarsContext(7, "Main", datetime(2026, 12, 2, 20, tzinfo=UTC), ["Ann", "Bob", "Cy"],
+>>> ctx = HandContext(7, "Main", datetime(2026, 12, 2, 20, tzinfo=UTC), ["Ann", "Bob", "Cy"],
 ...                    [2, 4, 6], 6)
 >>> print(pokerstars_text(hand, ctx))
 PokerStars Hand #7: Hold'em No Limit (5/10) - 2026/12/02 20:00:00 UTC
@@ -71,7 +71,7 @@ from hub.rules.hand import Hand, PostKind
 from hub.rules.hand.records import Post
 from hub.rules.showdown import hand_value
 
-__all__ = ["Perspective", "StarsContext", "game_title", "pokerstars_text"]
+__all__ = ["HandContext", "Perspective", "game_title", "pokerstars_text", "posts_in_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,7 @@ class Perspective:
 
 
 @dataclass(frozen=True, slots=True)
-class StarsContext:
+class HandContext:
     """What the file says around the hand: its number, table and time; per seat of the
     hand (the hand's order, button last) the player's name and table seat (1 … 10)."""
 
@@ -156,6 +156,22 @@ def game_title(hand: Hand) -> str:
     return f"{base} {_STRUCTURE[g.structure]}"
 
 
+def posts_in_order(hand: Hand) -> list[Post]:
+    """The hand's forced bets as they are written: antes, the small blind, the big
+    blind, then the others (straddles, dead blinds)."""
+    blinds = hand.stakes.blinds
+    big = max(blinds, default=0)
+
+    def order(post: Post) -> tuple[int, int]:
+        if post.kind is PostKind.ANTE:
+            return (0, post.seat)
+        if post.kind is PostKind.BLIND and 0 < blinds[post.seat] < big:
+            return (1, post.seat)
+        return (2 if blinds[post.seat] == big else 3, post.seat)
+
+    return sorted(hand.posts, key=order)
+
+
 def _cards(cards: Sequence[CardIndex]) -> str:
     return " ".join(card_code(c) for c in cards)
 
@@ -193,7 +209,7 @@ def _hand_name(hand: Hand, seat: int, cards: Sequence[CardIndex]) -> str:
 class _Writer:
     """The text of one hand, line by line."""
 
-    def __init__(self, hand: Hand, ctx: StarsContext, view: Perspective) -> None:
+    def __init__(self, hand: Hand, ctx: HandContext, view: Perspective) -> None:
         self.hand, self.ctx, self.view = hand, ctx, view
         self.lines: list[str] = []
         self.shown = {r.seat: r.cards for r in hand.log if isinstance(r, ShowOrMuck) and r.shown}
@@ -228,16 +244,7 @@ class _Writer:
         big = max(hand.stakes.blinds, default=0)
         small = sorted({b for b in hand.stakes.blinds if b})
         left = list(hand.starting_stacks)
-        blinds = hand.stakes.blinds
-
-        def order(post: Post) -> tuple[int, int]:  # antes, the small blind, the big, others
-            if post.kind is PostKind.ANTE:
-                return (0, post.seat)
-            if post.kind is PostKind.BLIND and 0 < blinds[post.seat] < big:
-                return (1, post.seat)
-            return (2 if blinds[post.seat] == big else 3, post.seat)
-
-        for post in sorted(hand.posts, key=order):
+        for post in posts_in_order(hand):
             who = self.name(post.seat)
             if post.kind is PostKind.ANTE:
                 what = "the ante"
@@ -461,7 +468,7 @@ class _Writer:
         return "lost"
 
 
-def pokerstars_text(hand: Hand, ctx: StarsContext, view: Perspective | None = None) -> str:
+def pokerstars_text(hand: Hand, ctx: HandContext, view: Perspective | None = None) -> str:
     """The PokerStars-style text of a complete ``hand`` (see the module's docs)."""
     w = _Writer(hand, ctx, view if view is not None else Perspective.shown())
     w.header()

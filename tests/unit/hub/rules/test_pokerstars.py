@@ -16,14 +16,14 @@ from hub.rules.dealing import Deal, DealKind, ShowOrMuck
 from hub.rules.games import GAMES
 from hub.rules.hand import Hand
 from hub.rules.phh import from_hand
-from hub.rules.pokerstars import Perspective, StarsContext, pokerstars_text
+from hub.rules.pokerstars import HandContext, Perspective, pokerstars_text
 from tests.support.random_hands import random_hand
 
 
-def context(hand: Hand, seed: int) -> StarsContext:
+def context(hand: Hand, seed: int) -> HandContext:
     names = [f"Player {i + 1}" for i in range(hand.n)]
     seats = [2 * i + 1 for i in range(hand.n)]  # table seats as people number them
-    return StarsContext(seed, "Main 1", datetime(2026, 12, 2, 21, tzinfo=UTC), names, seats, 10)
+    return HandContext(seed, "Main 1", datetime(2026, 12, 2, 21, tzinfo=UTC), names, seats, 10)
 
 
 def mucked_at_showdown(hand: Hand) -> bool:
@@ -118,7 +118,7 @@ def test_the_rake_comes_off_what_the_winners_collect() -> None:
             continue
         rake = {seat: 3 for seat in winners}
         ctx = context(hand, seed)
-        ctx = StarsContext(
+        ctx = HandContext(
             ctx.hand_id, ctx.table, ctx.started, ctx.players, ctx.table_seats, 10, rake
         )
         text = pokerstars_text(hand, ctx, Perspective.everything())
