@@ -85,7 +85,8 @@ class HandBook:
         self.failed = 0
         """Writes that failed (each tried again later)."""
         self._origin: str | None = None
-        self._starts: dict[int, tuple[int, float | None]] = {}
+        self._starts: dict[int, int] = {}
+        """The input each running hand started at, by hand number."""
         self._first = True
         self._lock = threading.Lock()
         self._retry: list[HandRecord] = []
@@ -117,25 +118,27 @@ class HandBook:
             restored = self.app.snapshots.restored
             if restored is not None:  # the hand of the snapshot began at its input
                 number = ended[0].number if ended else desk.hand_number
-                self._starts[number] = (restored, None)
+                self._starts[number] = restored
         for hand in ended:
             self._submit(self._stamped(hand, rec))
         if desk.in_hand and desk.hand_number not in self._starts:
-            self._starts[desk.hand_number] = (rec.seq, rec.wall)
+            self._starts[desk.hand_number] = rec.seq
             for old in [n for n in self._starts if n < desk.hand_number - 1]:
                 del self._starts[old]
 
     def _stamped(self, hand: HandRecord, rec: LogRecord) -> HandRecord:
-        start_seq, started_at = self._starts.pop(hand.number, (None, None))
-        if started_at is None and rec.wall is not None:
-            started_at = rec.wall - (hand.ended_t - hand.started_t)
+        """``hand`` with its place in the log and its wall-clock times: the end's is the
+        ending input's; the start's is counted back from it by the hand's length in table
+        time — the same whether the hub saw the start or restored it from a snapshot."""
+        start_seq = self._starts.pop(hand.number, None)
+        wall = rec.wall
         return replace(
             hand,
             origin=self.origin,
             start_seq=start_seq,
             end_seq=rec.seq,
-            started_at=started_at,
-            ended_at=rec.wall,
+            started_at=None if wall is None else wall - (hand.ended_t - hand.started_t),
+            ended_at=wall,
         )
 
     @property

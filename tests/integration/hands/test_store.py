@@ -45,6 +45,7 @@ def table(
     players = kw.pop("players", PLAYERS)
     app = hub_service(
         clock,
+        wall=clock,  # as a hub's: the table time moves with the wall clock
         log=log,
         rules=RulesSettings(players=players, rebuy=True),
         opened=False,
