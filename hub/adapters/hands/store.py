@@ -27,15 +27,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, select
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, inspect, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from hub.adapters.hands import schema
-from hub.adapters.hands.migrations import HEAD, alembic_config
+from hub.adapters.hands.migrations import HEAD, VERSION_TABLE, alembic_config
 from hub.app.errors import HandStoreError
 from hub.app.hand_record import HandRecord
 
@@ -125,8 +123,10 @@ class HandStore:
         with self.engine.begin() as conn:
             if self.dialect == "postgresql":
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
-            current = MigrationContext.configure(conn).get_current_revision()
-            if current != HEAD:
+            current = _revision(conn)
+            if current != HEAD:  # Alembic is imported only to migrate (a hub starts faster)
+                from alembic import command
+
                 command.upgrade(alembic_config(conn), "head")
                 log.info("hands store: schema migrated from %s to %s", current or "none", HEAD)
 
@@ -134,7 +134,7 @@ class HandStore:
     def revision(self) -> str | None:
         """The schema revision the database is at."""
         with self.engine.connect() as conn:
-            return MigrationContext.configure(conn).get_current_revision()
+            return _revision(conn)
 
     # ------------------------------------------------------------------ writing
 
@@ -337,6 +337,14 @@ class HandStore:
     def close(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+def _revision(conn: Connection) -> str | None:
+    """The schema revision Alembic recorded (None: a database without the store)."""
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    found = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
+    return None if found is None else str(found)
 
 
 def _hand_row(hand: HandRecord) -> dict[str, Any]:

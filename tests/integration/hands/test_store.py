@@ -19,12 +19,13 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import delete, select
 
 from feltwire.publisher import InventoryPublisher
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands import schema
-from hub.adapters.hands.migrations import HEAD
+from hub.adapters.hands.migrations import HEAD, alembic_config
 from hub.adapters.hands.store import HandStore
 from hub.app.table_app import TableApp
 from hub.config import PlayerSettings, RulesSettings
@@ -132,7 +133,8 @@ def test_the_migrations_make_the_schema_the_code_uses(store_url: str) -> None:
         assert store.revision == HEAD
         with store.connect() as conn:
             diff = compare_metadata(MigrationContext.configure(conn), schema.metadata)
-        assert diff == []
+            head = ScriptDirectory.from_config(alembic_config(conn)).get_current_head()
+        assert diff == [] and head == HEAD
         HandStore.open(store_url).close()  # opened again: nothing to migrate
         assert store.revision == HEAD
     finally:
