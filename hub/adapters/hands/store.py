@@ -43,6 +43,8 @@ __all__ = ["HANDS_FILE", "HandStore", "sqlite_url"]
 
 HANDS_FILE = "hands.sqlite"
 """The default store's file in the hub's state directory."""
+PG_TIMEOUTS = "-c lock_timeout=15s -c statement_timeout=60s"
+"""A PostgreSQL store's session limits: a write waits at most this long."""
 MIGRATION_LOCK = 0x66656C74
 """PostgreSQL advisory lock key held while the schema is migrated (``felt``)."""
 _CHILDREN = (
@@ -100,8 +102,15 @@ class HandStore:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             if not path.exists():
                 os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            else:
+                path.chmod(0o600)  # a looser file is tightened: it holds hole cards
+        connect_args: dict[str, Any] = {}
+        if parsed.get_backend_name() == "postgresql":
+            # a server that hangs or a lock held elsewhere fails a write (tried again
+            # later) instead of holding the table's writer, or a stopping hub, forever
+            connect_args = {"connect_timeout": 10, "options": PG_TIMEOUTS}
         try:
-            engine = create_engine(driver, pool_pre_ping=True)
+            engine = create_engine(driver, pool_pre_ping=True, connect_args=connect_args)
         except Exception as exc:  # a driver missing (psycopg without the postgres extra)
             raise HandStoreError(f"hands store {parsed!r}: {exc}") from exc
         if engine.dialect.name == "sqlite":
@@ -121,7 +130,9 @@ class HandStore:
         database gets every table; one of an older hub is migrated; one already there is
         left alone)."""
         with self.engine.begin() as conn:
-            if self.dialect == "postgresql":
+            if self.dialect == "postgresql":  # a migration may take long: no session limits
+                conn.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
                 conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             current = _revision(conn)
             if current != HEAD:  # Alembic is imported only to migrate (a hub starts faster)
