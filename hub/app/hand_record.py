@@ -15,18 +15,20 @@ card is :attr:`CardRecord.visibility` (see :mod:`hub.adapters.hands.schema`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from feltwire.cards import CardIndex, card_code
+from hub.config import RulesSettings
+from hub.rules.alerts import Alert
 from hub.rules.betting import Action
 from hub.rules.dealing import Deal, DealKind, Discard, ShowOrMuck
+from hub.rules.procedure import DealingMonitor
+from hub.rules.setup import HandSetup
+from hub.rules.table import Table
 from hub.rules.table.events import HandFinished
 from hub.rules.table.seating import SeatedPlayer
-
-if TYPE_CHECKING:
-    from hub.app.rules_desk import RulesDesk
 
 __all__ = [
     "ActionRecord",
@@ -34,6 +36,7 @@ __all__ = [
     "AwardRecord",
     "Began",
     "CardRecord",
+    "EndingDesk",
     "HandRecord",
     "PotRecord",
     "SeatRecord",
@@ -170,11 +173,34 @@ class HandRecord:
         return sum(p.amount for p in self.pots)
 
 
+class EndingDesk(Protocol):
+    """What :func:`hand_record` reads of the rules desk
+    (:class:`hub.app.rules_desk.RulesDesk`) as a hand ends."""
+
+    table_id: str
+    game_code: str
+    settings: RulesSettings
+    table: Table
+    setup: HandSetup | None
+    monitor: DealingMonitor | None
+    began: Began
+    last_pots: list[dict[str, Any]]
+
+    @property
+    def alerts_by_hand(self) -> Mapping[int, Sequence[Alert]]:
+        """The alerts raised, by hand number."""
+        ...
+
+    def stakes(self) -> dict[str, Any]:
+        """The table's stakes as its opening logged them."""
+        ...
+
+
 def _code(card: CardIndex) -> str | None:
     return None if card < 0 else card_code(card)
 
 
-def hand_record(desk: RulesDesk, voided: bool, now: float) -> HandRecord:
+def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
     """The hand that ends on ``desk`` at table time ``now`` (see the module)."""
     setup, monitor = desk.setup, desk.monitor
     assert setup is not None and monitor is not None
