@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from feltwire.cards import CardIndex, card_code
-from hub.config import RulesSettings
 from hub.rules.alerts import Alert
 from hub.rules.betting import Action
 from hub.rules.dealing import Deal, DealKind, Discard, ShowOrMuck
@@ -179,7 +178,6 @@ class EndingDesk(Protocol):
 
     table_id: str
     game_code: str
-    settings: RulesSettings
     table: Table
     setup: HandSetup | None
     monitor: DealingMonitor | None
@@ -301,7 +299,13 @@ def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
         )
         for a in desk.alerts_by_hand.get(number, ())
     )
-    st, settings, game = setup.stakes, desk.settings, setup.game
+    st, game = setup.stakes, setup.game
+
+    def blind(seat: int | None) -> int:
+        """The blind the hand asked of ``seat`` (a tournament's level, not the config's)."""
+        h = None if seat is None else setup.hand_seat(seat)
+        return st.blinds[h] if h is not None and h < len(st.blinds) else 0
+
     return HandRecord(
         table=desk.table_id,
         number=number,
@@ -313,8 +317,8 @@ def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
         small_blind_seat=sb,
         big_blind_seat=bb,
         stakes=desk.stakes(),
-        small_blind=settings.small_blind,
-        big_blind=settings.big_blind,
+        small_blind=blind(sb),
+        big_blind=blind(bb) or max(st.blinds, default=0),
         ante=max(st.antes, default=0),
         small_bet=st.small_bet,
         big_bet=st.big_bet,

@@ -156,7 +156,10 @@ def test_every_hand_is_written_once_as_it_ends(tmp_path: Path, store_url: str) -
         hands = sorted(rows(store, schema.hands), key=lambda h: h["number"])
         assert [h["end_seq"] for h in hands] == sorted({h["end_seq"] for h in hands})
         assert all(h["end_seq"] <= log.last_seq and h["origin"] == log.origin for h in hands)
+        alerted = 0
         for h in hands:
+            assert (h["game"], h["small_blind"], h["big_blind"]) == ("NT", 5, 10)
+            alerted += len(rows(store, schema.alerts, hand_id=h["id"]))
             seats = rows(store, schema.hand_seats, hand_id=h["id"])
             assert {s["name"] for s in seats} <= {p.name for p in PLAYERS}
             assert sorted(s["position"] for s in seats) == list(range(len(seats)))
@@ -174,6 +177,7 @@ def test_every_hand_is_written_once_as_it_ends(tmp_path: Path, store_url: str) -
         # the hands of the table's last hours, as the history page will ask
         started = [h["started_at"] for h in hands]
         assert started == sorted(started)
+        assert alerted  # the dealer's mistakes raised alerts, kept with their hands
     finally:
         log.close()
         store.close()
@@ -311,3 +315,41 @@ def test_the_store_file_is_private(tmp_path: Path, store_url: str) -> None:
     store.close()
     path = Path(store_url.removeprefix("sqlite:///"))
     assert path.stat().st_mode & 0o077 == 0  # it holds hole cards
+
+
+STUD = {"small_blind": 0, "big_blind": 0, "ante": 5, "small_bet": 10, "big_bet": 20}
+
+
+@pytest.mark.parametrize("game", ["PO", "FO/8", "F7S", "FR", "N5D"])
+def test_every_game_is_kept(tmp_path: Path, store_url: str, game: str) -> None:
+    """Omaha (hi-lo too), stud (razz too) and draw, as the simulated dealer deals them:
+    each hand's cards as its game deals them (stud's up cards public, draws' discards the
+    dealer's), its pots and awards."""
+    (tmp_path / "state").mkdir()
+    clock = FakeClock(1_700_000_000.0)
+    log, store = EventLog(tmp_path / "state" / "events.sqlite", "t1"), HandStore.open(store_url)
+    try:
+        stakes = STUD if game in ("F7S", "FR") else {}
+        rules = RulesSettings(players=PLAYERS, rebuy=True, **stakes)
+        app = hub_service(clock, wall=clock, log=log, rules=rules, opened=False, game=game)
+        app.hand_book.attach(store)
+        play(app, clock, 4, seed=2, mistakes=0)
+        app.close()
+        hands = rows(store, schema.hands)
+        assert len(hands) == ended(app) >= 3
+        for h in hands:
+            assert h["game"] == game
+            cards = rows(store, schema.cards, hand_id=h["id"])
+            hole = [c for c in cards if c["kind"] == "hole"]
+            assert hole and all(c["visibility"] == "public" for c in hole if c["up"])
+            assert all(c["visibility"] == "dealer" for c in cards if c["kind"] == "discard")
+            if not h["voided"]:
+                assert rows(store, schema.awards, hand_id=h["id"])
+        if game == "F7S":
+            assert any(c["up"] for h in hands for c in rows(store, schema.cards, hand_id=h["id"]))
+        if game == "N5D":
+            acts = [a for h in hands for a in rows(store, schema.actions, hand_id=h["id"])]
+            assert any(a["kind"] == "discard" for a in acts)
+    finally:
+        log.close()
+        store.close()
