@@ -214,13 +214,18 @@ class HandStore:
                 postgresql.insert(p) if self.dialect == "postgresql" else sqlite.insert(p)
             ).values(**values)
             conn.execute(insert.on_conflict_do_nothing())
-            pid, last = conn.execute(select(p.c.id, p.c.last_seen).where(key)).one()
-            if s.club_id or last is None or last < seen:
-                conn.execute(
-                    p.update()
-                    .where(p.c.id == pid)
-                    .values(name=s.name, last_seen=max(seen, last or seen))
-                )
+            pid, first, last = conn.execute(
+                select(p.c.id, p.c.first_seen, p.c.last_seen).where(key)
+            ).one()
+            newest = last is None or seen >= last  # an import may write older hands later
+            if newest or first is None or seen < first:
+                seen_now: dict[str, Any] = {
+                    "first_seen": seen if first is None else min(first, seen),
+                    "last_seen": seen if last is None else max(last, seen),
+                }
+                if newest:
+                    seen_now["name"] = s.name  # a club member's latest name
+                conn.execute(p.update().where(p.c.id == pid).values(**seen_now))
             out[s.seat] = int(pid)
         return out
 
