@@ -15,8 +15,9 @@ card is :attr:`CardRecord.visibility` (see :mod:`hub.adapters.hands.schema`).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from feltwire.cards import CardIndex, card_code
@@ -70,6 +71,9 @@ class ActionRecord:
     ``show`` or ``muck``. ``amount``: chips added; ``to_amount``: the seat's bet in the
     round afterwards."""
 
+    at: int
+    """The place in the hand's record, counted with the cards (:attr:`CardRecord.at`):
+    deals and actions in the order they happened."""
     street: int
     seat: int
     kind: str
@@ -84,6 +88,8 @@ class CardRecord:
     """A card the hub saw: ``kind`` hole, board, burn or discard; ``card`` None when it
     was never read (a burn the engine assumed); ``visibility`` who could see it."""
 
+    at: int
+    """The place in the hand's record, counted with the actions."""
     street: int
     seat: int | None
     kind: str
@@ -141,6 +147,9 @@ class HandRecord:
     big_blind_seat: int | None
     stakes: dict[str, Any]
     """The table's stakes as logged at its opening (blinds, ante, bets, tournament)."""
+    rules: dict[str, Any]
+    """The hand's own stakes and options, as the engine played it (``stakes``: per seat
+    in hand order, ``options``): what a replay of the stored hand needs."""
     small_blind: int
     big_blind: int
     ante: int
@@ -194,6 +203,17 @@ class EndingDesk(Protocol):
         ...
 
 
+def _plain(value: Any) -> Any:
+    """``value`` as JSON values (enums by their value, tuples as lists)."""
+    if isinstance(value, enum.Enum):
+        return _plain(value.value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
 def _code(card: CardIndex) -> str | None:
     return None if card < 0 else card_code(card)
 
@@ -227,7 +247,11 @@ def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
                 rake=rake_by.get(seat, 0),
             )
         )
-    acts = [ActionRecord(0, seats[p.seat], p.kind.value, p.amount, p.amount) for p in hand.posts]
+    acts = [
+        ActionRecord(at, 0, seats[p.seat], p.kind.value, p.amount, p.amount)
+        for at, p in enumerate(hand.posts)
+    ]
+    at = len(acts)
     card_rows: list[CardRecord] = []
     shown: dict[int, set[int]] = {}
     mucked: set[int] = set()
@@ -252,26 +276,34 @@ def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
                 else:
                     vis = "dealer"
                 card_rows.append(
-                    CardRecord(street, seats[r.seat], "hole", _code(r.card), r.up, vis)
+                    CardRecord(at, street, seats[r.seat], "hole", _code(r.card), r.up, vis)
                 )
             elif r.kind is DealKind.BOARD:
-                card_rows.append(CardRecord(street, None, "board", _code(r.card), True, "public"))
+                card_rows.append(
+                    CardRecord(at, street, None, "board", _code(r.card), True, "public")
+                )
             else:
-                card_rows.append(CardRecord(street, None, "burn", _code(r.card), False, "dealer"))
+                card_rows.append(
+                    CardRecord(at, street, None, "burn", _code(r.card), False, "dealer")
+                )
         elif isinstance(r, Action):
             street = r.street
             acts.append(
-                ActionRecord(r.street, seats[r.seat], r.kind.value, r.amount, r.to, r.all_in)
+                ActionRecord(at, r.street, seats[r.seat], r.kind.value, r.amount, r.to, r.all_in)
             )
         elif isinstance(r, Discard):
             street = r.street
-            acts.append(ActionRecord(r.street, seats[r.seat], "discard", cards=len(r.cards)))
+            acts.append(ActionRecord(at, r.street, seats[r.seat], "discard", cards=len(r.cards)))
             for c in r.cards:
+                at += 1
                 card_rows.append(
-                    CardRecord(r.street, seats[r.seat], "discard", _code(c), False, "dealer")
+                    CardRecord(at, r.street, seats[r.seat], "discard", _code(c), False, "dealer")
                 )
         elif isinstance(r, ShowOrMuck):
-            acts.append(ActionRecord(street, seats[r.seat], "show" if r.shown else "muck"))
+            acts.append(ActionRecord(at, street, seats[r.seat], "show" if r.shown else "muck"))
+        else:
+            continue  # a reshuffle (R-DEAL-5) takes no place
+        at += 1
     pots, awards = [], []
     for p in [] if voided else desk.last_pots:
         pots.append(
@@ -317,6 +349,7 @@ def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
         small_blind_seat=sb,
         big_blind_seat=bb,
         stakes=desk.stakes(),
+        rules={"stakes": _plain(asdict(st)), "options": _plain(asdict(setup.options))},
         small_blind=blind(sb),
         big_blind=blind(bb) or max(st.blinds, default=0),
         ante=max(st.antes, default=0),

@@ -7,7 +7,8 @@ ended it. The rest hangs off ``hands.id``:
 
 * ``hand_seats`` — who sat where (table seats 1–10 as people number them), the person
   (``players``), the stacks before and after, the net result, the rake paid;
-* ``actions`` — forced bets, betting actions, draws, shows and mucks, in order;
+* ``actions`` — forced bets, betting actions, draws, shows and mucks, in order (``at``,
+  counted with the cards': every deal and action of the hand in the order it happened);
 * ``cards`` — every card the hub saw, with ``visibility``: ``public`` (the board, stud
   up cards), ``shown`` (a hole card shown at showdown or by the uncalled winner),
   ``mucked`` (a hole card of a hand mucked at showdown), ``dealer`` (never shown: a
@@ -17,8 +18,10 @@ ended it. The rest hangs off ``hands.id``:
 * ``players`` — people across tables and nights: a club id when one was given at
   sit-down (then it is the identity), else the name.
 
-Amounts are whole chips; times are seconds since the epoch (``*_at``: the wall clock of
-the input, ``*_t``: the hub's table time), the same numbers on both databases.
+``hands.rules`` holds the hand's own stakes and options as the engine played them (per
+seat, in hand order), so a stored hand can be replayed. Amounts are whole chips; times
+are seconds since the epoch (``*_at``: the wall clock of the input, ``*_t``: the hub's
+table time), the same numbers on both databases.
 Migrations: :mod:`hub.adapters.hands.migrations` (Alembic); this module is the schema
 they lead to (a test compares the two).
 """
@@ -106,6 +109,7 @@ hands = Table(
     Column("bring_in", BigInteger, nullable=False),
     Column("chip_unit", BigInteger, nullable=False),
     Column("stakes", JSON, nullable=False),
+    Column("rules", JSON, nullable=False),
     Column("seats", Integer, nullable=False),
     Column("pot_total", BigInteger, nullable=False),
     Column("rake", BigInteger, nullable=False),
@@ -139,6 +143,7 @@ actions = Table(
     metadata,
     _hand_fk(),
     Column("n", Integer, primary_key=True),
+    Column("at", Integer, nullable=False),
     Column("street", Integer, nullable=False),
     Column("seat", Integer, nullable=True),
     Column("kind", String(16), nullable=False),
@@ -153,6 +158,7 @@ cards = Table(
     metadata,
     _hand_fk(),
     Column("n", Integer, primary_key=True),
+    Column("at", Integer, nullable=False),
     Column("street", Integer, nullable=False),
     Column("seat", Integer, nullable=True),
     Column("kind", String(8), nullable=False),

@@ -251,6 +251,7 @@ class HandStore:
             {
                 "hand_id": hand_id,
                 "n": n,
+                "at": a.at,
                 "street": a.street,
                 "seat": a.seat,
                 "kind": a.kind,
@@ -265,6 +266,7 @@ class HandStore:
             {
                 "hand_id": hand_id,
                 "n": n,
+                "at": c.at,
                 "street": c.street,
                 "seat": c.seat,
                 "kind": c.kind,
@@ -385,6 +387,7 @@ def _hand_row(hand: HandRecord) -> dict[str, Any]:
         "bring_in": hand.bring_in,
         "chip_unit": hand.chip_unit,
         "stakes": hand.stakes,
+        "rules": hand.rules,
         "seats": len(hand.seats),
         "pot_total": hand.pot_total,
         "rake": hand.rake,

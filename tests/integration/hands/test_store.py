@@ -22,6 +22,7 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import delete, select
 
+from feltwire.cards import card_index
 from feltwire.publisher import InventoryPublisher
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands import schema
@@ -29,6 +30,9 @@ from hub.adapters.hands.migrations import HEAD, alembic_config
 from hub.adapters.hands.store import HandStore
 from hub.app.table_app import TableApp
 from hub.config import PlayerSettings, RulesSettings
+from hub.rules.dealing import UNKNOWN
+from hub.rules.games import BringInTies, Options, Stakes, game
+from hub.rules.hand import Hand, Phase
 from simulator.dealer import SimulatedDealer, choose_mistake
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
@@ -174,6 +178,8 @@ def test_every_hand_is_written_once_as_it_ends(tmp_path: Path, store_url: str) -
             assert sum(s["net"] for s in seats) == -h["rake"]  # chips are kept
             acts = rows(store, schema.actions, hand_id=h["id"])
             assert [a["kind"] for a in acts][:2] == ["blind", "blind"]
+            by_place = sorted(seats, key=lambda s: s["position"])
+            assert replayed(store, h) == [s["finishing_stack"] for s in by_place]
         # the hands of the table's last hours, as the history page will ask
         started = [h["started_at"] for h in hands]
         assert started == sorted(started)
@@ -317,6 +323,64 @@ def test_the_store_file_is_private(tmp_path: Path, store_url: str) -> None:
     assert path.stat().st_mode & 0o077 == 0  # it holds hole cards
 
 
+def replayed(store: HandStore, h: dict[str, Any]) -> list[int]:
+    """Hand ``h`` played again on the engine from nothing but its stored rows (its rules,
+    seats, and its cards and actions in their ``at`` order); the finishing stacks in
+    position order, less each seat's rake — what the store says they were."""
+    seats = sorted(rows(store, schema.hand_seats, hand_id=h["id"]), key=lambda s: s["position"])
+    place = {s["seat"]: s["position"] for s in seats}
+    st = {k: tuple(v) if isinstance(v, list) else v for k, v in h["rules"]["stakes"].items()}
+    options = dict(h["rules"]["options"]) | {"showdown_order": False}
+    options["bring_in_ties"] = BringInTies(options["bring_in_ties"])
+    hand = Hand(
+        game(h["game"]), Stakes(**st), [s["starting_stack"] for s in seats], Options(**options)
+    )
+    cards = rows(store, schema.cards, hand_id=h["id"])
+    steps = sorted(
+        [("card", c) for c in cards]
+        + [("act", a) for a in rows(store, schema.actions, hand_id=h["id"])],
+        key=lambda x: x[1]["at"],
+    )
+    for what, r in steps:
+        seat = place.get(r["seat"]) if r["seat"] is not None else None
+        if what == "card":
+            card = card_index(r["card"]) if r["card"] is not None else UNKNOWN
+            if r["kind"] == "hole":
+                hand.deal_hole(seat, card, r["up"])
+            elif r["kind"] == "board":
+                hand.deal_board(card)
+            elif r["kind"] == "burn":
+                hand.burn(card)
+            continue  # a discard's cards go with its action
+        kind = r["kind"]
+        if kind in ("ante", "blind", "dead blind"):
+            continue  # posted as the hand is set up
+        if kind == "fold":
+            hand.fold(seat)
+        elif kind in ("check", "call"):
+            hand.check_or_call(seat)
+        elif kind == "bring-in":
+            hand.bring_in(seat)
+        elif kind in ("bet", "raise", "complete"):
+            hand.bet_or_raise_to(r["to_amount"], seat)
+        elif kind == "discard":
+            thrown = [
+                c
+                for c in cards
+                if c["kind"] == "discard" and r["at"] < c["at"] <= r["at"] + r["cards"]
+            ]
+            hand.discard(seat, [card_index(c["card"]) for c in thrown])
+        elif kind == "show":
+            mine = [c for c in cards if c["seat"] == r["seat"] and c["kind"] == "hole"]
+            seen = ("shown", "public")  # stud's up cards are shown already
+            shown = [card_index(c["card"]) for c in mine if c["visibility"] in seen]
+            hand.show(seat, shown if len(shown) < len(hand.hole[seat]) else None)
+        elif kind == "muck":
+            hand.muck(seat)
+    assert hand.phase is Phase.COMPLETE, (h["number"], hand.phase)
+    return [hand.stacks[s["position"]] - s["rake"] for s in seats]
+
+
 STUD = {"small_blind": 0, "big_blind": 0, "ante": 5, "small_bet": 10, "big_bet": 20}
 
 
@@ -345,6 +409,10 @@ def test_every_game_is_kept(tmp_path: Path, store_url: str, game: str) -> None:
             assert all(c["visibility"] == "dealer" for c in cards if c["kind"] == "discard")
             if not h["voided"]:
                 assert rows(store, schema.awards, hand_id=h["id"])
+                seats = sorted(
+                    rows(store, schema.hand_seats, hand_id=h["id"]), key=lambda s: s["position"]
+                )
+                assert replayed(store, h) == [s["finishing_stack"] for s in seats]
         if game == "F7S":
             assert any(c["up"] for h in hands for c in rows(store, schema.cards, hand_id=h["id"]))
         if game == "N5D":
