@@ -579,8 +579,9 @@ class HubConfig(ConfigModel):
     state_dir: ConfigPath | None = Field(
         None,
         description=(
-            "directory of the hub's event log (events.sqlite, mode 0600: it holds hole "
-            "cards); unset: `feltwire hub` uses $STATE_DIRECTORY (systemd) or "
+            "directory of the hub's event log (events.sqlite) and hands store "
+            "(hands.sqlite), mode 0600: they hold hole cards; unset: `feltwire hub` uses "
+            "$STATE_DIRECTORY (systemd) or "
             "./feltwire-state, a hub started in-process (the demo, tests) keeps no log"
         ),
     )
