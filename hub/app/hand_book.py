@@ -158,11 +158,13 @@ class HandBook:
             self._last = self._thread.submit(self._write, hand)
 
     def _write(self, hand: HandRecord) -> None:
-        """Write the hands that failed before, then ``hand`` (in the writer thread)."""
+        """Write the hands that failed before, then ``hand`` (in the writer thread); one
+        that fails waits for the next write (the others go on: each is keyed, so their
+        order does not matter)."""
         store = self.store
         assert store is not None
         todo, self._retry = [*self._retry, hand], []
-        for i, h in enumerate(todo):
+        for h in todo:
             try:
                 if store.write(h):
                     self.written += 1
@@ -170,16 +172,14 @@ class HandBook:
                     self.already += 1
             except Exception as exc:  # the thread goes on; the hand waits for the next write
                 self.failed += 1
-                self._retry = todo[i:]
+                self._retry.append(h)
                 self.app.count("hands_store_failed")
                 self.app.throttle.error(
-                    "table %s: %s (%d hands waiting)",
+                    "table %s: %s (tried again before the next hand)",
                     self.app.table,
                     exc,
-                    len(self._retry),
                     key="hands-store",
                 )
-                return
 
     def flush(self, timeout: float | None = 60.0) -> None:
         """Wait for the writes handed over so far."""

@@ -28,13 +28,17 @@ from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands import schema
 from hub.adapters.hands.migrations import HEAD, alembic_config
 from hub.adapters.hands.store import HandStore
+from hub.app.errors import HandStoreError
+from hub.app.hand_record import HandRecord
 from hub.app.table_app import TableApp
-from hub.config import PlayerSettings, RulesSettings
+from hub.bootstrap import hands_store, hands_url
+from hub.config import HandsSettings, HubConfig, PlayerSettings, RulesSettings
 from hub.rules.dealing import UNKNOWN
 from hub.rules.games import BringInTies, Options, Stakes, game
 from hub.rules.hand import Hand, Phase
 from simulator.dealer import SimulatedDealer, choose_mistake
 from tests.support.clocks import FakeClock
+from tests.support.ports import free_port
 from tests.support.service import hub_service
 from tests.support.service_surface import ServiceSurface
 
@@ -421,3 +425,53 @@ def test_every_game_is_kept(tmp_path: Path, store_url: str, game: str) -> None:
     finally:
         log.close()
         store.close()
+
+
+class Flaky:
+    """A store that refuses its first ``fails`` writes (a server away), then keeps all."""
+
+    def __init__(self, store: HandStore, fails: int) -> None:
+        self.store, self.fails = store, fails
+
+    def write(self, hand: HandRecord) -> bool:
+        if self.fails > 0:
+            self.fails -= 1
+            raise HandStoreError("hands store: the server is away")
+        return self.store.write(hand)
+
+    def count(self, table: str, origin: str) -> int:
+        return self.store.count(table, origin)
+
+
+@pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
+def test_a_write_that_fails_is_tried_again(tmp_path: Path, store_url: str) -> None:
+    (tmp_path / "state").mkdir()
+    clock = FakeClock(1_700_000_000.0)
+    log, store = EventLog(tmp_path / "state" / "events.sqlite", "t1"), HandStore.open(store_url)
+    try:
+        app = table(log, clock, None)
+        app.hand_book.attach(Flaky(store, fails=3))
+        play(app, clock, 6, seed=4, mistakes=0)
+        app.close()
+        assert app.counters["hands_store_failed"] == 3 and app.hand_book.failed == 3
+        assert log.origin is not None
+        assert store.numbers("t1", log.origin) == list(range(1, ended(app) + 1))
+    finally:
+        log.close()
+        store.close()
+
+
+def test_a_store_out_of_reach_leaves_the_hub_running_without_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The tables play on (the event log keeps every hand; a later start writes them)."""
+    config = HubConfig(
+        state_dir=tmp_path,
+        hands=HandsSettings(url=f"postgresql://nobody@127.0.0.1:{free_port()}/x"),
+    )
+    assert hands_store(config) is None
+    assert "the hub runs without it" in caplog.text
+    assert hands_url(HubConfig(state_dir=tmp_path)) == f"sqlite:///{tmp_path / 'hands.sqlite'}"
+    assert hands_url(HubConfig()) is None  # no state directory, no event log: no store
+    off = HubConfig(state_dir=tmp_path, hands=HandsSettings(enabled=False))
+    assert hands_url(off) is None
