@@ -70,6 +70,7 @@ from feltwire.protocol.texts import AwardLine
 from hub.app.codec import decode_console, decode_table
 from hub.app.errors import EventLogError
 from hub.app.feeds import Event
+from hub.app.hand_record import Began, HandRecord, hand_record
 from hub.app.lights import presence_pattern
 from hub.app.ports import Clock, Presence, TableOutput
 from hub.app.records import AckAlert, InputKind, SeatCommand, SeatOp, TableCommand
@@ -222,6 +223,10 @@ class RulesDesk:
         self._unknown: dict[str, frozenset[str]] = {}
         self._stuck = False
         self._pots: list[PotAwarded] = []
+        self.began: Began = (0.0, {}, (None, None))
+        """When the hand began, its players by seat, its blinds' seats (for its record)."""
+        self.ended: list[HandRecord] | None = None
+        """Hands ended, for the hands store to take (:mod:`hub.app.hand_book`; None: none)."""
         self.started_from: tuple[float, dict[str, Any]] | None = None
         """When the last hand started, and the desk's state just before it (what a table
         snapshot holds, :mod:`hub.app.snapshot`); the snapshot's taker sets it None."""
@@ -330,7 +335,7 @@ class RulesDesk:
         and apply; None when the table is open already."""
         if self.opened:
             return None
-        players = [p.model_dump() for p in self.settings.players]
+        players = [p.model_dump(exclude_none=True) for p in self.settings.players]
         return {"command": "open", "players": players, "stakes": self._stakes()}
 
     def apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> Step | None:
@@ -369,8 +374,9 @@ class RulesDesk:
             log.warning(
                 "players as in the event log %s (the config now says %s)", logged, configured
             )
+        clubs = {int(p["seat"]): str(p.get("club_id") or "") for p in payload["players"]}
         for seat, name, buy_in in logged:
-            self.table.join(seat, name, buy_in, now)
+            self.table.join(seat, name, buy_in, now, club_id=clubs[seat])
             self._buy_in[seat] = buy_in
         self.opened = True
         if self.tournament_clock is not None:
@@ -387,7 +393,7 @@ class RulesDesk:
         table, seat = self.table, cmd.seat
         entry = Entry.WAIT_FOR_BIG_BLIND if cmd.wait else Entry.POST
         if cmd.op is SeatOp.SIT:
-            table.join(seat, cmd.name, cmd.amount, now, entry)
+            table.join(seat, cmd.name, cmd.amount, now, entry, club_id=cmd.club_id)
             self._buy_in[seat] = cmd.amount
         elif cmd.op is SeatOp.TOP_UP:
             table.add_chips(seat, cmd.amount, now)
@@ -533,6 +539,7 @@ class RulesDesk:
         started = self.table.current
         assert started is not None
         self._blinds = (started.small_blind, started.big_blind)
+        self.began = (now, {s: self.table.players[s] for s in setup.seats}, self._blinds)
         self._both(
             now,
             {
@@ -603,6 +610,8 @@ class RulesDesk:
         deliveries: Iterable[ChipsDelivered] = (),
     ) -> None:
         self.in_hand = False
+        if self.ended is not None:
+            self.ended.append(hand_record(self, voided, now))
         self.last_awards = awards
         self.last_top_ups = [top_up_view(d) for d in deliveries]
         for d in self.last_top_ups:

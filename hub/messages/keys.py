@@ -75,9 +75,9 @@ HUB_ALERT_CODES: Final = (
     "broker_back",
 )
 """The codes of the alerts the hub raises itself (``hub/app/ingest.py`` NoticeKind, the
-``*_ALERT`` constants of ``hub/app/table_app.py`` and ``hub/views/alerts.py``), beside the
-rules' ``AlertCode`` values; ``hub/app/health.py`` HealthKind and the broker's codes of
-``hub/app/node_alerts.py``)."""
+``*_ALERT`` constants of ``hub/app/node_alerts.py`` and ``hub/views/alerts.py``), beside
+the rules' ``AlertCode`` values; ``hub/app/health.py`` HealthKind and the broker's codes
+of ``hub/app/node_alerts.py``)."""
 
 PUBLIC_CARD_KEYS: Final = frozenset({"alert.uid_on_two_antennas.public.message"})
 """The only keys with a ``{card}``: the card is named when every antenna it lies on is
@@ -191,10 +191,10 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "alert.uid_on_two_antennas.public.message": (_S + "TableApp.check_doubled (public)",),
     "alert.uid_on_two_antennas.hidden.message": (_S + "TableApp.check_doubled",),
     "alert.uid_on_two_antennas.remedy": (_S + "TableApp.check_doubled",),
-    "alert.event_log_failed.message": (_S + "TableApp.log_failed",),
-    "alert.event_log_failed.remedy": (_S + "TableApp.log_failed",),
-    "alert.event_log_loss_accepted.message": (_S + "TableApp.replay (accepted_losses)",),
-    "alert.event_log_loss_accepted.remedy": (_S + "TableApp.replay (accepted_losses)",),
+    "alert.event_log_failed.message": (_H + "log_failed_alert",),
+    "alert.event_log_failed.remedy": (_H + "log_failed_alert",),
+    "alert.event_log_loss_accepted.message": (_H + "loss_accepted_alert",),
+    "alert.event_log_loss_accepted.remedy": (_H + "loss_accepted_alert",),
     "alert.node_offline.message": (_H + "health_alert (HealthKind.NODE_OFFLINE)",),
     "alert.node_offline.remedy": (_H + "health_alert (HealthKind.NODE_OFFLINE)",),
     "alert.node_online.message": (_H + "health_alert (HealthKind.NODE_ONLINE)",),

@@ -121,13 +121,16 @@ class CardBody(_Strict):
 
 
 class SeatCommandBody(_Strict):
-    """Seat management: ``sit`` (``name`` and ``amount``, the buy-in), ``top_up``
+    """Seat management: ``sit`` (``name`` and ``amount``, the buy-in; ``club_id`` when
+    the club knows the player), ``top_up``
     (``amount``), ``sit_out``, ``come_back``, ``leave``; ``wait`` (sit or come back):
     wait for the big blind instead of posting at once."""
 
     op: SeatOp
     seat: int = Field(ge=1, le=10)
     name: str | None = Field(None, min_length=1, max_length=40)
+    club_id: str | None = Field(None, min_length=1, max_length=40)
+    """The player's club id (sit only): one person across tables and nights."""
     amount: int | None = Field(None, gt=0)
     wait: bool = False
 
@@ -138,7 +141,7 @@ class SeatCommandBody(_Strict):
             raise BodyRefusal(Text("refusal.body.sit_needs"))
         if op is SeatOp.TOP_UP and self.amount is None:
             raise BodyRefusal(Text("refusal.body.top_up_needs"))
-        if op is not SeatOp.SIT and self.name is not None:
+        if op is not SeatOp.SIT and (self.name is not None or self.club_id is not None):
             raise BodyRefusal(Text("refusal.body.no_name", {"op": op.value}))
         if op not in (SeatOp.SIT, SeatOp.TOP_UP) and self.amount is not None:
             raise BodyRefusal(Text("refusal.body.no_amount", {"op": op.value}))
@@ -149,7 +152,12 @@ class SeatCommandBody(_Strict):
     def command(self) -> SeatCommand:
         """The seat command this body asks for."""
         return SeatCommand(
-            self.op, self.seat, name=self.name or "", amount=self.amount or 0, wait=self.wait
+            self.op,
+            self.seat,
+            name=self.name or "",
+            amount=self.amount or 0,
+            wait=self.wait,
+            club_id=self.club_id or "",
         )
 
 
