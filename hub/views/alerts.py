@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import ParamSpec
 
 from feltwire.protocol import AlertFrame, PotAwardRecord, reader_kind, seat_of
@@ -36,10 +36,13 @@ __all__ = [
     "UNKNOWN_TAG_ALERT",
     "alert_frame",
     "alert_frame_model",
+    "alert_key",
+    "alert_seats",
     "award_line",
     "award_line_model",
     "award_record",
     "award_record_model",
+    "console_alerts",
     "doubled_tag_alert",
     "rules_alert_frame",
     "unknown_tag_alert",
@@ -177,3 +180,71 @@ def doubled_tag_alert(card: str, readers: list[str], now: float) -> Event:
         seat=next((s for s in map(seat_of, readers) if s is not None), None),
         readers=readers,
     )
+
+
+def alert_key(frame: Event) -> str:
+    """What the console acknowledges an alert by: a rules' alert by its id
+    (``rules-3``), the hub's own — which have none — by their code and time.
+
+    >>> alert_key({"id": 3, "code": "missing_burn", "t": 1.0})
+    'rules-3'
+    >>> alert_key({"id": None, "code": "uid_on_two_antennas", "t": 12.5})
+    'hub-uid_on_two_antennas-12.5'
+    """
+    if frame.get("id") is not None:
+        return f"rules-{frame['id']}"
+    return f"hub-{frame['code']}-{float(frame['t'])!r}"
+
+
+def alert_seats(frame: Event) -> list[int]:
+    """The seats an alert concerns, as people number them: its seat and the seats of the
+    antennas it names (``seat3``, ``up5``), in order.
+
+    >>> alert_seats({"seat": 3, "readers": ["seat3", "seat5", "board"]})
+    [3, 5]
+    """
+    seats: list[int] = [] if frame.get("seat") is None else [int(frame["seat"])]
+    for reader in frame.get("readers") or ():
+        seat = seat_of(reader)
+        if seat is not None and seat not in seats:
+            seats.append(seat)
+    return seats
+
+
+def _cleared(frame: Event, antennas: Mapping[str, Sequence[str]]) -> bool:
+    """True when a doubled tag's cause is gone: no card lies on all its antennas now
+    (the card was taken back). Other alerts are not cleared by the antennas."""
+    readers = frame.get("readers") or []
+    if frame.get("code") != DOUBLED_UID_ALERT or len(readers) < 2:
+        return False
+    common = set(antennas.get(readers[0], ()))
+    for reader in readers[1:]:
+        common &= set(antennas.get(reader, ()))
+    return not common
+
+
+def console_alerts(
+    alerts: Sequence[Event],
+    acknowledged: Set[int],
+    acknowledged_hub: Set[str],
+    antennas: Mapping[str, Sequence[str]],
+) -> list[Event]:
+    """The alerts as the dealer console lists them (oldest first): each with whether the
+    dealer acknowledged it (``acknowledged``: the rules' ids; ``acknowledged_hub``: the
+    keys of the hub's own), whether its cause is gone (``antennas``: the cards on each
+    antenna now), the seats it concerns and its :func:`alert_key`. The console shows
+    the ones neither acknowledged nor cleared, their seats highlighted."""
+    out = []
+    for f in alerts:
+        key = alert_key(f)
+        acked = (f["id"] in acknowledged) if f.get("id") is not None else key in acknowledged_hub
+        out.append(
+            f
+            | {
+                "acknowledged": acked,
+                "cleared": _cleared(f, antennas),
+                "seats": alert_seats(f),
+                "key": key,
+            }
+        )
+    return out
