@@ -37,6 +37,7 @@ __all__ = [
     "alert_frame",
     "alert_frame_model",
     "alert_key",
+    "alert_readers",
     "alert_seats",
     "award_line",
     "award_line_model",
@@ -196,6 +197,40 @@ def alert_key(frame: Event) -> str:
     return f"hub-{frame['code']}-{float(frame['t'])!r}"
 
 
+_DOUBLED_IN_HAND = "alert.duplicate_card.two_readers.message"
+"""The rules' alert for one card read on two antennas at once (its antennas are the
+text's ``reader_a`` and ``reader_b``)."""
+
+
+def _reader_id(text: object) -> str | None:
+    """The reader id an ``antenna.*`` text names (``{"key": "antenna.seat", "params":
+    {"n": 3}}`` is ``seat3``), None for another value."""
+    if not isinstance(text, dict) or not str(text.get("key", "")).startswith("antenna."):
+        return None
+    kind = str(text["key"]).removeprefix("antenna.")
+    n = (text.get("params") or {}).get("n")
+    return f"{kind}{n}" if n is not None else kind if kind != "other" else None
+
+
+def alert_readers(frame: Event) -> list[str]:
+    """The antennas an alert concerns: its ``readers``, or — the rules' alert for a card
+    read on two antennas — the two its text names.
+
+    >>> alert_readers({"text": {"key": _DOUBLED_IN_HAND, "params": {
+    ...     "reader_a": {"key": "antenna.seat", "params": {"n": 1}},
+    ...     "reader_b": {"key": "antenna.seat", "params": {"n": 4}}}}})
+    ['seat1', 'seat4']
+    """
+    if frame.get("readers"):
+        return list(frame["readers"])
+    text = frame.get("text") or {}
+    if text.get("key") != _DOUBLED_IN_HAND:
+        return []
+    params = text.get("params") or {}
+    found = [_reader_id(params.get(k)) for k in ("reader_a", "reader_b")]
+    return [r for r in found if r is not None]
+
+
 def alert_seats(frame: Event) -> list[int]:
     """The seats an alert concerns, as people number them: its seat and the seats of the
     antennas it names (``seat3``, ``up5``), in order.
@@ -204,7 +239,7 @@ def alert_seats(frame: Event) -> list[int]:
     [3, 5]
     """
     seats: list[int] = [] if frame.get("seat") is None else [int(frame["seat"])]
-    for reader in frame.get("readers") or ():
+    for reader in alert_readers(frame):
         seat = seat_of(reader)
         if seat is not None and seat not in seats:
             seats.append(seat)
@@ -212,10 +247,15 @@ def alert_seats(frame: Event) -> list[int]:
 
 
 def _cleared(frame: Event, antennas: Mapping[str, Sequence[str]]) -> bool:
-    """True when a doubled tag's cause is gone: no card lies on all its antennas now
-    (the card was taken back). Other alerts are not cleared by the antennas."""
-    readers = frame.get("readers") or []
-    if frame.get("code") != DOUBLED_UID_ALERT or len(readers) < 2:
+    """True when a doubled card's cause is gone — the hub's doubled tag, the rules' card
+    on two antennas: no card lies on all its antennas now (it was taken back). Other
+    alerts are not cleared by the antennas."""
+    readers = alert_readers(frame)
+    doubled = (
+        frame.get("code") == DOUBLED_UID_ALERT
+        or (frame.get("text") or {}).get("key") == _DOUBLED_IN_HAND
+    )
+    if not doubled or len(readers) < 2:
         return False
     common = set(antennas.get(readers[0], ()))
     for reader in readers[1:]:
