@@ -6,10 +6,13 @@ draw's discards and replacements — and nothing while the players bet."""
 from __future__ import annotations
 
 from feltwire.cards import CardIndex
+from hub.messages import render
+from hub.messages.keys import check
 from hub.rules.games import Family
 from hub.rules.procedure import Act, ConsoleAction, DealingMonitor, DeclareMisdeal
 from hub.rules.procedure.next_deal import NextDeal, NextKind
 from hub.rules.setup import TableProfile
+from hub.views.table import next_deal_text
 from tests.support.dealer_sim import Table, c
 from tests.support.monitor_tables import table
 
@@ -166,3 +169,32 @@ def test_nothing_to_deal_after_a_misdeal() -> None:
     tb = new_table("NT")
     tb.console(DeclareMisdeal(0.0))
     assert tb.monitor.next_deal() is None
+
+
+def test_the_console_says_the_next_card_in_english_and_czech() -> None:
+    """The words (hub/views/table.py, the catalog's next_deal.* entries), seats as people
+    number them; every text fits its catalog entry."""
+    cases = [
+        (NextDeal(NextKind.HOLE, "pre-flop", "seat4", seat=4, card=2, of=2), False),
+        (NextDeal(NextKind.HOLE, "3rd street", "up4", seat=4, card=3, of=3, up=True), False),
+        (NextDeal(NextKind.BURN, "flop", "burn"), False),
+        (NextDeal(NextKind.BOARD, "flop", "board", card=2, of=3, up=True), False),
+        (NextDeal(NextKind.BOARD, "turn", "board", up=True), False),
+        (NextDeal(NextKind.BOARD, "7th street", "board", up=True), True),
+        (NextDeal(NextKind.REPLACEMENT, "draw", "seat3", seat=3, card=1, of=2), False),
+        (NextDeal(NextKind.DISCARD, "draw", "muck", seat=3), False),
+    ]
+    texts = [next_deal_text(nd, community) for nd, community in cases]
+    for text in texts:
+        check(text)
+    assert [render(t, "en") for t in texts] == [
+        "Next: seat 4's second card, face down",
+        "Next: seat 4's third card, face up",
+        "Next: the burn card (flop)",
+        "Next: the flop, card 2 of 3",
+        "Next: the turn card",
+        "Next: the community card, one for every seat (R-DEAL-4)",
+        "Next: seat 3's replacement card 1 of 2",
+        "Next: seat 3 throws the discards to the muck (or stands pat)",
+    ]
+    assert render(texts[0], "cs") == "Další: druhá karta pro místo 4, rubem nahoru"
