@@ -719,7 +719,8 @@ class RulesDesk:
     def _console_player(self, view: dict[str, Any], now: float) -> dict[str, Any]:
         hand = self.monitor.hand if self.monitor is not None else None
         setup = self.setup if self.in_hand else None
-        return console_player(self.table, view, now, hand, setup)
+        waiting = self.monitor.waiting_discards if self.monitor is not None else {}
+        return console_player(self.table, view, now, hand, setup, waiting)
 
     # ------------------------------------------------------------------ the console
 

@@ -6,6 +6,7 @@ shown hands. Pure: no clock, no I/O; the caller passes the state and ``now``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import TypeAdapter
@@ -142,10 +143,12 @@ def console_player_model(
     now: float,
     hand: Hand | None,
     setup: HandSetup | None,
+    discards: Mapping[int, int] | None = None,
 ) -> ConsolePlayer:
-    """A player as the console shows them: the public view, what they owe, and which
-    seat commands the table's rules allow now (``hand``: the last or running hand;
-    ``setup``: the running hand's, None between hands)."""
+    """A player as the console shows them: the public view, what they owe, which seat
+    commands the table's rules allow now, and how many cards the hand dealt them, less
+    the discards waiting at the muck (``hand``: the last or running hand; ``setup``: the
+    running hand's, None between hands; ``discards``: by hand seat, in a draw)."""
     seat = view.seat
     player = table.players[seat]
     top_up = table.limits_for_top_up(seat, now)
@@ -153,7 +156,9 @@ def console_player_model(
     up: list[str] = []
     if hand is not None and h is not None and hand.game.family is Family.STUD:
         up = [card_code(c) for c in hand.up_cards.get(h, []) if c >= 0]
-    cards = len(hand.hole[h]) if hand is not None and h is not None and not view.folded else 0
+    cards = 0
+    if hand is not None and h is not None and not view.folded:
+        cards = max(0, len(hand.hole[h]) - (discards or {}).get(h, 0))
     return ConsolePlayer(
         **view.model_dump(),
         pending=player.pending,
@@ -175,11 +180,12 @@ def console_player(
     now: float,
     hand: Hand | None,
     setup: HandSetup | None,
+    discards: Mapping[int, int] | None = None,
 ) -> Event:
     """:func:`console_player_model` as a JSON object, from a player of
     :func:`players_view`."""
     player = PublicPlayer.model_validate(view)
-    return frame(console_player_model(table, player, now, hand, setup))
+    return frame(console_player_model(table, player, now, hand, setup, discards))
 
 
 def _nth(n: int) -> Text:

@@ -84,12 +84,14 @@ async def test_the_next_card_is_named_and_lit_through_a_holdem_hand(browser: Any
         cards = stub()
         for nth in (1, 2):
             for seat in r.seats:
+                if (nth, seat) == (2, r.seats[1]):  # the picture of a deal under way
+                    await page.wait_for_selector(f".seat[data-seat='{seat}'].next-card")
+                    await page.screenshot(path=str(ARTIFACTS / "console-next-card-holdem.png"))
                 await deal_seat(page, r, cards, seat, nth)
         await wait_acting(page, r.seat_to_act())
         assert await page.locator(".next-card").count() == 0  # betting: nothing to deal
         await bet_round(r, http)
         await burn_and_board(page, r, cards, "flop", 3)
-        await page.screenshot(path=str(ARTIFACTS / "console-next-card-holdem.png"))
         await bet_round(r, http)
         await burn_and_board(page, r, cards, "turn", 1)
         await bet_round(r, http)
@@ -129,6 +131,7 @@ async def test_the_next_card_in_a_draw_discards_burn_and_replacements(browser: A
         await expect_next(page, discard, f".seat[data-seat='{first}']")
         await r.move(held[first][0], f"seat{first}", "muck")
         await expect_next(page, "Next: the burn card (draw)", "#burn-spot")
+        assert await page.locator(f".seat[data-seat='{first}'] .card.back").count() == 4
         await r.put("burn", next(cards))
         text = f"Next: seat {first}'s replacement card 1 of 1"
         await expect_next(page, text, f".seat[data-seat='{first}']")

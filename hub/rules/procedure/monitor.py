@@ -177,8 +177,13 @@ class DealingMonitor(Corrections):
         card is due or the hand is void."""
         if self.void:
             return None
-        discards = {h: len(cards) for h, cards in self._pending_discards.items()}
-        return next_deal(self.hand, self.setup, self._plan, self.profile, discards)
+        return next_deal(self.hand, self.setup, self._plan, self.profile, self.waiting_discards)
+
+    @property
+    def waiting_discards(self) -> dict[int, int]:
+        """In a draw: how many cards each of the hand's players has at the muck that the
+        hand has not taken as discards yet (they are, when the player's turn comes)."""
+        return {h: len(cards) for h, cards in self._pending_discards.items()}
 
     @property
     def winner_to_show(self) -> int | None:

@@ -154,25 +154,31 @@ export function presets(state, bet) {
   return out;
 }
 
+// rebuilt only when the presets change (a blur re-renders the panel as the finger comes
+// down on a preset: rebuilding it then would swallow the tap)
 function renderPresets(bet, pending) {
   const box = document.getElementById("amount-presets");
   const list = presets(store.state, bet);
-  box.replaceChildren(...list.map((p) => {
-    const b = el("button", "preset", t(p.key, { amount: i18n.num(p.to) }));
-    b.type = "button";
-    b.dataset.amount = String(p.to);
-    b.dataset.preset = p.key.replace("console.preset", "").toLowerCase();
-    b.classList.toggle("selected", pending.to === p.to && !pending.note);
-    b.addEventListener("click", () => {
-      if (!store.pending) return;
-      store.pending.to = p.to;
-      store.pending.note = null;
-      document.getElementById("amount-input").value = String(p.to);
-      renderAmount();
-      renderPending();
-    });
-    return b;
-  }));
+  if (changed("presets", list, i18n.lang)) {
+    box.replaceChildren(...list.map((p) => {
+      const b = el("button", "preset", t(p.key, { amount: i18n.num(p.to) }));
+      b.type = "button";
+      b.dataset.amount = String(p.to);
+      b.dataset.preset = p.key.replace("console.preset", "").toLowerCase();
+      b.addEventListener("click", () => {
+        if (!store.pending) return;
+        store.pending.to = p.to;
+        store.pending.note = null;
+        document.getElementById("amount-input").value = String(p.to);
+        renderAmount();
+        renderPending();
+      });
+      return b;
+    }));
+  }
+  box.querySelectorAll(".preset").forEach((b) => {
+    b.classList.toggle("selected", pending.to === Number(b.dataset.amount) && !pending.note);
+  });
 }
 
 /** Draw the chosen action waiting for Confirm. */

@@ -105,9 +105,11 @@ function seatNotes(p, offline) {
   return notes;
 }
 
-/** The stack and the bet, each under its label ("Stack 0 · Bet 18,022" for an all-in). */
+/** The stack and the bet, each beside its label ("Stack 0 · Bet 18,022" for an all-in);
+ * an empty seat has neither (its box keeps the same size). */
 function chips(p) {
   const box = el("div", "chips");
+  box.hidden = !p;
   const stack = el("span", "value", p ? i18n.num(p.stack) : "");
   stack.dataset.field = "stack";
   const bet = el("span", "value bet", p && p.bet ? i18n.num(p.bet) : "");
