@@ -26,7 +26,7 @@ from feltwire.protocol.texts import AwardLine
 from feltwire.protocol.values import FrameModel
 from feltwire.text import Text
 from hub.messages import antenna, joined, render
-from hub.rules.alerts import Alert
+from hub.rules.alerts import Alert, AlertCode
 from hub.rules.procedure import PotAwarded
 from hub.views.antennas import PUBLIC_KINDS
 from hub.views.frames import Event, frame
@@ -197,9 +197,17 @@ def alert_key(frame: Event) -> str:
     return f"hub-{frame['code']}-{float(frame['t'])!r}"
 
 
-_DOUBLED_IN_HAND = "alert.duplicate_card.two_readers.message"
-"""The rules' alert for one card read on two antennas at once (its antennas are the
-text's ``reader_a`` and ``reader_b``)."""
+_TWO_READERS = ("reader_a", "reader_b")
+"""The parameters of the rules' ``duplicate_card`` alert for one card read on two
+antennas at once: the two antennas."""
+
+
+def _doubled_in_hand(frame: Event) -> bool:
+    """True for the rules' alert of one card read on two antennas at once (a
+    ``duplicate_card`` whose text names the two antennas)."""
+    params = (frame.get("text") or {}).get("params") or {}
+    doubled = AlertCode.DUPLICATE_CARD.value
+    return frame.get("code") == doubled and all(k in params for k in _TWO_READERS)
 
 
 def _reader_id(text: object) -> str | None:
@@ -216,18 +224,17 @@ def alert_readers(frame: Event) -> list[str]:
     """The antennas an alert concerns: its ``readers``, or — the rules' alert for a card
     read on two antennas — the two its text names.
 
-    >>> alert_readers({"text": {"key": _DOUBLED_IN_HAND, "params": {
+    >>> alert_readers({"code": "duplicate_card", "text": {"key": "…", "params": {
     ...     "reader_a": {"key": "antenna.seat", "params": {"n": 1}},
     ...     "reader_b": {"key": "antenna.seat", "params": {"n": 4}}}}})
     ['seat1', 'seat4']
     """
     if frame.get("readers"):
         return list(frame["readers"])
-    text = frame.get("text") or {}
-    if text.get("key") != _DOUBLED_IN_HAND:
+    if not _doubled_in_hand(frame):
         return []
-    params = text.get("params") or {}
-    found = [_reader_id(params.get(k)) for k in ("reader_a", "reader_b")]
+    params = frame["text"]["params"]
+    found = [_reader_id(params.get(k)) for k in _TWO_READERS]
     return [r for r in found if r is not None]
 
 
@@ -251,10 +258,7 @@ def _cleared(frame: Event, antennas: Mapping[str, Sequence[str]]) -> bool:
     on two antennas: no card lies on all its antennas now (it was taken back). Other
     alerts are not cleared by the antennas."""
     readers = alert_readers(frame)
-    doubled = (
-        frame.get("code") == DOUBLED_UID_ALERT
-        or (frame.get("text") or {}).get("key") == _DOUBLED_IN_HAND
-    )
+    doubled = frame.get("code") == DOUBLED_UID_ALERT or _doubled_in_hand(frame)
     if not doubled or len(readers) < 2:
         return False
     common = set(antennas.get(readers[0], ()))
