@@ -97,6 +97,8 @@ from hub.views.antennas import public_antenna
 from hub.views.overlay_scene import OverlayScene
 from hub.views.table import (
     board_view,
+    console_alerts,
+    console_hand_view,
     console_player,
     legal_view,
     limits_view,
@@ -217,6 +219,8 @@ class RulesDesk:
         when it ended (R-BUY-4), for the console."""
         self.acknowledged: set[int] = set()
         """Ids of the alerts the dealer acknowledged at the console."""
+        self.acknowledged_hub: set[str] = set()
+        """Keys of the hub's own alerts acknowledged (:func:`~hub.views.alerts.alert_key`)."""
         self._alert_seq = 0
         self._hints: SeatHints | None = None
         self._blinds: tuple[int | None, int | None] = (None, None)
@@ -724,7 +728,8 @@ class RulesDesk:
     def _console_player(self, view: dict[str, Any], now: float) -> dict[str, Any]:
         hand = self.monitor.hand if self.monitor is not None else None
         setup = self.setup if self.in_hand else None
-        return console_player(self.table, view, now, hand, setup)
+        waiting = self.monitor.waiting_discards if self.monitor is not None else {}
+        return console_player(self.table, view, now, hand, setup, waiting)
 
     # ------------------------------------------------------------------ the console
 
@@ -781,10 +786,9 @@ class RulesDesk:
             "can_undo": open_ is not None and any(isinstance(r, Action) for r in open_.log),
             "can_misdeal": open_ is not None and self.table.can_misdeal(),
             "last_hand": last,
-            "alerts": [
-                f | {"acknowledged": f["id"] is not None and f["id"] in self.acknowledged}
-                for f in self.alerts_view(hub_alerts)
-            ],
+            "alerts": console_alerts(
+                self.alerts_view(hub_alerts), self.acknowledged, self.acknowledged_hub, snap
+            ),
             "seating": {
                 "seats": self.profile.seats,
                 "empty": [s for s in range(1, self.profile.seats + 1) if s not in players],
@@ -793,4 +797,6 @@ class RulesDesk:
             },
             "live_hole_cards": self.live_hole_cards,
             "antennas": [public_antenna(r, snap.get(r, ())) for r in self.readers],
+            "clock": self.tournament_clock.state(now) if self.tournament_clock else None,
+            **console_hand_view(monitor if open_ is not None else None, setup),
         }

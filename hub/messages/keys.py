@@ -49,7 +49,7 @@ _INT += " refused room seats size small stack started thrown to total unit"
 PARAM_KINDS: Final[Mapping[str, Kind]] = {
     **dict.fromkeys(("seat", "actor", "other"), _K.SEAT),
     **dict.fromkeys(("street", "reader", "reader_a", "reader_b", "readers", "phase"), _K.TEXT),
-    **dict.fromkeys(("what", "name", "half", "pot_name", "shares", "reason"), _K.TEXT),
+    **dict.fromkeys(("what", "name", "half", "pot_name", "shares", "reason", "nth"), _K.TEXT),
     **dict.fromkeys(("head", "tail"), _K.ANY),
     **dict.fromkeys(("hand", "alert", "first", "seqs"), _K.ID),
     **dict.fromkeys(_STR.split(), _K.STR),
@@ -122,6 +122,17 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
         for a in ("seat", "up", "board", "flop", "turn", "river", "burn", "muck", "register")
     },
     "antenna.other": ("a reader id outside the grammar",),
+    # ------------------------------------------------------------ the next card to deal
+    **{
+        f"next_deal.{k}": ("hub/views/table.py:next_deal_view (NextDeal.kind)",)
+        for k in ("hole.down", "hole.up", "burn", "board.flop", "board.one", "board.community")
+    },
+    "next_deal.replacement": ("hub/views/table.py:next_deal_view (NextKind.REPLACEMENT)",),
+    "next_deal.discard": ("hub/views/table.py:next_deal_view (NextKind.DISCARD)",),
+    **{
+        f"ordinal.{n}": ("hub/views/table.py:next_deal_view (a seat's n-th card)",)
+        for n in ("1", "2", "3", "4", "5", "6", "7", "other")
+    },
     # ------------------------------------------------------------ the monitor's alerts
     "alert.deal_out_of_order.two_at_once.message": (_P + "_plan_card → _order_alert",),
     "alert.deal_out_of_order.after_later_seats.message": (_P + "_plan_card → _order_alert",),

@@ -13,7 +13,9 @@ Every route needs the dealer role (admin passes too):
   commands and showdown inputs (``/show`` with ``cards``: a player who won uncontested
   shows only those, R-SHOW-3);
 * ``POST /api/console/seat`` — sit down with a buy-in, top up, sit out, come back, leave;
-* ``POST /api/console/alerts/{id}/ack`` — acknowledge an alert.
+* ``POST /api/console/alerts/{id}/ack`` — acknowledge a rules' alert by its id;
+* ``POST /api/console/alerts/ack`` — acknowledge any alert the console lists, the hub's
+  own (security, the nodes; they have no id) too, by its ``key`` (``{"key": …}``).
 
 Bodies are strict (unknown fields are 422). A refusal by the rules is 409 with the
 engine's message, which names the rule id; 404 when the hub runs no rules; 503 with the
@@ -93,6 +95,12 @@ class ShowBody(SeatBody):
     @classmethod
     def _card_codes(cls, cards: list[str]) -> list[str]:
         return [normalize_card(c.strip()) for c in cards]
+
+
+class AckBody(_Strict):
+    """An alert acknowledged by the key the console state lists it under."""
+
+    key: str = Field(min_length=1, max_length=96)
 
 
 class CardBody(_Strict):
@@ -346,7 +354,21 @@ async def console_ack(
     return {"accepted": True, "state": rules.console_state()}
 
 
+@router.post("/api/console/alerts/ack")
+async def console_ack_key(body: AckBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+    """Acknowledge an alert by its console ``key`` — the hub's own (a doubled tag, a node
+    offline) as well as the rules' (logged): it leaves the console's list."""
+    rules = rules_of(service)
+    try:
+        rules.acknowledge(body.key)
+    except LookupError:
+        no_alert = Text("refusal.http.no_alert", {"alert": body.key})
+        raise _refuse(service, no_alert, status.HTTP_404_NOT_FOUND) from None
+    return {"accepted": True, "state": rules.console_state()}
+
+
 __all__ = [
+    "AckBody",
     "CardBody",
     "ConsoleActionBody",
     "NoBody",
