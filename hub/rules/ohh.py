@@ -93,7 +93,8 @@ def _street_name(hand: Hand, street: int) -> str:
 
 
 def _cards(cards: Iterable[CardIndex]) -> list[str]:
-    return [card_code(c) for c in cards]
+    """Card codes; a card nobody read (``UNKNOWN``) is left out."""
+    return [card_code(c) for c in cards if c >= 0]
 
 
 def ohh_document(hand: Hand, ctx: HandContext, view: Perspective | None = None) -> dict[str, Any]:
@@ -146,8 +147,8 @@ def ohh_document(hand: Hand, ctx: HandContext, view: Perspective | None = None) 
         if g.family is Family.DRAW and upto > 0:
             return  # replacements go with each seat's discard
         for seat in sorted(new):
-            mine = view.sees(seat, seat in shown)
-            cards = [c for c, up in new[seat] if mine or up]
+            mine = view.sees(seat, False)  # a shown hand shows at the showdown
+            cards = [c for c, up in new[seat] if (mine or up) and c >= 0]
             dealt.setdefault(seat, []).extend(c for c, _ in new[seat])
             if cards:
                 current["actions"].append(act(seat, "Dealt Cards", cards=_cards(cards)))
@@ -176,7 +177,7 @@ def ohh_document(hand: Hand, ctx: HandContext, view: Perspective | None = None) 
             open_round(street)
             deal_lines(street)
         if isinstance(r, Discard):
-            mine = view.sees(r.seat, r.seat in shown)
+            mine = view.sees(r.seat, False)  # discards are never shown
             if not r.cards:
                 current["actions"].append(act(r.seat, "Stands Pat"))
                 continue

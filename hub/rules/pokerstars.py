@@ -173,7 +173,8 @@ def posts_in_order(hand: Hand) -> list[Post]:
 
 
 def _cards(cards: Sequence[CardIndex]) -> str:
-    return " ".join(card_code(c) for c in cards)
+    """Card codes; a card nobody read (``UNKNOWN``) is left out."""
+    return " ".join(card_code(c) for c in cards if c >= 0)
 
 
 def _stakes(hand: Hand) -> str:
@@ -224,7 +225,10 @@ class _Writer:
         return self.ctx.players[seat]
 
     def sees(self, seat: int) -> bool:
-        return self.view.sees(seat, seat in self.shown)
+        """Whether the file shows ``seat``'s face-down cards as they are dealt and thrown
+        (the hero's, or every seat's): a hand shown at the showdown is shown there, its
+        discards never."""
+        return self.view.sees(seat, False)
 
     # ------------------------------------------------------------------ parts
 
@@ -306,8 +310,8 @@ class _Writer:
             before = self.cards[seat]
             self.cards[seat] = before + new[seat]
             mine = self.sees(seat)
-            old = [c for c, up in before if mine or up]
-            now = [c for c, up in new[seat] if mine or up]
+            old = [c for c, up in before if (mine or up) and c >= 0]
+            now = [c for c, up in new[seat] if (mine or up) and c >= 0]
             if not now:
                 continue
             if old and hand.game.family is not Family.BOARD:

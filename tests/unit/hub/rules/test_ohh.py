@@ -75,13 +75,23 @@ def replay(doc: dict[str, Any], like: Hand) -> Hand:
 
 
 def hidden(hand: Hand, view: Perspective) -> set[str]:
-    shown = {r.seat for r in hand.log if isinstance(r, ShowOrMuck) and r.shown}
+    """Face-down hole cards ``view`` may not see: of every seat but the hero's (or none,
+    with every card), less the cards a seat showed at the showdown — its discards and
+    the cards it kept hidden stay hidden (replacement cards too)."""
+    shown: set[int] = {
+        c for r in hand.log if isinstance(r, ShowOrMuck) and r.shown for c in r.cards
+    }
     return {
         card_code(r.card)
         for r in hand.log
-        if isinstance(r, Deal) and r.kind is DealKind.HOLE and r.seat is not None
-        and not r.up and not view.sees(r.seat, r.seat in shown)
-    }  # fmt: skip
+        if isinstance(r, Deal)
+        and r.kind is DealKind.HOLE
+        and r.seat is not None
+        and not r.up
+        and r.card >= 0
+        and not view.sees(r.seat, False)
+        and r.card not in shown
+    }
 
 
 @pytest.mark.parametrize("variant", sorted(GAMES))

@@ -68,9 +68,12 @@ def test_pokerkit_reads_our_holdem_to_the_same_actions_and_stacks() -> None:
 
 
 def hidden_cards(hand: Hand, view: Perspective) -> set[str]:
-    """Face-down hole cards ``view`` may not see: of seats that did not show, not the
-    hero's (replacement cards too)."""
-    shown = {r.seat for r in hand.log if isinstance(r, ShowOrMuck) and r.shown}
+    """Face-down hole cards ``view`` may not see: of every seat but the hero's (or none,
+    with every card), less the cards a seat showed at the showdown — its discards and
+    the cards it kept hidden stay hidden (replacement cards too)."""
+    shown: set[int] = {
+        c for r in hand.log if isinstance(r, ShowOrMuck) and r.shown for c in r.cards
+    }
     return {
         card_code(r.card)
         for r in hand.log
@@ -78,7 +81,9 @@ def hidden_cards(hand: Hand, view: Perspective) -> set[str]:
         and r.kind is DealKind.HOLE
         and r.seat is not None
         and not r.up
-        and not view.sees(r.seat, r.seat in shown)
+        and r.card >= 0
+        and not view.sees(r.seat, False)
+        and r.card not in shown
     }
 
 
