@@ -101,7 +101,6 @@ def ohh_document(hand: Hand, ctx: HandContext, view: Perspective | None = None) 
     """The OHH document of a complete ``hand`` (see the module's docs)."""
     view = view if view is not None else Perspective.shown()
     g, st = hand.game, hand.stakes
-    shown = {r.seat for r in hand.log if isinstance(r, ShowOrMuck) and r.shown}
     number = 0
 
     def act(player: int, action: str, **extra: Any) -> dict[str, Any]:
