@@ -795,6 +795,6 @@ class TableApp:
             hole=hand.hole,
             folded=hand.folded,
             board=hand.board,
-            burns=hand.burns,
             snapshot=snap,
+            pots=[(p.amount, p.eligible) for p in hand.pots()],
         )

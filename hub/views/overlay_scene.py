@@ -4,8 +4,10 @@
 the rules' hand and table, the cards on every antenna, the last equity figures — the way
 :func:`hub.views.table.players_view` answers for the public. Nothing is re-derived: the
 stacks, bets, pot, the uncalled bet's return, who folded or is all in are the rules'
-own. The app pushes the picture into the overlay's delay as a snapshot (a ``state``
-frame) after every change, so what a page sees is the table as of the delay.
+own; once pots are awarded, each seat's equity is its share of the chips awarded (the
+figures agree with the result). The app pushes the picture into the overlay's delay as a
+snapshot (a ``state`` frame) after every change, so what a page sees is the table as of
+the delay.
 
 Two sources, the richer one winning: with the rules running (a hand
 started), players, chips, the board and the hole cards come from the hand, a hole card
@@ -126,6 +128,39 @@ def _award(record: PotAwardRecord) -> OverlayAward:
     )
 
 
+def _winnings(pots: Sequence[PotAwardRecord]) -> tuple[dict[int, int], dict[int, int]]:
+    """The chips each seat took from the pots awarded, and of them those it took alone."""
+    won: dict[int, int] = {}
+    alone: dict[int, int] = {}
+    for pot in pots:
+        for p in pot.payouts:
+            won[p.seat] = won.get(p.seat, 0) + p.amount
+            if len(pot.payouts) == 1:
+                alone[p.seat] = alone.get(p.seat, 0) + p.amount
+    return won, alone
+
+
+def _settled(
+    shown: PlayerEquity | None, seat: int, won: dict[int, int], alone: dict[int, int], total: int
+) -> PlayerEquity | None:
+    """A seat's equity once the pots are awarded: its share of the chips awarded (a
+    side-pot winner shows the share it won, whatever its chance at the main pot was)."""
+    if shown is None or total <= 0:
+        return shown
+    share = round(won.get(seat, 0) / total, 4)
+    win = round(alone.get(seat, 0) / total, 4)
+    return shown.model_copy(
+        update={
+            "equity": share,
+            "win": win,
+            "tie": round(share - win, 4),
+            "outs": None,
+            "split_outs": None,
+            "exact": True,
+        }
+    )
+
+
 def _code(card: CardIndex) -> str | None:
     return card_code(card) if card >= 0 else None
 
@@ -201,10 +236,8 @@ def _with_rules(
                 mucked.add(seats[record.seat])
         elif isinstance(record, Action):
             last = record
-    won: dict[int, int] = {}
-    for pot in scene.pots:
-        for p in pot.payouts:
-            won[p.seat] = won.get(p.seat, 0) + p.amount
+    won, alone = _winnings(scene.pots)
+    total_won = sum(won.values())
     everyone: set[int] = set(seats)
     everyone.update(s for r, cards in scene.antennas.items() if cards and (s := seat_of(r)))
     if equity is not None:
@@ -238,7 +271,9 @@ def _with_rules(
                 shown_cards=shown.get(seat, []),
                 mucked=seat in mucked,
                 won=won.get(seat, 0),
-                equity=None if folded else _player_equity(equity, seat),
+                equity=None
+                if folded
+                else _settled(_player_equity(equity, seat), seat, won, alone, total_won),
             )
         )
     awards: list[OverlayAward | OverlayAwardText] = [_award(p) for p in scene.pots]
