@@ -80,6 +80,9 @@ def test_at_showdown_equity_is_each_seats_share_of_the_pots_won() -> None:
     shown = {p["seat"]: (p["won"], p["equity"]["equity"]) for p in picture["players"]}
     assert shown == {2: (1200, 0.5), 5: (1200, 0.5), 7: (0, 0.0)}
     assert [(a["pot"], a["amount"]) for a in picture["awards"]] == [(0, 1200), (1, 1200)]
+    # each pot names its winner's hand
+    named = [[(p["seat"], p["hand_name"]) for p in a["payouts"]] for a in picture["awards"]]
+    assert named == [[(2, "Pair of Aces")], [(5, "Pair of Kings")]]
 
 
 def test_an_equity_frame_of_the_turn_agrees_with_the_result_once_the_pots_are_awarded() -> None:

@@ -148,7 +148,7 @@ def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> 
     assert me["shown"] and me["shown_cards"] == [shown] and me["cards"] == [shown, hidden]
     assert not picture["in_hand"] and picture["pot"] == 0
     assert [a["payouts"] for a in picture["awards"]] == [
-        [{"seat": button, "amount": 125, "half": "whole"}]
+        [{"seat": button, "amount": 125, "half": "whole", "hand_name": None}]
     ]
     assert seat_view(picture)[button]["won"] == 125
     assert {p["seat"]: p["stack"] for p in picture["players"]} == {
