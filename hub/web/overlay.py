@@ -108,7 +108,8 @@ async def overlay_page(request: Request, service: ReaderDep, who: OverlayPageDep
     if not OVERLAY_PAGE_RULE.allows(who.role):  # never the page to anyone else
         refusal = AccessRefused(401, "sign in as producer", headers={ACCESS_HEADER: "refused"})
         return await refused(request, refusal)
-    html = page("overlay.html", TITLE=f"feltwire overlay — {service.table}", TABLE=service.table)
+    table = escape(service.table)
+    html = page("overlay.html", TITLE=f"feltwire overlay — {table}", TABLE=table)
     return HTMLResponse(html)
 
 
