@@ -49,8 +49,13 @@ export function nameOf(p) {
 export function setCards(box, cards, offline = "", slots = 0) {
   const key = JSON.stringify([cards, offline, slots]);
   if (box.dataset.cards === key) return;
+  const before = new Set([...box.querySelectorAll(".card[data-card]")].map((e) => e.dataset.card));
   box.dataset.cards = key;
-  box.replaceChildren(...cards.map((c) => cardEl(c)));
+  box.replaceChildren(...cards.map((c) => {
+    const e = cardEl(c);
+    if (c && !before.has(c)) e.classList.add("reveal"); // a card new here turns over
+    return e;
+  }));
   if (offline) box.appendChild(unknownCardEl(offline));
   const n = Math.max(slots, box.childElementCount);
   while (box.childElementCount < n) {
