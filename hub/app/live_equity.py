@@ -166,16 +166,17 @@ def hand_spot(
     folded: Sequence[bool],
     board: Sequence[CardIndex],
     snapshot: Mapping[str, Sequence[str]],
-    pots: Sequence[tuple[int, Sequence[int]]] = (),
+    committed: Sequence[int] = (),
+    stacks: Sequence[int] = (),
 ) -> LiveSpot | None:
     """The spot from the rules' hand: ``seats`` (table seats in hand order) and, per
     seat, its ``hole`` cards (card indexes; negative: dealt but not read) and whether it
     ``folded``; the ``board`` so far; the antennas' ``snapshot`` for cards the rules have
     not learnt. Dead cards are the folded seats' cards the overlay showed (the rules' and
-    their antennas'); never a burn, never a muck card the overlay did not show. ``pots``:
-    the rules' main and side pots, each its chips and the hand's seats (indexes into
-    ``seats``) that may win it — with side pots a seat's equity is its share of all of
-    them (:func:`pot_equity`).
+    their antennas'); never a burn, never a muck card the overlay did not show.
+    ``committed``, per seat, the chips it has put in this hand and ``stacks`` what it has
+    left: a seat all in for less than others puts a side pot beside the main pot, and a
+    seat's equity is then its share of all of them (:func:`pot_equity`).
 
     None while the deal of the hole cards is under way, fewer than two seats are in,
     or the flop is half dealt.
@@ -220,21 +221,48 @@ def hand_spot(
         board=tuple(board),
         dead=tuple(sorted(dead - used)),
     )
-    return LiveSpot(tuple(live_seats), spot, hand, _contests(seats, live_seats, pots))
+    pots = side_pots(seats, live_seats, committed, stacks) if committed else ()
+    return LiveSpot(tuple(live_seats), spot, hand, pots)
 
 
-def _contests(
-    seats: Sequence[int], live_seats: Sequence[int], pots: Sequence[tuple[int, Sequence[int]]]
+def side_pots(
+    seats: Sequence[int],
+    live_seats: Sequence[int],
+    committed: Sequence[int],
+    stacks: Sequence[int],
 ) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The pots more than one live seat may win, as (chips, live-seat indexes), pots with
-    the same claimants merged; () when there is only one such pot (everyone contests it).
-    A pot only one seat may win (an uncalled bet, to go back) is nobody's equity."""
+    """The pots the seats still in contest, as (chips, indexes into ``live_seats``), when
+    a seat all in for less than others makes side pots; () when one pot is all there is.
+
+    Each all-in seat caps a pot at what it put in: the chips of every seat (folded ones
+    too) up to that cap go to the pot, which the seats that put in as much may win; a
+    seat not all in may win every pot (it can still match any bet). A pot only one seat
+    may win (an uncalled bet, to go back) is nobody's equity.
+
+    >>> side_pots((5, 7, 2), (5, 7, 2), committed=(1000, 1000, 400), stacks=(0, 0, 0))
+    ((1200, (0, 1, 2)), (1200, (0, 1)))
+    >>> side_pots((5, 7, 2), (5, 7, 2), committed=(10, 60, 5), stacks=(990, 940, 995))
+    ()
+    """
     where = {seat: i for i, seat in enumerate(live_seats)}
+    live = [h for h, seat in enumerate(seats) if seat in where]
+    caps = sorted({committed[h] for h in live if stacks[h] == 0})
     merged: dict[tuple[int, ...], int] = {}
-    for amount, eligible in pots:
-        who = tuple(sorted(where[seats[h]] for h in eligible if seats[h] in where))
+    below = 0
+    for cap in [*caps, None]:
+        top = [c if cap is None else min(c, cap) for c in committed]
+        amount = sum(max(0, t - min(c, below)) for t, c in zip(top, committed, strict=True))
+        who = tuple(
+            sorted(
+                where[seats[h]]
+                for h in live
+                if stacks[h] > 0 or (cap is not None and committed[h] >= cap)
+            )
+        )
         if len(who) >= 2 and amount > 0:
             merged[who] = merged.get(who, 0) + amount
+        if cap is not None:
+            below = cap
     return tuple((amount, who) for who, amount in merged.items()) if len(merged) > 1 else ()
 
 

@@ -796,5 +796,6 @@ class TableApp:
             folded=hand.folded,
             board=hand.board,
             snapshot=snap,
-            pots=[(p.amount, p.eligible) for p in hand.pots()],
+            committed=hand.total,
+            stacks=hand.stacks,
         )

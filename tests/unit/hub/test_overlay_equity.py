@@ -109,3 +109,18 @@ def test_an_equity_frame_of_the_turn_agrees_with_the_result_once_the_pots_are_aw
     equity = {p["seat"]: p["equity"] for p in picture["players"]}
     assert {s: e["equity"] for s, e in equity.items()} == {2: 0.5, 5: 0.5, 7: 0.0}
     assert all(e["exact"] for e in equity.values())
+
+
+def test_a_bet_not_yet_called_leaves_every_seat_its_equity() -> None:
+    # mid-round nobody is all in: one pot, and the seats yet to act are in it
+    hub, rules, felt, clock = table({2: 1000, 5: 1000, 7: 1000})
+    assert rules.desk.setup is not None
+    seats = rules.desk.setup.seats
+    for i in range(2):
+        for seat in seats:
+            felt.put(f"seat{seat}", HANDS[seat][i])
+    rules.console(ConsoleAction(seats[2], Act.RAISE, clock.now, 60))
+    live = hub.equity_spot()
+    assert live is not None and live.pots == ()
+    figures = equities(hub)
+    assert all(e > 0.1 for e in figures.values()) and abs(sum(figures.values()) - 1) < 0.01

@@ -79,28 +79,27 @@ function drawAwards(s, bySeat) {
   awards.hidden = !awards.childElementCount;
 }
 
-// the winner banner: who took the most of the pots, and with what
+// the winner banner: the main pot's winner (its hand, the chips the seat took in all),
+// or its split; the side pots are in the lines below
 function drawBanner(s, bySeat) {
   const banner = document.getElementById("banner");
-  const won = new Map();
-  const hands = new Map();
-  (s.awards || []).forEach((a) => (a.payouts || []).forEach((p) => {
-    won.set(p.seat, (won.get(p.seat) || 0) + p.amount);
-    if (p.hand_name && !hands.has(p.seat)) hands.set(p.seat, p.hand_name);
-  }));
-  const winners = [...won.entries()].sort((a, b) => b[1] - a[1]);
-  banner.hidden = !winners.length || s.voided;
+  const awarded = (s.awards || []).filter((a) => (a.payouts || []).length);
+  const main = awarded.find((a) => a.pot === 0) || awarded[0];
+  banner.hidden = !main || s.voided;
   if (banner.hidden) {
     banner.dataset.seat = "";
     return;
   }
-  const names = winners.map(([seat]) => nameOf(bySeat.get(seat) || { seat: seat }));
-  const [seat, amount] = winners[0];
-  banner.dataset.seat = String(seat);
-  document.getElementById("banner-title").textContent = winners.length === 1
-    ? t("banner.wins", { name: names[0], amount: num(amount) })
-    : t("banner.split", { names: names.join(" · ") });
-  document.getElementById("banner-hand").textContent = hands.get(seat) || "";
+  const won = new Map();
+  awarded.forEach((a) => a.payouts.forEach((p) => won.set(p.seat, (won.get(p.seat) || 0) + p.amount)));
+  const seats = [...new Set(main.payouts.map((p) => p.seat))];
+  const name = (seat) => nameOf(bySeat.get(seat) || { seat: seat });
+  banner.dataset.seat = seats.join(" ");
+  document.getElementById("banner-title").textContent = seats.length === 1
+    ? t("banner.wins", { name: name(seats[0]), amount: num(won.get(seats[0])) })
+    : t("banner.split", { names: seats.map(name).join(" · ") });
+  const hands = [...new Set(main.payouts.map((p) => p.hand_name).filter((h) => h))];
+  document.getElementById("banner-hand").textContent = hands.join(" · ");
 }
 
 // the pot: one figure, or main and side pots labelled
@@ -108,7 +107,10 @@ function drawPot(s) {
   const pot = document.getElementById("pot");
   pot.textContent = num(s.pot || 0);
   pot.dataset.pot = String(s.pot || 0);
-  document.querySelector(".pot-box").hidden = !s.rules;
+  // between hands no pot (the awards say where it went); no empty box without a board
+  const potBox = document.querySelector(".pot-box");
+  potBox.hidden = !s.rules || !s.in_hand;
+  document.querySelector(".board-row").hidden = potBox.hidden && !(s.board || []).length;
   const pots = s.in_hand && s.pots && s.pots.length > 1 ? s.pots : [];
   const side = document.getElementById("pots");
   side.replaceChildren(...pots.map((amount, i) => {

@@ -122,7 +122,8 @@ function drawEquity(box, eq, stale) {
     fill.style.width = "0";
   }
   field(box, "hand-name").textContent = eq && eq.hand_name ? eq.hand_name : "";
-  field(box, "hilo").textContent = eq && eq.high !== undefined && eq.low !== undefined
+  // hi-lo games only: the figures are null (not sent) in the others
+  field(box, "hilo").textContent = eq && typeof eq.high === "number" && typeof eq.low === "number"
     ? t("hilo", { high: percent(eq.high), low: percent(eq.low) }) : "";
   let outs = "";
   if (eq && eq.outs && eq.outs.length) {
