@@ -73,6 +73,15 @@ async def plates(page: Any) -> list[dict[str, Any]]:
     return sorted(found, key=lambda p: p["seat"])
 
 
+async def plates_shown(page: Any, n: int) -> None:
+    """Wait until the overlay shows ``n`` plates."""
+    await page.wait_for_function(
+        "n => document.querySelectorAll('#seats .seat:not([hidden])').length === n",
+        arg=n,
+        timeout=WAIT,
+    )
+
+
 def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return not (
         a["x"] + a["w"] <= b["x"]
@@ -110,7 +119,7 @@ async def check_layout(browser: Any, n: int) -> None:
     async with room(LIVE, players=players) as r:
         page = await browser.new_page(viewport={"width": 1920, "height": 1080})
         await page.goto(r.hub.overlay_url + "&lang=en")
-        await page.wait_for_function(f"document.body.dataset.players === '{n}'", timeout=WAIT)
+        await plates_shown(page, n)
         assert await page.evaluate("document.body.dataset.scale") == "1.0000"
         names_before = {
             p["seat"]: await page.eval_on_selector(
@@ -191,7 +200,7 @@ async def test_at_showdown_equity_is_the_share_of_the_pots_won(browser: Any) -> 
     async with room(LIVE, players=players) as r:
         page = await browser.new_page(viewport={"width": 1920, "height": 1080})
         await page.goto(r.hub.overlay_url + "&lang=en")
-        await page.wait_for_function("document.body.dataset.players === '3'", timeout=WAIT)
+        await plates_shown(page, 3)
         await deal(r, {1: ["As", "Ah"], 2: ["Ks", "Kh"], 3: ["Qs", "Qh"]})
         for seat in (r.seats[-1], r.seats[0], r.seats[1]):  # the button first
             await r.act(seat, "all-in")
