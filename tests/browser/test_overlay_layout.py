@@ -144,6 +144,11 @@ async def check_layout(browser: Any, n: int) -> None:
             assert not overlap(a, board), a
             for b in shown[i + 1 :]:
                 assert not overlap(a, b), (a, b)
+        # hold'em: no hi-lo figures on any plate
+        hilo = await page.eval_on_selector_all(
+            "#seats [data-field=hilo]", "els => els.map((e) => e.textContent)"
+        )
+        assert set(hilo) == {""}, hilo
         # the names did not move as the cards came
         for seat, x in names_before.items():
             after = await page.eval_on_selector(

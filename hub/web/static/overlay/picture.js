@@ -46,7 +46,7 @@ function drawOuts(s) {
       outsEl.appendChild(line);
     }
   });
-  outsEl.hidden = !outsEl.childElementCount || !s.in_hand;
+  outsEl.hidden = !outsEl.childElementCount || (s.rules && !s.in_hand); // not once a hand is over
 }
 
 function potName(pot) {
