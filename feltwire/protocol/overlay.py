@@ -138,6 +138,17 @@ class AwardPayout(FrameModel):
     seat: Seat
     amount: Chips
     half: Literal["whole", "high", "low"]
+    hand_name: str | None = Field(
+        None, description="the winning hand's name (None: not shown, or a pot uncontested)"
+    )
+
+
+class OverlayStakes(FrameModel):
+    """The hand's blinds and ante, for the overlay's ticker."""
+
+    small_blind: Chips | None = Field(description="None: the game has no blinds (stud)")
+    big_blind: Chips | None
+    ante: Chips
 
 
 class OverlayAward(AwardLine):
@@ -177,6 +188,14 @@ class OverlayPicture(FrameModel):
             "cards are left out of the picture)"
         ),
     )
+    hole_cards: int = Field(
+        0, ge=0, description="the hole cards each player gets in the game (0: not known)"
+    )
+    stakes: OverlayStakes | None = Field(None, description="None: the hub runs no rules")
+    pots: list[Chips] = Field(
+        default_factory=list,
+        description="the main pot, then each side pot, bets in front of the players included",
+    )
 
 
 class OverlayStateFrame(VersionedFrame):
@@ -195,6 +214,22 @@ class OverlaySnapshotFrame(VersionedFrame):
     delay_s: float = Field(ge=0, description="how long the feed is held back, seconds")
     antennas: list[OverlayAntenna]
     state: OverlayPicture
+    held: int = Field(0, ge=0, description="frames the delay holds back now")
+    next_release_s: float | None = Field(
+        None, ge=0, description="seconds until the next held frame is released (None: none held)"
+    )
+
+
+class OverlayDelayStatus(VersionedFrame):
+    """``GET /api/overlay/delay``: the delay's state for the producer's preview (no card)."""
+
+    type: Literal["delay"] = "delay"
+    table: TableId
+    delay_s: float = Field(ge=0, description="how long the feed is held back, seconds")
+    held: int = Field(ge=0, description="frames the delay holds back now")
+    next_release_s: float | None = Field(
+        ge=0, description="seconds until the next held frame is released (None: none held)"
+    )
 
 
 __all__ = [
@@ -205,9 +240,11 @@ __all__ = [
     "LastAction",
     "OverlayAward",
     "OverlayAwardText",
+    "OverlayDelayStatus",
     "OverlayPicture",
     "OverlayPlayer",
     "OverlaySnapshotFrame",
+    "OverlayStakes",
     "OverlayStateFrame",
     "PlayerEquity",
     "SeatChances",

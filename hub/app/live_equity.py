@@ -5,11 +5,16 @@ compute yet), and from it the overlay's ``equity`` frames. Two sources:
 
 * :func:`hand_spot` — the rules' hand, when the hub runs the rules: the seats dealt in
   that have not folded, their hole cards (a card the rules have not learnt is taken from
-  the seat's antenna, else it counts as unknown), the board; burns, folded hands and the
-  muck are dead cards;
+  the seat's antenna, else it counts as unknown), the board; the folded hands' cards the
+  overlay showed are dead cards;
 * :func:`presence_spot` — the antennas alone: seats holding the game's full number of
-  hole cards are in the hand, the board antenna gives the community cards, burn and muck
-  cards are dead.
+  hole cards are in the hand, the board antenna gives the community cards, muck cards
+  (the folded hands, shown on their seats before they went there) are dead.
+
+Equity uses only cards the audience could know — the hole cards and the board the
+overlay shows, and the folded hands it showed. A burn card is never shown (not on the
+overlay, not to the camera), so it is never a dead card: the same spot gives the same
+figure whatever was burnt (``docs/overlay.md``, "Equity").
 
 Only the board games the equity module plays live — hold'em, Omaha, Omaha hi-lo; for any
 other game there is no spot (and the overlay shows no equity).
@@ -34,7 +39,7 @@ shares in Omaha hi-lo and, heads-up with three or four board cards, each player'
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +50,7 @@ from hub.equity import (
     EXACT_BUDGET,
     EquityGame,
     EquityResult,
+    PlayerEquity,
     Spot,
     SpotError,
     deals_possible,
@@ -75,12 +81,24 @@ class LiveSpot:
     spot: Spot
     hand: int | None = None
     """The rules' hand number (None: from presence, no rules)."""
+    pots: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """The contested pots (main first): chips and the players (indexes into ``seats``)
+    who may win each; empty: one pot everyone in contests (see :func:`pot_equity`)."""
 
     @property
     def key(self) -> tuple[object, ...]:
         """What the equity depends on: the same key, the same answer."""
         s = self.spot
-        return (self.hand, self.seats, s.game, s.hands, s.unknown, s.board, frozenset(s.dead))
+        return (
+            self.hand,
+            self.seats,
+            s.game,
+            s.hands,
+            s.unknown,
+            s.board,
+            frozenset(s.dead),
+            self.pots,
+        )
 
 
 def _game(game_code: str) -> tuple[EquityGame, int] | None:
@@ -125,7 +143,7 @@ def presence_spot(snapshot: Mapping[str, Sequence[str]], game_code: str) -> Live
             players.append((seat, cards))
         elif kind is ReaderKind.BOARD:
             board.extend(cards)
-        elif kind in (ReaderKind.BURN, ReaderKind.MUCK):
+        elif kind is ReaderKind.MUCK:  # never the burns: the audience never sees them
             dead.extend(cards)
     if len(players) < 2 or len(board) not in BOARD_SIZES:
         return None
@@ -147,13 +165,18 @@ def hand_spot(
     hole: Sequence[Sequence[CardIndex]],
     folded: Sequence[bool],
     board: Sequence[CardIndex],
-    burns: Sequence[CardIndex],
     snapshot: Mapping[str, Sequence[str]],
+    committed: Sequence[int] = (),
+    stacks: Sequence[int] = (),
 ) -> LiveSpot | None:
     """The spot from the rules' hand: ``seats`` (table seats in hand order) and, per
     seat, its ``hole`` cards (card indexes; negative: dealt but not read) and whether it
-    ``folded``; the ``board`` and ``burns`` so far; the antennas' ``snapshot`` for cards
-    the rules have not learnt and for the muck.
+    ``folded``; the ``board`` so far; the antennas' ``snapshot`` for cards the rules have
+    not learnt. Dead cards are the folded seats' cards the overlay showed (the rules' and
+    their antennas'); never a burn, never a muck card the overlay did not show.
+    ``committed``, per seat, the chips it has put in this hand and ``stacks`` what it has
+    left: a seat all in for less than others puts a side pot beside the main pot, and a
+    seat's equity is then its share of all of them (:func:`pot_equity`).
 
     None while the deal of the hole cards is under way, fewer than two seats are in,
     or the flop is half dealt.
@@ -161,7 +184,7 @@ def hand_spot(
     >>> from feltwire.cards import card_index as c
     >>> live = hand_spot("T", hand=4, seats=(5, 7, 2), folded=(False, True, False),
     ...                  hole=((c("As"), c("Ah")), (c("Kd"), c("Kc")), (c("7c"), -1)),
-    ...                  board=(), burns=(), snapshot={"seat2": ("7c", "2d")})
+    ...                  board=(), snapshot={"seat2": ("7c", "2d")})
     >>> live.seats, live.spot.hand_text(1), [card_code(x) for x in live.spot.dead]
     ((5, 2), '7c2d', ['Kc', 'Kd'])
     """
@@ -171,15 +194,14 @@ def hand_spot(
     game, need = found
     if len(board) not in BOARD_SIZES or any(len(h) < need for h in hole):
         return None
-    dead: set[CardIndex] = {c for c in burns if c >= 0}
-    dead.update(card_index(c) for c in snapshot.get("muck", ()))
-    dead.update(card_index(c) for c in snapshot.get("burn", ()))
+    dead: set[CardIndex] = set()
     live_seats: list[int] = []
     hands: list[tuple[CardIndex, ...]] = []
     for seat, cards, out in zip(seats, hole, folded, strict=True):
         known = [c for c in cards if c >= 0]
-        if out:
+        if out:  # shown on its seat before the fold (the rules' cards, and the antenna's)
             dead.update(known)
+            dead.update(card_index(x) for x in snapshot.get(f"seat{seat}", ()))
             continue
         spare = [
             i
@@ -199,7 +221,126 @@ def hand_spot(
         board=tuple(board),
         dead=tuple(sorted(dead - used)),
     )
-    return LiveSpot(tuple(live_seats), spot, hand)
+    pots = side_pots(seats, live_seats, committed, stacks) if committed else ()
+    return LiveSpot(tuple(live_seats), spot, hand, pots)
+
+
+def side_pots(
+    seats: Sequence[int],
+    live_seats: Sequence[int],
+    committed: Sequence[int],
+    stacks: Sequence[int],
+) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The pots the seats still in contest, as (chips, indexes into ``live_seats``), when
+    a seat all in for less than others makes side pots; () when one pot is all there is.
+
+    Each all-in seat caps a pot at what it put in: the chips of every seat (folded ones
+    too) up to that cap go to the pot, which the seats that put in as much may win; a
+    seat not all in may win every pot (it can still match any bet). A pot only one seat
+    may win (an uncalled bet, to go back) is nobody's equity.
+
+    >>> side_pots((5, 7, 2), (5, 7, 2), committed=(1000, 1000, 400), stacks=(0, 0, 0))
+    ((1200, (0, 1, 2)), (1200, (0, 1)))
+    >>> side_pots((5, 7, 2), (5, 7, 2), committed=(10, 60, 5), stacks=(990, 940, 995))
+    ()
+    """
+    where = {seat: i for i, seat in enumerate(live_seats)}
+    live = [h for h, seat in enumerate(seats) if seat in where]
+    caps = sorted({committed[h] for h in live if stacks[h] == 0})
+    merged: dict[tuple[int, ...], int] = {}
+    below = 0
+    for cap in [*caps, None]:
+        top = [c if cap is None else min(c, cap) for c in committed]
+        amount = sum(max(0, t - min(c, below)) for t, c in zip(top, committed, strict=True))
+        who = tuple(
+            sorted(
+                where[seats[h]]
+                for h in live
+                if stacks[h] > 0 or (cap is not None and committed[h] >= cap)
+            )
+        )
+        if len(who) >= 2 and amount > 0:
+            merged[who] = merged.get(who, 0) + amount
+        if cap is not None:
+            below = cap
+    return tuple((amount, who) for who, amount in merged.items()) if len(merged) > 1 else ()
+
+
+def _sub_spot(spot: Spot, who: tuple[int, ...]) -> Spot:
+    """The spot of the players ``who`` alone: the others' known cards are dead."""
+    others = [c for i, h in enumerate(spot.hands) if i not in who for c in h]
+    return Spot(
+        game=spot.game,
+        hands=tuple(spot.hands[i] for i in who),
+        unknown=tuple(spot.unknown[i] for i in who),
+        board=spot.board,
+        dead=tuple(sorted({*spot.dead, *others})),
+    )
+
+
+def _weighted(value: float | None, part: float | None, weight: float) -> float | None:
+    if value is None or part is None:
+        return None
+    return value + part * weight
+
+
+def pot_equity(live: LiveSpot, compute: Callable[[Spot], EquityResult]) -> EquityResult:
+    """The equity of ``live``: ``compute`` of its spot when one pot is contested; with
+    side pots each seat's share of all the pots — per pot the equity among the seats who
+    may win it, weighted by its chips (so, with every card known, each seat's share of
+    the chips it wins). Exact when every part is; the error the largest part's.
+
+    >>> from feltwire.cards import card_index as c
+    >>> short, big, other = [(c(a), c(b)) for a, b in (("As", "Ah"), ("Ks", "Kh"), ("Qs", "Qh"))]
+    >>> spot = Spot(game=EquityGame.HOLDEM, hands=(short, big, other), unknown=(0, 0, 0),
+    ...             board=tuple(c(x) for x in ("2c", "7d", "9h", "3s", "4c")))
+    >>> live = LiveSpot((2, 5, 7), spot, 1, pots=((1200, (0, 1, 2)), (1200, (1, 2))))
+    >>> [p.equity for p in pot_equity(live, exact_equity).players]
+    [0.5, 0.5, 0.0]
+    """
+    if not live.pots:
+        return compute(live.spot)
+    spot = live.spot
+    total = sum(amount for amount, _ in live.pots)
+    n = spot.players
+    equity, win, tie = [0.0] * n, [0.0] * n, [0.0] * n
+    hi_win: list[float | None] = [0.0] * n
+    hi_tie: list[float | None] = [0.0] * n
+    lo_win: list[float | None] = [0.0] * n
+    lo_tie: list[float | None] = [0.0] * n
+    parts = [(amount / total, who, compute(_sub_spot(spot, who))) for amount, who in live.pots]
+    for weight, who, result in parts:
+        for i, p in zip(who, result.players, strict=True):
+            equity[i] += p.equity * weight
+            win[i] += p.win * weight
+            tie[i] += p.tie * weight
+            hi_win[i] = _weighted(hi_win[i], p.high_win, weight)
+            hi_tie[i] = _weighted(hi_tie[i], p.high_tie, weight)
+            lo_win[i] = _weighted(lo_win[i], p.low_win, weight)
+            lo_tie[i] = _weighted(lo_tie[i], p.low_tie, weight)
+    main = parts[0][2]
+    hi_lo = main.players[0].high_win is not None
+    players = tuple(
+        PlayerEquity(
+            hand=spot.hand_text(i),
+            equity=equity[i],
+            win=win[i],
+            tie=tie[i],
+            high_win=hi_win[i] if hi_lo else None,
+            high_tie=hi_tie[i] if hi_lo else None,
+            low_win=lo_win[i] if hi_lo else None,
+            low_tie=lo_tie[i] if hi_lo else None,
+        )
+        for i in range(n)
+    )
+    return EquityResult(
+        game=main.game,
+        players=players,
+        exact=all(r.exact for _, _, r in parts),
+        deals=min(r.deals for _, _, r in parts),
+        error=max(r.error for _, _, r in parts),
+        low=main.low,
+    )
 
 
 def quick_equity(live: LiveSpot, rng: int = 0) -> EquityResult:
@@ -214,18 +355,25 @@ def quick_equity(live: LiveSpot, rng: int = 0) -> EquityResult:
     >>> quick_equity(presence_spot(snap | {"board": ()}, "T")).exact  # pre-flop
     False
     """
-    spot = live.spot
-    if spot.needed == 0 or (spot.board_unknown < 3 and deals_possible(spot) <= QUICK_SAMPLES):
-        return exact_equity(spot)
-    return sample_equity(spot, QUICK_SAMPLES, rng)
+
+    def quick(spot: Spot) -> EquityResult:
+        if spot.needed == 0 or (spot.board_unknown < 3 and deals_possible(spot) <= QUICK_SAMPLES):
+            return exact_equity(spot)
+        return sample_equity(spot, QUICK_SAMPLES, rng)
+
+    return pot_equity(live, quick)
 
 
 def final_equity(live: LiveSpot, rng: int = 0) -> EquityResult:
     """The figure that replaces the quick one: exact when affordable (see
     :data:`LIVE_EXACT_BUDGET`), else an estimate from many deals."""
-    if exact_cost(live.spot) <= LIVE_EXACT_BUDGET or live.spot.needed == 0:
-        return exact_equity(live.spot)
-    return sample_equity(live.spot, DEFAULT_SAMPLES, rng)
+
+    def final(spot: Spot) -> EquityResult:
+        if exact_cost(spot) <= LIVE_EXACT_BUDGET or spot.needed == 0:
+            return exact_equity(spot)
+        return sample_equity(spot, DEFAULT_SAMPLES, rng)
+
+    return pot_equity(live, final)
 
 
 def quick_frame(live: LiveSpot, rng: int = 0) -> dict[str, Any]:

@@ -274,7 +274,14 @@ class TablePublisher:
             "delay_s": self.overlay_delay_s,
             "antennas": [overlay_antenna(r, snap.get(r, ())) for r in self.readers],
             "state": self.overlay_picture,
+            **self.delay_status(),
         }
+
+    def delay_status(self) -> dict[str, Any]:
+        """How many overlay frames the delay holds and when the next is due (no card)."""
+        due = self._held.next_release()
+        wait = None if due is None else round(max(0.0, due - self._clock()), 3)
+        return {"held": len(self._held), "next_release_s": wait}
 
 
 def encode_held(held: HeldFrames) -> str:

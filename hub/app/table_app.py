@@ -787,6 +787,7 @@ class TableApp:
             hole=hand.hole,
             folded=hand.folded,
             board=hand.board,
-            burns=hand.burns,
             snapshot=snap,
+            committed=hand.total,
+            stacks=hand.stacks,
         )

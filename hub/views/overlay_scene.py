@@ -4,8 +4,10 @@
 the rules' hand and table, the cards on every antenna, the last equity figures — the way
 :func:`hub.views.table.players_view` answers for the public. Nothing is re-derived: the
 stacks, bets, pot, the uncalled bet's return, who folded or is all in are the rules'
-own. The app pushes the picture into the overlay's delay as a snapshot (a ``state``
-frame) after every change, so what a page sees is the table as of the delay.
+own; once pots are awarded, each seat's equity is its share of the chips awarded (the
+figures agree with the result). The app pushes the picture into the overlay's delay as a
+snapshot (a ``state`` frame) after every change, so what a page sees is the table as of
+the delay.
 
 Two sources, the richer one winning: with the rules running (a hand
 started), players, chips, the board and the hole cards come from the hand, a hole card
@@ -33,13 +35,17 @@ from feltwire.protocol import (
     OverlayAwardText,
     OverlayPicture,
     OverlayPlayer,
+    OverlayStakes,
     PlayerEquity,
     PotAwardRecord,
     seat_of,
 )
 from feltwire.protocol.texts import AwardLine
+from hub.equity import EquityGame, Spot, SpotError, game_for_code
+from hub.equity.names import describe_hands
 from hub.rules.betting import Action
 from hub.rules.dealing import ShowOrMuck
+from hub.rules.pots import Pot
 from hub.rules.procedure import DealingMonitor
 from hub.rules.setup import HandSetup
 from hub.rules.table import Table
@@ -115,8 +121,16 @@ def _player_equity(equity: EquityFrame | None, seat: int) -> PlayerEquity | None
     return None
 
 
-def _award(record: PotAwardRecord) -> OverlayAward:
-    payouts = [AwardPayout(seat=p.seat, amount=p.amount, half=p.half) for p in record.payouts]
+def _award(record: PotAwardRecord, names: Mapping[int, str]) -> OverlayAward:
+    payouts = [
+        AwardPayout(
+            seat=p.seat,
+            amount=p.amount,
+            half=p.half,
+            hand_name=names.get(p.seat),
+        )
+        for p in record.payouts
+    ]
     return OverlayAward(
         text=record.text,
         message=record.message,
@@ -124,6 +138,64 @@ def _award(record: PotAwardRecord) -> OverlayAward:
         amount=record.amount,
         payouts=payouts,
     )
+
+
+def _winnings(pots: Sequence[PotAwardRecord]) -> tuple[dict[int, int], dict[int, int]]:
+    """The chips each seat took from the pots awarded, and of them those it took alone."""
+    won: dict[int, int] = {}
+    alone: dict[int, int] = {}
+    for pot in pots:
+        for p in pot.payouts:
+            won[p.seat] = won.get(p.seat, 0) + p.amount
+            if len(pot.payouts) == 1:
+                alone[p.seat] = alone.get(p.seat, 0) + p.amount
+    return won, alone
+
+
+def _settled(
+    shown: PlayerEquity | None, seat: int, won: dict[int, int], alone: dict[int, int], total: int
+) -> PlayerEquity | None:
+    """A seat's equity once the pots are awarded: its share of the chips awarded (a
+    side-pot winner shows the share it won, whatever its chance at the main pot was)."""
+    if shown is None or total <= 0:
+        return shown
+    share = round(won.get(seat, 0) / total, 4)
+    win = round(alone.get(seat, 0) / total, 4)
+    return shown.model_copy(
+        update={
+            "equity": share,
+            "win": win,
+            "tie": round(share - win, 4),
+            "outs": None,
+            "split_outs": None,
+            "exact": True,
+        }
+    )
+
+
+def hand_names(game_code: str, shown: Mapping[int, list[str]], board: list[str]) -> dict[int, str]:
+    """The names of the hands shown whole, by seat, in the board games equity knows
+    (hold'em, Omaha; none for the others, nor for a hand not shown whole).
+
+    >>> hand_names("T", {2: ["As", "Ah"], 5: ["Kd"]}, ["Ad", "7c", "2h", "9s", "Kc"])
+    {2: 'Three of a Kind, Aces'}
+    """
+    try:
+        game = game_for_code(game_code)
+    except SpotError:
+        return {}
+    need = {EquityGame.HOLDEM: 2, EquityGame.OMAHA: 4, EquityGame.OMAHA8: 4}.get(game)
+    if need is None or len(board) != 5:
+        return {}
+    whole = {seat: cards for seat, cards in shown.items() if len(cards) == need}
+    if not whole:
+        return {}
+    try:
+        spot = Spot.parse(game.value, ["".join(c) for c in whole.values()], board="".join(board))
+    except SpotError:
+        return {}
+    named = describe_hands(spot)
+    return {seat: name for seat, name in zip(whole, named, strict=True) if name is not None}
 
 
 def _code(card: CardIndex) -> str | None:
@@ -201,10 +273,8 @@ def _with_rules(
                 mucked.add(seats[record.seat])
         elif isinstance(record, Action):
             last = record
-    won: dict[int, int] = {}
-    for pot in scene.pots:
-        for p in pot.payouts:
-            won[p.seat] = won.get(p.seat, 0) + p.amount
+    won, alone = _winnings(scene.pots)
+    total_won = sum(won.values())
     everyone: set[int] = set(seats)
     everyone.update(s for r, cards in scene.antennas.items() if cards and (s := seat_of(r)))
     if equity is not None:
@@ -238,10 +308,13 @@ def _with_rules(
                 shown_cards=shown.get(seat, []),
                 mucked=seat in mucked,
                 won=won.get(seat, 0),
-                equity=None if folded else _player_equity(equity, seat),
+                equity=None
+                if folded
+                else _settled(_player_equity(equity, seat), seat, won, alone, total_won),
             )
         )
-    awards: list[OverlayAward | OverlayAwardText] = [_award(p) for p in scene.pots]
+    names = hand_names(setup.game.code, shown, board) if scene.pots else {}
+    awards: list[OverlayAward | OverlayAwardText] = [_award(p, names) for p in scene.pots]
     if not awards and not live:
         awards = [OverlayAwardText(text=a.text, message=a.message) for a in scene.awards]
     return OverlayPicture(
@@ -270,4 +343,26 @@ def _with_rules(
         equity=equity_summary(equity, board),
         awards=awards,
         unknown=sorted(scene.unknown),
+        hole_cards=sum(len(street.hole_up) for street in setup.game.streets),
+        stakes=_stakes(setup, scene.blinds),
+        pots=_contested(hand.pots()) if live and not monitor.void else [],
+    )
+
+
+def _contested(pots: Sequence[Pot]) -> list[int]:
+    """The main and side pots more than one seat may win (a bet nobody has called yet is
+    no side pot)."""
+    return [p.amount for p in pots if len(p.eligible) > 1]
+
+
+def _stakes(setup: HandSetup, blinds: tuple[int | None, int | None]) -> OverlayStakes:
+    """The hand's blinds (as the table set them for the blinds' seats) and its ante."""
+    stakes = setup.stakes
+
+    def blind(seat: int | None) -> int | None:
+        h = None if seat is None else setup.hand_seat(seat)
+        return None if h is None or h >= len(stakes.blinds) else stakes.blinds[h]
+
+    return OverlayStakes(
+        small_blind=blind(blinds[0]), big_blind=blind(blinds[1]), ante=max(stakes.antes, default=0)
     )

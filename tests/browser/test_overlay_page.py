@@ -87,6 +87,12 @@ async def test_overlay_page_shows_cards_and_equity_updating(browser: Any) -> Non
         )
         outs = await page.inner_text("#seats .seat[data-seat='1'] [data-field=outs]")
         assert outs == "2 outs"  # the last two aces
+        # and which: in card symbols, not codes
+        assert await page.locator("#outs").is_visible()
+        line = await page.inner_text("#outs")
+        assert line.startswith("Seat 1 outs: ") and "Ad" not in line and "Ac" not in line
+        symbols = await page.eval_on_selector_all("#outs .sym", "els => els.map(e => e.innerText)")
+        assert sorted(symbols) == ["A♣", "A♦"]
         board = await page.eval_on_selector_all(
             "#board .card[data-card]", "els => els.map(e => e.dataset.card)"
         )

@@ -3,6 +3,8 @@
 // picture in the snapshot and in a "state" frame after each change; this page only draws
 // the latest picture (overlay/picture.js), each frame offset_ms after it arrived
 // (overlay/delay.js). Seat panels carry data-seat="n" with [data-field=name|stack|bet].
+// With ?preview=1 (the producer's preview, never on air) a box says what a delayed feed
+// waits for (overlay/preview.js).
 //
 // This is the page's entry module; its parts are under overlay/, the shared library under
 // lib/.
@@ -11,6 +13,7 @@ import { openFeed } from "./lib/feed.js";
 import { exposeForTests, i18n } from "./lib/i18n.js";
 import { enqueue, startDelay } from "./overlay/delay.js";
 import { draw, redraw } from "./overlay/picture.js";
+import { previewPicture, previewSnapshot, startPreview } from "./overlay/preview.js";
 import { STRINGS } from "./overlay/strings.js";
 
 i18n.add(STRINGS);
@@ -31,9 +34,14 @@ function fit() {
 window.addEventListener("resize", fit);
 fit();
 
+function drawFrame(state) {
+  draw(state);
+  previewPicture(state);
+}
+
 startDelay(params, document.getElementById("offset"), (frame) => {
-  if (frame.type === "snapshot" && frame.state) draw(frame.state);
-  else if (frame.type === "state") draw(frame.state);
+  if (frame.type === "snapshot" && frame.state) drawFrame(frame.state);
+  else if (frame.type === "state") drawFrame(frame.state);
 });
 setupEl.hidden = params.get("setup") !== "1";
 document.addEventListener("keydown", (e) => {
@@ -52,11 +60,13 @@ function setStatus(key) {
 
 const query = { token: params.get("token") || "" };
 if (params.get("table")) query.table = params.get("table");
+startPreview(params, query);
 openFeed({
   path: "/ws/overlay",
   query,
   onStatus: setStatus,
   onFrame: (frame) => {
+    if (frame.type === "snapshot") previewSnapshot(frame);
     if (frame.type === "snapshot" || frame.type === "state") enqueue(frame);
   },
 });

@@ -148,7 +148,7 @@ def test_a_raise_a_fold_and_an_uncalled_bet_move_the_chips_as_the_rules_do() -> 
     assert me["shown"] and me["shown_cards"] == [shown] and me["cards"] == [shown, hidden]
     assert not picture["in_hand"] and picture["pot"] == 0
     assert [a["payouts"] for a in picture["awards"]] == [
-        [{"seat": button, "amount": 125, "half": "whole"}]
+        [{"seat": button, "amount": 125, "half": "whole", "hand_name": None}]
     ]
     assert seat_view(picture)[button]["won"] == 125
     assert {p["seat"]: p["stack"] for p in picture["players"]} == {
@@ -252,12 +252,11 @@ def test_the_hand_spot_leaves_folded_seats_out_and_their_cards_dead() -> None:
         + [[c("7h"), c("8h"), -1, -1]],
         folded=(False, True, False),
         board=[c("Ks"), c("7d"), c("4c")],
-        burns=[c("9s"), -1],
         snapshot={"seat9": ("7h", "8h", "9h", "Th"), "muck": ("Kd", "Kc", "Qd", "3c")},
     )
     assert found is not None and found.seats == (4, 9) and found.hand == 2
     assert found.spot.hand_text(1) == "7h8h9hTh" and found.spot.holes_known
-    assert {card_code(x) for x in found.spot.dead} == {"Kd", "Kc", "Qd", "3c", "9s"}
+    assert {card_code(x) for x in found.spot.dead} == {"Kd", "Kc", "Qd", "3c"}
     # mid-deal (a seat short of its cards) or a half-dealt flop: nothing yet
     assert (
         hand_spot(
@@ -267,7 +266,6 @@ def test_the_hand_spot_leaves_folded_seats_out_and_their_cards_dead() -> None:
             hole=[[c("As")], [c("Kd"), c("Kc")]],
             folded=(False, False),
             board=[],
-            burns=[],
             snapshot={},
         )
         is None

@@ -1,9 +1,11 @@
 // The broadcast overlay's seat panels: cards (outlined when shown; R-SHOW-3: only those a
-// winner turned up), name, stack, bet and chips won, the button / all-in / fold badges and
-// the equity bar with the hand's name, hi-lo split and outs; a seat whose reader is offline
-// (the picture's `unknown`) greyed with a "?" and an "offline" badge. Each panel is
-// .seat[data-seat="n"] with [data-field=name|stack|bet|won|equity|…] (OBS scenes and the
-// browser tests select them).
+// winner turned up), name, stack, bet and chips won, the button / SB / BB / all-in / fold
+// badges and the equity bar with the hand's name, hi-lo split and outs; a seat whose reader
+// is offline (the picture's `unknown`) greyed with a "?" and an "offline" badge. Each panel
+// is .seat[data-seat="n"] with [data-field=name|stack|bet|won|equity|blind|…] (OBS scenes
+// and the browser tests select them); layout.js places it by the number of players. The
+// cards box keeps a slot for every hole card the game deals, so the name never moves as
+// the cards arrive.
 
 import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { field } from "../lib/dom.js";
@@ -17,6 +19,7 @@ const PANEL =
   '<div class="cards" data-field="cards"></div>' +
   '<div class="info">' +
   '  <div class="top"><span data-field="name"></span>' +
+  '    <span class="badge blind" data-field="blind" hidden></span>' +
   '    <span class="badge button" hidden></span>' +
   '    <span class="badge allin" hidden></span>' +
   '    <span class="badge fold" hidden></span>' +
@@ -40,15 +43,28 @@ export function nameOf(p) {
   return p && p.name ? p.name : t("seat", { n: p ? p.seat : "?" });
 }
 
-/** Put `cards` in `box` (redrawn only when they changed; "four" when more than two), then
- * a "?" titled `offline` when the antenna's reader is offline (`offline` not empty). */
-export function setCards(box, cards, offline = "") {
-  const key = JSON.stringify([cards, offline]);
+/** Put `cards` in `box` (redrawn only when they changed), then a "?" titled `offline`
+ * when the antenna's reader is offline (`offline` not empty), then empty slots up to
+ * `slots` cards ("four" when more than two fit, "many" when more than four). */
+export function setCards(box, cards, offline = "", slots = 0) {
+  const key = JSON.stringify([cards, offline, slots]);
   if (box.dataset.cards === key) return;
+  const before = new Set([...box.querySelectorAll(".card[data-card]")].map((e) => e.dataset.card));
   box.dataset.cards = key;
-  box.replaceChildren(...cards.map((c) => cardEl(c)));
+  box.replaceChildren(...cards.map((c) => {
+    const e = cardEl(c);
+    if (c && !before.has(c)) e.classList.add("reveal"); // a card new here turns over
+    return e;
+  }));
   if (offline) box.appendChild(unknownCardEl(offline));
-  box.classList.toggle("four", cards.length > 2);
+  const n = Math.max(slots, box.childElementCount);
+  while (box.childElementCount < n) {
+    const slot = document.createElement("div");
+    slot.className = "card slot";
+    box.appendChild(slot);
+  }
+  box.classList.toggle("four", n > 2 && n <= 4);
+  box.classList.toggle("many", n > 4);
 }
 
 function panel(seat) {
@@ -57,17 +73,19 @@ function panel(seat) {
   box = document.createElement("div");
   box.className = "seat";
   box.dataset.seat = String(seat);
-  box.dataset.pos = String(seat);
   box.innerHTML = PANEL;
   seatsEl.appendChild(box);
   return box;
 }
 
-/** Hide the panels of seats the picture does not have. */
+/** Hide the panels of seats the picture does not have; the others in seat order. */
 export function hideSeatsBut(seats) {
+  const shown = [];
   seatsEl.querySelectorAll(".seat").forEach((box) => {
     box.hidden = !seats.has(Number(box.dataset.seat));
+    if (!box.hidden) shown.push(box);
   });
+  return shown.sort((a, b) => Number(a.dataset.seat) - Number(b.dataset.seat));
 }
 
 function badge(box, which, on) {
@@ -76,8 +94,8 @@ function badge(box, which, on) {
   b.textContent = t(which);
 }
 
-function drawCards(box, p, offline) {
-  setCards(field(box, "cards"), p.cards || [], offline ? t("reader_offline") : "");
+function drawCards(box, p, offline, slots) {
+  setCards(field(box, "cards"), p.cards || [], offline ? t("reader_offline") : "", slots);
   // R-SHOW-3: a winner who showed only some cards: those are outlined, not the rest
   const up = p.shown_cards || [];
   const cards = p.cards || [];
@@ -104,7 +122,8 @@ function drawEquity(box, eq, stale) {
     fill.style.width = "0";
   }
   field(box, "hand-name").textContent = eq && eq.hand_name ? eq.hand_name : "";
-  field(box, "hilo").textContent = eq && eq.high !== undefined && eq.low !== undefined
+  // hi-lo games only: the figures are null (not sent) in the others
+  field(box, "hilo").textContent = eq && typeof eq.high === "number" && typeof eq.low === "number"
     ? t("hilo", { high: percent(eq.high), low: percent(eq.low) }) : "";
   let outs = "";
   if (eq && eq.outs && eq.outs.length) {
@@ -114,9 +133,10 @@ function drawEquity(box, eq, stale) {
   field(box, "outs").textContent = outs;
 }
 
-/** Draw one player's panel; `eqInfo` is the picture's equity status ({stale}); `offline`:
- * the seat's reader is offline. */
-export function drawSeat(p, eqInfo, offline = false) {
+/** Draw one player's panel; `s` is the picture (its equity status, blinds, the game's
+ * hole cards); `offline`: the seat's reader is offline. */
+export function drawSeat(p, s, offline = false) {
+  const eqInfo = s.equity;
   const box = panel(p.seat);
   box.hidden = false;
   field(box, "name").textContent = nameOf(p);
@@ -127,7 +147,7 @@ export function drawSeat(p, eqInfo, offline = false) {
   field(box, "bet").dataset.value = String(p.bet || 0);
   field(box, "won").textContent = num(p.won || 0);
   box.querySelector(".won-chip").hidden = !p.won;
-  drawCards(box, p, offline);
+  drawCards(box, p, offline, p.in_hand === false ? 0 : Math.max(s.hole_cards || 0, 2));
   box.classList.toggle("unknown", offline);
   box.dataset.unknown = String(offline);
   box.classList.toggle("folded", !!p.folded);
@@ -139,6 +159,11 @@ export function drawSeat(p, eqInfo, offline = false) {
   box.dataset.allIn = String(!!p.all_in);
   box.dataset.acting = String(!!p.acting);
   badge(box, "button", p.button);
+  const blind = p.seat === s.small_blind ? "sb" : p.seat === s.big_blind ? "bb" : "";
+  const blindEl = field(box, "blind");
+  blindEl.hidden = !blind || !s.in_hand;
+  blindEl.textContent = blind ? t("blind." + blind) : "";
+  blindEl.dataset.blind = blind;
   badge(box, "allin", p.all_in);
   badge(box, "fold", p.folded);
   badge(box, "offline", offline);
