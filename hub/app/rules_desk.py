@@ -94,6 +94,7 @@ from hub.rules.table import ChipsDelivered, Entry, Table
 from hub.views.alerts import award_line, award_record, award_record_model, rules_alert_frame
 from hub.views.antennas import public_antenna
 from hub.views.overlay_scene import OverlayScene
+from hub.views.public import public_results
 from hub.views.table import (
     board_view,
     console_player,
@@ -211,6 +212,8 @@ class RulesDesk:
         """The last hand's award read-outs (:func:`~hub.views.alerts.award_line`)."""
         self.last_pots: list[dict[str, Any]] = []
         """The last hand's pot awards in full (text and payouts), for the console."""
+        self.last_results: list[dict[str, Any]] = []
+        """The last hand's pots as the public view names them (:func:`public_results`)."""
         self.last_top_ups: list[dict[str, Any]] = []
         """Chips bought during the last hand and delivered (or refused, over the maximum)
         when it ended (R-BUY-4), for the console."""
@@ -242,6 +245,7 @@ class RulesDesk:
             "recent": list(self.recent),
             "last_awards": self.last_awards,
             "last_pots": self.last_pots,
+            "last_results": self.last_results,
             "last_top_ups": self.last_top_ups,
             "acknowledged": sorted(self.acknowledged),
             "alert_seq": self._alert_seq,
@@ -277,6 +281,7 @@ class RulesDesk:
         self.recent = deque(state["recent"], maxlen=RECENT_ALERTS)
         self.last_awards = list(state["last_awards"])
         self.last_pots = list(state["last_pots"])
+        self.last_results = list(state.get("last_results", []))
         self.last_top_ups = list(state["last_top_ups"])
         self.acknowledged = {int(a) for a in state["acknowledged"]}
         self._alert_seq = int(state["alert_seq"])
@@ -571,15 +576,17 @@ class RulesDesk:
         if monitor.void:
             voided = self.table.misdeal()
             self.hands_voided += 1
-            self.last_pots = []
+            self.last_pots, self.last_results = [], []
             self._end(now, voided=True, awards=[], deliveries=voided.deliveries)
         elif monitor.hand.phase is Phase.COMPLETE and (
             monitor.winner_to_show is None or self._table_clear()
         ):
+            names = {s: p.name for s, p in self.table.players.items()}  # before busts leave
             done = self.table.finish_hand(monitor.hand, now)
             self.hands_finished += 1
             pots, self._pots = self._pots, []
             self.last_pots = [award_record(e) for e in pots]
+            self.last_results = public_results(pots, monitor.hand, self.setup, names)
             awards = [award_line(e.text) for e in pots]
             self._end(now, voided=False, awards=awards, deliveries=done.deliveries)
         return step
@@ -695,6 +702,8 @@ class RulesDesk:
             "board": board_view(self._live_hand()),
             "shown": shown_public(self.monitor, self.setup),
             "clock": clock.state(self.clock()) if clock is not None else None,
+            "results": list(self.last_results),
+            "phase": live.phase.value if (live := self._live_hand()) is not None else None,
         }
 
     def alerts_view(self, hub_alerts: Sequence[Event] = ()) -> list[Event]:

@@ -3,7 +3,7 @@
 // /api/public for a fresh snapshot (coalesced: one request at a time, one more if frames
 // came meanwhile), so the view never drifts from the rules.
 
-import { MAX_ALERTS, model, setClock, takeSnapshot } from "./model.js";
+import { model, setClock, takeAlert, takeSnapshot } from "./model.js";
 import { renderSeats } from "./seats.js";
 import { render, renderAlerts, renderBoard, renderClock } from "./view.js";
 
@@ -74,6 +74,7 @@ export function onFrame(ev) {
       break;
     case "hand":
       if (r) Object.assign(r, { hand: ev.hand, in_hand: true, button: ev.button, acting: null });
+      model.alerts = []; // the TV lists the current hand's alerts only
       render();
       refresh();
       break;
@@ -84,18 +85,9 @@ export function onFrame(ev) {
       refresh();
       break;
     case "alert":
-      if (ev.clears) {
-        // node_online ends node_offline (reader_back reader_silent …) for the same node
-        model.alerts = model.alerts.filter(
-          (a) => !(a.code === ev.clears && a.node === ev.node && (a.code !== "reader_silent" ||
-            String(a.readers) === String(ev.readers))),
-        );
-      }
-      model.alerts.unshift(ev);
       // a node gone or back: its antennas are unknown or known again (in the snapshot)
       if (ev.code === "node_offline" || ev.code === "node_online") refresh();
-      model.alerts.length = Math.min(model.alerts.length, MAX_ALERTS);
-      renderAlerts();
+      if (takeAlert(ev)) renderAlerts();
       if (ev.seat) flashSeat(ev.seat);
       break;
     case "event":
