@@ -46,7 +46,12 @@ export function takeSnapshot(snap, first) {
     .sort((a, b) => b.t - a.t)
     .slice(0, MAX_ALERTS);
   if (first && r.awards && r.awards.length) model.awards = { hand: lastHand(r), lines: r.awards };
-  if (r.results && r.results.length) model.results = { hand: lastHand(r), pots: r.results };
+  // the hub's results of the last hand replace what the page named from the awards
+  // (never a newer hand's: a pot won uncontested is awarded before its hand ends)
+  const last = lastHand(r);
+  if (r.results && r.results.length && !(model.results && model.results.hand > last)) {
+    model.results = { hand: last, pots: r.results };
+  }
 }
 
 /** Take an alert of the feed: the current hand's (or a notice of none) go on the list,

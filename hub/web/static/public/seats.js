@@ -77,11 +77,11 @@ function offline(n) {
 
 function stateText(r, n, how) {
   if (how.offline) return I.t("public.reader_offline");
+  if (how.busted) return I.t("public.out");
   // a hand shown (R-SHOW-3: perhaps only some cards): how many, never which
   const shown = ((r && r.shown) || []).find((s) => s.seat === n);
   if (shown) return shown.whole ? I.t("public.shown") : I.t("public.shown_part", { n: shown.count });
   if (how.acting) return I.t(how.showing ? "public.to_show" : "public.to_act");
-  if (how.busted) return I.t("public.out");
   if (how.folded) return I.t("public.folded");
   if (how.allIn) return I.t("public.all_in");
   if (how.out) return I.t("public.sitting_out");

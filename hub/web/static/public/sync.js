@@ -3,6 +3,7 @@
 // /api/public for a fresh snapshot (coalesced: one request at a time, one more if frames
 // came meanwhile), so the view never drifts from the rules.
 
+import { i18n as I } from "../lib/i18n.js";
 import { model, setClock, takeAlert, takeSnapshot } from "./model.js";
 import { renderSeats } from "./seats.js";
 import { render, renderAlerts, renderBoard, renderClock } from "./view.js";
@@ -41,12 +42,31 @@ function flashSeat(seat) {
   setTimeout(() => box.classList.remove("alerted"), 3000);
 }
 
+/** A pot as the TV names it, from its award (the hub's result, with the hand shown,
+ * replaces it at the next snapshot): each winner by name, main or side pot. */
+function namedPot(ev) {
+  const label = ev.pot ? { key: "award.pot.side", params: { pot: ev.pot } } : { key: "award.pot.main", params: {} };
+  const shares = (ev.payouts || []).map((p) => {
+    const name = model.names.get(p.seat) || I.t("public.seat", { n: p.seat });
+    const whole = p.half === "whole";
+    const params = whole ? { player: name, amount: p.amount } :
+      { player: name, amount: p.amount, half: { key: "half." + p.half, params: {} } };
+    const text = { key: whole ? "result.share.plain" : "result.share.half", params };
+    return { seat: p.seat, name, amount: p.amount, half: p.half, text, message: ev.message };
+  });
+  return { pot: ev.pot, pot_name: label, amount: ev.amount, uncontested: ev.uncontested, shares };
+}
+
 function potAwarded(ev) {
   // the pot is read out as it is awarded (a winner uncalled may still show, R-SHOW-3)
   const a = model.awards;
   if (!a || a.hand !== ev.hand || a.void) model.awards = { hand: ev.hand, lines: [] };
   const lines = model.awards.lines;
   if (!lines.some((l) => l.message === ev.message)) lines.push({ text: ev.text, message: ev.message });
+  const res = model.results;
+  if (!res || res.hand !== ev.hand) model.results = { hand: ev.hand, pots: [] };
+  const pots = model.results.pots.filter((p) => p.pot !== ev.pot);
+  model.results.pots = [...pots, namedPot(ev)].sort((x, y) => x.pot - y.pot);
   render();
 }
 

@@ -134,14 +134,14 @@ function renderAwards() {
 function alertItem(a) {
   const li = el("li", "alert " + (a.severity || "info"));
   li.dataset.code = a.code;
+  li.dataset.hand = a.hand ? String(a.hand) : "";
   const parts = {
     message: say(a.text, a.message),
     remedy: say(a.remedy_text, a.remedy),
   };
   const meta = [];
   if (a.seat) meta.push(I.t("public.seat_short", { n: a.seat }));
-  if (a.rule) meta.push(a.rule);
-
+  if (a.rule && a.code !== "floor_called") meta.push(a.rule);
   li.append(el("span", "meta", meta.join(" · ")), el("span", "what", parts.message),
     el("div", "remedy", parts.remedy));
   return li;
