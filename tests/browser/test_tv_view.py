@@ -232,10 +232,16 @@ async def test_the_tv_shows_the_board_as_dealt_the_hands_alerts_and_named_pots(
         )
         assert len(boxes) == 4 and len({round(b["top"]) for b in boxes}) == 1
         assert max(b["right"] for b in boxes) > 0.85 * 1920, boxes
+        assert max(b["bottom"] for b in boxes) <= 1080, boxes  # on the screen, whole
         await page.screenshot(path=str(ARTIFACTS / "tv-pots-1920x1080.png"))
         await page.set_viewport_size({"width": 1024, "height": 768})
         await asyncio.sleep(0.3)
         assert await page.evaluate("document.documentElement.scrollWidth") <= 1024
+        boxes = await page.eval_on_selector_all(
+            "#seats .seat, #board, #alert-list li:first-child",
+            "els => els.map(e => e.getBoundingClientRect().toJSON())",
+        )
+        assert all(b["bottom"] <= 768 and b["right"] <= 1024 for b in boxes), boxes
         await page.screenshot(path=str(ARTIFACTS / "tv-pots-1024x768.png"))
         # nothing of the security alert reached the room: not its code, not its words
         rules = r.hub.rules

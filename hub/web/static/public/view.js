@@ -96,7 +96,7 @@ function say(text, english) {
 function potResult(pot) {
   const box = el("div", "pot-result");
   box.dataset.pot = String(pot.pot);
-  box.classList.toggle("side", pot.pot > 0);
+  box.classList.toggle("side-pot", pot.pot > 0);
   const head = el("p", "pot-name");
   head.append(el("span", "label", say(pot.pot_name, "")), el("span", "amount", I.num(pot.amount)));
   box.appendChild(head);
