@@ -5,8 +5,8 @@ alerts, and each pot's result with the winner's name and the hand that won it.
   a cloned or spoofed tag) is the dealer's and the floor's business: the room sees only
   the neutral notice "the floor has been called to the table" (code
   :data:`FLOOR_CALLED`), never which seat, antenna or card; any other alert goes as it is.
-* :func:`tv_alerts` — the alerts the TV lists: the current hand's only (the last hand's
-  until the next starts), security ones as the notice, at most :data:`TV_ALERTS`.
+* :func:`public_snapshot` — the public snapshot with its alerts so (the page lists the
+  current hand's, at most three: ``static/public/model.js``).
 * :func:`public_results` — each pot of a hand: main or side pot, who took what, and for
   a hand shown at a showdown the name of what it made ("Anna wins 1,973 with two pair").
   Only shown hands are named: a pot won uncontested names nobody's cards.
@@ -49,14 +49,12 @@ from hub.views.table import shown_view_model
 __all__ = [
     "FLOOR_CALLED",
     "SECURITY_CODES",
-    "TV_ALERTS",
     "hand_name",
     "is_security",
     "public_alert",
     "public_frame",
     "public_results",
     "public_snapshot",
-    "tv_alerts",
 ]
 
 FLOOR_CALLED: Final = "floor_called"
@@ -64,8 +62,6 @@ FLOOR_CALLED: Final = "floor_called"
 SECURITY_CODES: Final = frozenset({UNKNOWN_TAG_ALERT, DOUBLED_UID_ALERT})
 """Alert codes that are security alerts wherever they come from (the rules raise
 ``unknown_tag`` in a hand, the hub between hands; ``uid_on_two_antennas`` is the hub's)."""
-TV_ALERTS: Final = 3
-"""How many alerts the TV lists at most (the newest)."""
 
 _CATEGORY_KEYS: Final = {
     HandCategory.HIGH_CARD: "hand_name.high_card",
@@ -109,22 +105,13 @@ def public_frame(event: Event) -> Event:
     return public_alert(event) if event.get("type") == "alert" else event
 
 
-def tv_alerts(alerts: Iterable[Event], hand: int) -> list[Event]:
-    """The alerts the TV lists, oldest first: those of hand ``hand`` (the running one, or
-    the last between hands), security ones as the floor notice, the last
-    :data:`TV_ALERTS` of them. Alerts of no hand (a node's stream, the event log, a tag
-    seen between hands) are not the room's: the seats show a reader offline anyway."""
-    mine = [public_alert(a) for a in alerts if hand and a.get("hand") == hand]
-    return mine[-TV_ALERTS:]
-
-
 def public_snapshot(snapshot: Event) -> Event:
-    """The public snapshot (``/api/public``, the first frame of ``/ws/public``) with the
-    rules' alerts made :func:`tv_alerts`."""
+    """The public snapshot (``/api/public``, the first frame of ``/ws/public``) with its
+    recent alerts through :func:`public_alert`: a security alert as the floor notice."""
     rules = snapshot.get("rules")
     if not rules:
         return snapshot
-    alerts = tv_alerts(rules.get("alerts", []), int(rules.get("hand") or 0))
+    alerts = [public_alert(a) for a in rules.get("alerts", [])]
     return snapshot | {"rules": rules | {"alerts": alerts}}
 
 

@@ -49,8 +49,8 @@ async def api_tables(request: Request, _: PublicDep) -> list[dict[str, Any]]:
 
 @router.get("/api/public")
 async def api_public(service: ReaderDep, _: PublicDep) -> Event:
-    """The public snapshot of the table (no hole cards; the alerts the TV lists: the
-    current hand's, a security alert as the floor notice — :mod:`hub.views.public`)."""
+    """The public snapshot of the table (no hole cards; a security alert only as the
+    floor notice — :mod:`hub.views.public`)."""
     return public_snapshot(service.public_snapshot())
 
 

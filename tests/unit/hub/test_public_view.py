@@ -1,7 +1,6 @@
 """The public view's projections (issue 17): the board in the order it was dealt — in
-``/api/public``'s snapshot and on the feed — the TV's alerts (the current hand's, at most
-three, a security alert only as the floor notice) and each pot's result with the
-winner's name and hand. No broker: reads go straight into the table app."""
+``/api/public``'s snapshot and on the feed — a security alert only as the floor notice
+on the public side, and each pot's result with the winner's name and hand. No broker: reads go straight into the table app."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from hub.app.table_console import TableConsole
 from hub.rules.hand import Phase
 from hub.rules.procedure import Act, ConsoleAction, ShowHand
 from hub.views.alerts import doubled_tag_alert, unknown_tag_alert
-from hub.views.public import TV_ALERTS, public_frame, public_snapshot, tv_alerts
+from hub.views.public import public_frame, public_snapshot
 from tests.support.node_reports import Antennas
 from tests.unit.hub.test_table_service import deal, drain, make
 
@@ -90,15 +89,14 @@ def test_a_pot_result_names_the_winner_and_the_hand() -> None:
     assert results[0]["pot_name"] == {"key": "award.pot.main", "params": {}}
 
 
-def test_the_tv_lists_the_current_hands_alerts_and_never_a_security_alert() -> None:
+def test_the_public_side_never_gets_a_security_alert_only_the_floor_notice() -> None:
     doubled = doubled_tag_alert("Ks", ["seat2", "seat5"], 3.0) | {"hand": 4}
     unknown = unknown_tag_alert("seat7", 1, 4.0) | {"hand": 4}
     rules_alert = {"type": "alert", "code": "missing_burn", "hand": 4, "t": 5.0, "seat": None}
-    old = rules_alert | {"hand": 3, "t": 1.0}
-    shown = tv_alerts([old, doubled, unknown, rules_alert, rules_alert | {"t": 6.0}], 4)
-    assert len(shown) == TV_ALERTS
-    assert [a["code"] for a in shown] == ["floor_called", "missing_burn", "missing_burn"]
-    text = json.dumps(tv_alerts([doubled, unknown], 4))
+    snap = {"type": "snapshot", "rules": {"hand": 4, "alerts": [doubled, unknown, rules_alert]}}
+    shown = public_snapshot(snap)["rules"]["alerts"]
+    assert [a["code"] for a in shown] == ["floor_called", "floor_called", "missing_burn"]
+    text = json.dumps(shown[:2])
     for secret in ("seat", "spoofed", "cloned", "Ks", "tag"):
         assert secret not in text.replace('"seat": null', "")
     notice = public_frame(doubled)

@@ -3,7 +3,7 @@
 // and the feed's state. Numbers of a hand (stacks, bets, pot) are always the hub's own:
 // frames that change them make the page fetch /api/public again (sync.js).
 
-/** The TV lists at most this many alerts, the newest first (the hub sends no more). */
+/** The TV lists at most this many alerts, the newest first. */
 export const MAX_ALERTS = 3;
 
 /** What the page shows. */
@@ -40,11 +40,11 @@ export function takeSnapshot(snap, first) {
   setClock(r ? r.clock : null);
   if (!r) return;
   (r.players || []).forEach((p) => model.names.set(p.seat, p.name));
-  // a notice of no hand came live (a tag seen between hands): kept until the next hand
+  // the current hand's alerts (the last hand's until the next starts); a notice of no
+  // hand that came live (a tag seen between hands) is kept until the next hand
   const notices = model.alerts.filter((a) => !a.hand);
-  model.alerts = [...notices, ...(r.alerts || [])]
-    .sort((a, b) => b.t - a.t)
-    .slice(0, MAX_ALERTS);
+  const mine = (r.alerts || []).filter((a) => a.hand && a.hand === r.hand);
+  model.alerts = [...notices, ...mine].sort((a, b) => b.t - a.t).slice(0, MAX_ALERTS);
   if (first && r.awards && r.awards.length) model.awards = { hand: lastHand(r), lines: r.awards };
   // the hub's results of the last hand replace what the page named from the awards
   // (never a newer hand's: a pot won uncontested is awarded before its hand ends)
