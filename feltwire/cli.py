@@ -18,7 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bridge": ("firmware_bridge.main", "run a serial reader-board bridge (board → MQTT)"),
     "demo": ("simulator.demo", "a whole simulated table on this machine"),
     "event-log": ("hub.cli.event_log", "check the hub's event logs; accept a loss explicitly"),
-    "history": ("hub.cli.history", "hand histories: replay PHH files"),
+    "history": ("hub.cli.history", "hand histories: replay PHH files, rebuild the hands store"),
     "deck": ("hub.cli.deck", "register a deck of tagged cards; check a deck file"),
     "equity": ("hub.cli.equity", "win, tie and equity shares of a spot, for any game"),
     "certs": ("hub.cli.certs", "a CA and TLS certificates for the table's MQTT broker"),

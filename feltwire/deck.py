@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import tomli_w
+
 from feltwire.cards import FULL_DECK, CardError, normalize_card
 from feltwire.errors import DeckError
 from feltwire.protocol import ReaderInventory
@@ -186,12 +188,11 @@ def write_deck(deck: Deck, path: Path | str) -> None:
 
 
 def dump_deck(deck: Deck) -> str:
-    """The TOML text of a deck file, cards in deck order."""
-    lines = [f'name = "{deck.name}"', "", "[tags]"]
+    """The TOML text of a deck file, cards in deck order (``tomli-w``: whatever the
+    name holds, the file is TOML)."""
     order = {c: i for i, c in enumerate(FULL_DECK)}
-    for uid, card in sorted(deck.tags.items(), key=lambda kv: order.get(kv[1], 99)):
-        lines.append(f'"{uid}" = "{card}"')
-    return "\n".join(lines) + "\n"
+    tags = dict(sorted(deck.tags.items(), key=lambda kv: order.get(kv[1], 99)))
+    return tomli_w.dumps({"name": deck.name, "tags": tags})
 
 
 def simulated_uid(index: int) -> str:

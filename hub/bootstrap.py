@@ -37,9 +37,10 @@ from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.repair import open_log
 from hub.adapters.eventlog.store import EventLog
+from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
 from hub.adapters.mqtt import run_mqtt
 from hub.app import tasks as table_tasks
-from hub.app.errors import EventLogError
+from hub.app.errors import EventLogError, HandStoreError
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.app.table_time import TableTime
@@ -130,6 +131,8 @@ class HubRuntime:
     """This hub's figures (``/metrics``): a registry of its own."""
     equity_workers: EquityWorkers | None = None
     """The processes that compute live equity (None: threads of this process)."""
+    hands: HandStore | None = None
+    """The hands store every table's finished hands go to (None: none kept)."""
 
     def __post_init__(self) -> None:
         if not self.services:
@@ -180,6 +183,8 @@ class HubRuntime:
             app.close()  # a log write or snapshot under way is finished first
         for event_log in self.logs.values():
             event_log.close()
+        if self.hands is not None:
+            self.hands.close()
         self.auth.close()
 
 
@@ -218,6 +223,7 @@ async def start_hub(
         else {}
     )
     decks: dict[Path | None, Deck] = {}
+    hands = hands_store(config)
     services: dict[str, TableApp] = {}
     logs: dict[str, EventLog] = {}
     now = TableTime(wall=clock, monotonic=monotonic)
@@ -253,12 +259,16 @@ async def start_hub(
                     clock=monotonic,
                 )
             service.snapshots.enabled = config.event_log_snapshots
+            if hands is not None:
+                service.hand_book.attach(hands)
             services[table.table] = service
             service.open()
-            service.replay()
+            service.hand_book.replay()  # the store's missing hands too (hub.app.hand_book)
     except BaseException:
         for opened in logs.values():
             opened.close()
+        if hands is not None:
+            hands.close()
         raise
     service = next(iter(services.values()))
     event_log = logs.get(service.table)
@@ -350,6 +360,7 @@ async def start_hub(
         logs=logs,
         metrics=figures,
         equity_workers=workers,
+        hands=hands,
     )
     for name, table_app in services.items():
         table_log = logs.get(name)
@@ -367,6 +378,40 @@ async def start_hub(
         gc.collect()
         gc.freeze()
     return runtime
+
+
+def hands_url(config: HubConfig) -> str | None:
+    """The hands store's URL: ``[hands] url``, else SQLite in the state directory (None:
+    no store — ``[hands] enabled = false``, or no state directory, so no event log)."""
+    if not config.hands.enabled or config.state_dir is None:
+        return None
+    return config.hands.url or sqlite_url(config.state_dir / HANDS_FILE)
+
+
+def hands_store(config: HubConfig) -> HandStore | None:
+    """The hands store of ``config`` (:func:`hands_url`), opened and migrated; None when
+    there is none, or when it cannot be opened — the hub then runs without it (logged):
+    the event log keeps every hand, and a later start writes them (hub.app.hand_book)."""
+    url = hands_url(config)
+    if url is None:
+        return None
+    try:
+        return HandStore.open(url)
+    except HandStoreError as exc:
+        log.error("%s: the hub runs without it; a later start writes the hands it missed", exc)
+        return None
+
+
+def replay_table(config: HubConfig, table: ResolvedTable, event_log: EventLog) -> TableApp:
+    """``table``'s application on ``event_log`` for a replay away from a running hub
+    (``feltwire history import-log``): its deck, the hub's time resumed at the log's end,
+    snapshots off (every input is replayed, none is written)."""
+    deck = load_deck(table.deck) if table.deck else simulated_deck()
+    now = TableTime(wall=time.time, monotonic=time.monotonic)
+    now.resume(event_log.last_t)
+    app = _table_app(config, table, deck, now, event_log)
+    app.snapshots.enabled = False
+    return app
 
 
 def _equity_workers(config: HubConfig, services: dict[str, TableApp]) -> EquityWorkers | None:

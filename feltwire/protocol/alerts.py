@@ -78,9 +78,15 @@ class AlertFrame(AlertBody, VersionedFrame):
 
 
 class ConsoleAlert(AlertFrame):
-    """An alert in the console's state: the frame and whether the dealer acknowledged it."""
+    """An alert in the console's state: the frame, whether the dealer acknowledged it,
+    whether its cause is gone (``cleared``: the doubled card taken back), the seats it
+    concerns (its seat and its antennas' seats: the console highlights them) and the key
+    the console acknowledges it by (a rules' alert: its id; the hub's own: code and time)."""
 
     acknowledged: bool
+    cleared: bool = Field(False, description="its cause is gone (the card was taken back)")
+    seats: list[Seat] = Field(default_factory=list, description="the seats it concerns")
+    key: str = Field("", max_length=96, description="what the console acknowledges it by")
 
 
 class AlertAckFrame(VersionedFrame):

@@ -16,12 +16,14 @@ from pydantic import Field
 
 from feltwire.protocol.alerts import ConsoleAlert
 from feltwire.protocol.events import PotAward
-from feltwire.protocol.table import ClockLevel, PublicAntenna, PublicPlayer, TopUp
+from feltwire.protocol.table import ClockLevel, ClockState, PublicAntenna, PublicPlayer, TopUp
+from feltwire.protocol.texts import TextFrame
 from feltwire.protocol.values import (
     Card,
     Chips,
     FrameModel,
     HandNumber,
+    ReaderId,
     Seat,
     TableId,
     VersionedFrame,
@@ -69,6 +71,9 @@ class ConsolePlayer(PublicPlayer):
     can_top_up: bool
     top_up: Limits
     up: list[Card] = Field(description="stud up cards (face up)")
+    cards: int = Field(
+        0, ge=0, description="hole cards the hand dealt the seat (read or entered by hand)"
+    )
 
 
 class LegalBet(FrameModel):
@@ -118,6 +123,32 @@ class ShownHand(FrameModel):
     seat: Seat
     cards: list[Card]
     whole: bool
+
+
+class NextCard(FrameModel):
+    """What the dealer deals next, as the rules' dealing procedure expects it: a seat's
+    n-th card (face up or down), the burn, a board card, a draw's replacement, or a
+    seat's turn to throw its discards; the antenna it goes on (the console lights it)."""
+
+    kind: Literal["hole", "burn", "board", "replacement", "discard"]
+    street: str = Field(description="the engine's street name (pre-flop, flop, 3rd street …)")
+    reader: ReaderId = Field(description="the antenna the card goes on")
+    seat: Seat | None = Field(description="the seat it goes to; None: the burn, the board")
+    index: int = Field(ge=1, description="which card: of the seat's hand, the street's board")
+    total: int = Field(ge=1, description="how many: the seat's cards after this street …")
+    up: bool = Field(description="dealt face up")
+    unread: list[Seat] = Field(description="seats passed over whose card was not read yet")
+    text: TextFrame = Field(description="what to say: a next_deal.* catalog text")
+
+
+class UndoableAction(FrameModel):
+    """The betting action undo takes back: the seat, what it did, its bet afterwards."""
+
+    seat: Seat
+    act: Literal["fold", "check", "call", "bet", "raise", "bring-in", "complete"]
+    amount: Chips = Field(description="the chips it added")
+    to: Chips = Field(description="its bet in the round afterwards")
+    all_in: bool
 
 
 class PotAwardRecord(PotAward):
@@ -175,6 +206,9 @@ class ConsoleStateFrame(VersionedFrame):
     seating: Seating
     live_hole_cards: bool = Field(description="the overlay shows hole cards without delay")
     antennas: list[PublicAntenna]
+    next_deal: NextCard | None = Field(None, description="the next card to deal; None: none")
+    last_action: UndoableAction | None = Field(None, description="what undo would take back")
+    clock: ClockState | None = Field(None, description="the tournament clock; None: cash")
 
 
 __all__ = [
@@ -185,10 +219,12 @@ __all__ = [
     "LegalAllIn",
     "LegalBet",
     "Limits",
+    "NextCard",
     "PotAwardRecord",
     "Seating",
     "ShowdownChoices",
     "ShownHand",
     "Stakes",
     "TournamentSchedule",
+    "UndoableAction",
 ]

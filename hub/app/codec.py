@@ -105,6 +105,8 @@ def encode_table(cmd: TableCommand) -> dict[str, Any]:
     out: dict[str, Any] = {"command": cmd.op.value, "seat": cmd.seat}
     if cmd.op is SeatOp.SIT:
         out |= {"name": cmd.name, "amount": cmd.amount, "wait": cmd.wait}
+        if cmd.club_id:
+            out["club_id"] = cmd.club_id
     elif cmd.op is SeatOp.TOP_UP:
         out["amount"] = cmd.amount
     elif cmd.op is SeatOp.COME_BACK:
@@ -128,4 +130,5 @@ def decode_table(payload: Mapping[str, Any]) -> TableCommand:
         name=str(payload.get("name", "")),
         amount=int(payload.get("amount", 0)),
         wait=bool(payload.get("wait", False)),
+        club_id=str(payload.get("club_id", "")),
     )

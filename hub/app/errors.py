@@ -28,3 +28,10 @@ class LogUnavailable(AppError, RuntimeError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"the event log cannot be written ({reason}): the input was not taken")
         self.reason = reason
+
+
+class HandStoreError(AppError, OSError):
+    """The hands store cannot be opened, migrated or written (the port
+    :class:`hub.app.ports.HandSink`; :mod:`hub.adapters.hands` raises it). A hand not
+    written is no input lost: the event log holds it, and the next start writes it
+    (:class:`hub.app.hand_book.HandBook`)."""

@@ -1,6 +1,7 @@
 """The alerts about the nodes: a node's stream of reads (reads lost on the way, a node
 that floods, a sequence that does not follow), a node offline or a reader silent and
-their clearing, the broker's connection lost and back (never a card).
+their clearing, the broker's connection lost and back, the event log that cannot be
+written or lost inputs the operator accepted (never a card).
 
 A clearing alert (``node_online``, ``reader_back``, ``broker_back``) carries ``clears``:
 the code of the alert it ends, for the same node or antennas.
@@ -128,3 +129,32 @@ def broker_alert(lost: bool, now: float, error: str = "") -> Event:
         severity="info",
     )
     return frame | {"clears": BROKER_LOST}
+
+
+LOG_FAILED_ALERT = "event_log_failed"
+"""The system alert's code: the event log cannot be written (a full disk, a file gone)."""
+LOSS_ACCEPTED_ALERT = "event_log_loss_accepted"
+"""The alert at start when the operator accepted a loss of the event log
+(``feltwire event-log accept-loss``): the table was rebuilt without some inputs."""
+
+
+def log_failed_alert(reason: str, now: float) -> Event:
+    """The alert frame of the event log that cannot be written (``reason``: why)."""
+    return alert_frame(
+        LOG_FAILED_ALERT,
+        "system",
+        Text("alert.event_log_failed.message", {"error": reason}),
+        Text("alert.event_log_failed.remedy"),
+        now,
+    )
+
+
+def loss_accepted_alert(loss: str, now: float) -> Event:
+    """The alert frame of a loss of the event log the operator accepted (``loss``: what)."""
+    return alert_frame(
+        LOSS_ACCEPTED_ALERT,
+        "system",
+        Text("alert.event_log_loss_accepted.message", {"loss": loss}),
+        Text("alert.event_log_loss_accepted.remedy"),
+        now,
+    )

@@ -15,7 +15,10 @@ fakes fill in.
 * :class:`EquityRunner` — where live equity is computed, off the event loop (worker
   processes, :class:`hub.adapters.equity_workers.EquityWorkers`; threads by default);
 * :class:`DiskCheck` — whether the event log's disk can take a write now, asked without
-  writing (:class:`hub.adapters.eventlog.disk.LogDisk`).
+  writing (:class:`hub.adapters.eventlog.disk.LogDisk`);
+* :class:`HandSink` — where finished hands are kept (the hands store,
+  :class:`hub.adapters.hands.store.HandStore`), written by
+  :class:`~hub.app.hand_book.HandBook` off the event loop.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from feltwire.protocol import LightPattern
+from hub.app.hand_record import HandRecord
 from hub.app.live_equity import LiveSpot
 from hub.app.records import AcceptedLoss, InputKind, LogRecord
 from hub.views.frames import Event
@@ -60,6 +64,10 @@ class EventStore(Protocol):
     @property
     def last_seq(self) -> int:
         """The sequence number of the last input appended (0: empty)."""
+
+    @property
+    def origin(self) -> str | None:
+        """The log's identity: the chain of its first input (None: the log is empty)."""
 
     @property
     def accepted_losses(self) -> Sequence[AcceptedLoss]:
@@ -158,3 +166,14 @@ class TableOutput(Protocol):
 
     def send_alert(self, frame: Event) -> None:
         """An alert frame to the table's alerts topic."""
+
+
+class HandSink(Protocol):
+    """Where finished hands are kept: each written once, whoever writes it again."""
+
+    def write(self, hand: HandRecord) -> bool:
+        """Store ``hand`` in one transaction (False: it was there already);
+        :class:`~hub.app.errors.HandStoreError` when it cannot be written."""
+
+    def count(self, table: str, origin: str) -> int:
+        """How many hands of ``table`` from the event log ``origin`` are stored."""

@@ -60,6 +60,8 @@ class SeatCommand:
     name: str = ""
     amount: int = 0
     wait: bool = False
+    club_id: str = ""
+    """The player's club id (sit; empty: none given): the hands store's person."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,9 +67,11 @@ from feltwire.protocol import (
     seat_of,
 )
 from feltwire.protocol.texts import AwardLine
+from hub.app.alert_bounds import ALERT_HANDS_KEPT, ALERTS_KEPT, RECENT_ALERTS, keep_latest
 from hub.app.codec import decode_console, decode_table
 from hub.app.errors import EventLogError
 from hub.app.feeds import Event
+from hub.app.hand_record import Began, HandRecord, hand_record
 from hub.app.lights import presence_pattern
 from hub.app.ports import Clock, Presence, TableOutput
 from hub.app.records import AckAlert, InputKind, SeatCommand, SeatOp, TableCommand
@@ -97,6 +99,8 @@ from hub.views.overlay_scene import OverlayScene
 from hub.views.public import public_results
 from hub.views.table import (
     board_view,
+    console_alerts,
+    console_hand_view,
     console_player,
     legal_view,
     limits_view,
@@ -111,33 +115,9 @@ from hub.views.table import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["RulesDesk", "profile_for"]
-
-RECENT_ALERTS = 20
-"""How many alerts the public snapshot repeats for a page that opens late."""
-ALERT_HANDS_KEPT = 20
-"""How many hands :attr:`RulesDesk.alerts_by_hand` keeps the alerts of (the latest)."""
-ALERTS_KEPT = 32
-"""How many of a hand's latest alerts :attr:`RulesDesk.alerts_by_hand` keeps at least (up
-to twice as many, then the older are dropped: a hand stuck for hours does not pile up)."""
+__all__ = ["ALERTS_KEPT", "ALERT_HANDS_KEPT", "RulesDesk", "profile_for"]
 
 _BOARD_READERS = ("board", "flop1", "flop2", "flop3", "turn", "river")
-
-
-def _keep_latest(by_hand: dict[int, list[Alert]], number: int) -> None:
-    """Bound ``by_hand`` after an alert of hand ``number`` went in: the latest
-    :data:`ALERT_HANDS_KEPT` hands (by number), hand ``number``'s latest
-    :data:`ALERTS_KEPT` alerts once it holds twice as many.
-
-    >>> by_hand = {n: [] for n in range(1, ALERT_HANDS_KEPT + 2)}
-    >>> _keep_latest(by_hand, ALERT_HANDS_KEPT + 1); min(by_hand), len(by_hand)
-    (2, 20)
-    """
-    alerts = by_hand.get(number)
-    if alerts is not None and len(alerts) > 2 * ALERTS_KEPT:
-        del alerts[:-ALERTS_KEPT]
-    while len(by_hand) > ALERT_HANDS_KEPT:
-        del by_hand[min(by_hand)]
 
 
 def profile_for(readers: Iterable[str]) -> TableProfile:
@@ -206,7 +186,7 @@ class RulesDesk:
         self.hands_voided = 0
         self.alerts_by_hand: defaultdict[int, list[Alert]] = defaultdict(list)
         """The alerts raised, by hand number: of the latest :data:`ALERT_HANDS_KEPT`
-        hands, each hand's latest :data:`ALERTS_KEPT` or more (:func:`_keep_latest`)."""
+        hands, each hand's latest :data:`ALERTS_KEPT` or more (:func:`keep_latest`)."""
         self.recent: deque[Event] = deque(maxlen=RECENT_ALERTS)
         self.last_awards: list[dict[str, Any]] = []
         """The last hand's award read-outs (:func:`~hub.views.alerts.award_line`)."""
@@ -219,12 +199,18 @@ class RulesDesk:
         when it ended (R-BUY-4), for the console."""
         self.acknowledged: set[int] = set()
         """Ids of the alerts the dealer acknowledged at the console."""
+        self.acknowledged_hub: set[str] = set()
+        """Keys of the hub's own alerts acknowledged (:func:`~hub.views.alerts.alert_key`)."""
         self._alert_seq = 0
         self._hints: SeatHints | None = None
         self._blinds: tuple[int | None, int | None] = (None, None)
         self._unknown: dict[str, frozenset[str]] = {}
         self._stuck = False
         self._pots: list[PotAwarded] = []
+        self.began: Began = (0.0, {}, (None, None))
+        """When the hand began, its players by seat, its blinds' seats (for its record)."""
+        self.ended: list[HandRecord] | None = None
+        """Hands ended, for the hands store to take (:mod:`hub.app.hand_book`; None: none)."""
         self.started_from: tuple[float, dict[str, Any]] | None = None
         """When the last hand started, and the desk's state just before it (what a table
         snapshot holds, :mod:`hub.app.snapshot`); the snapshot's taker sets it None."""
@@ -277,7 +263,7 @@ class RulesDesk:
         self.alerts_by_hand = defaultdict(list)
         for n, alerts in state["alerts_by_hand"]:
             self.alerts_by_hand[int(n)] = [Alert.from_dict(a) for a in alerts]
-            _keep_latest(self.alerts_by_hand, int(n))
+            keep_latest(self.alerts_by_hand, int(n))
         self.recent = deque(state["recent"], maxlen=RECENT_ALERTS)
         self.last_awards = list(state["last_awards"])
         self.last_pots = list(state["last_pots"])
@@ -335,7 +321,7 @@ class RulesDesk:
         and apply; None when the table is open already."""
         if self.opened:
             return None
-        players = [p.model_dump() for p in self.settings.players]
+        players = [p.model_dump(exclude_none=True) for p in self.settings.players]
         return {"command": "open", "players": players, "stakes": self._stakes()}
 
     def apply_input(self, kind: InputKind, payload: dict[str, Any], now: float) -> Step | None:
@@ -374,8 +360,9 @@ class RulesDesk:
             log.warning(
                 "players as in the event log %s (the config now says %s)", logged, configured
             )
+        clubs = {int(p["seat"]): str(p.get("club_id") or "") for p in payload["players"]}
         for seat, name, buy_in in logged:
-            self.table.join(seat, name, buy_in, now)
+            self.table.join(seat, name, buy_in, now, club_id=clubs[seat])
             self._buy_in[seat] = buy_in
         self.opened = True
         if self.tournament_clock is not None:
@@ -392,7 +379,7 @@ class RulesDesk:
         table, seat = self.table, cmd.seat
         entry = Entry.WAIT_FOR_BIG_BLIND if cmd.wait else Entry.POST
         if cmd.op is SeatOp.SIT:
-            table.join(seat, cmd.name, cmd.amount, now, entry)
+            table.join(seat, cmd.name, cmd.amount, now, entry, club_id=cmd.club_id)
             self._buy_in[seat] = cmd.amount
         elif cmd.op is SeatOp.TOP_UP:
             table.add_chips(seat, cmd.amount, now)
@@ -538,6 +525,7 @@ class RulesDesk:
         started = self.table.current
         assert started is not None
         self._blinds = (started.small_blind, started.big_blind)
+        self.began = (now, {s: self.table.players[s] for s in setup.seats}, self._blinds)
         self._both(
             now,
             {
@@ -593,7 +581,7 @@ class RulesDesk:
 
     def _alert(self, number: int, alert: Alert, now: float) -> None:
         self.alerts_by_hand[number].append(alert)
-        _keep_latest(self.alerts_by_hand, number)
+        keep_latest(self.alerts_by_hand, number)
         self._alert_seq += 1
         frame = rules_alert_frame(alert, self._alert_seq, number, now)
         self.recent.append(frame)
@@ -610,6 +598,8 @@ class RulesDesk:
         deliveries: Iterable[ChipsDelivered] = (),
     ) -> None:
         self.in_hand = False
+        if self.ended is not None:
+            self.ended.append(hand_record(self, voided, now))
         self.last_awards = awards
         self.last_top_ups = [top_up_view(d) for d in deliveries]
         for d in self.last_top_ups:
@@ -724,7 +714,8 @@ class RulesDesk:
     def _console_player(self, view: dict[str, Any], now: float) -> dict[str, Any]:
         hand = self.monitor.hand if self.monitor is not None else None
         setup = self.setup if self.in_hand else None
-        return console_player(self.table, view, now, hand, setup)
+        waiting = self.monitor.waiting_discards if self.monitor is not None else {}
+        return console_player(self.table, view, now, hand, setup, waiting)
 
     # ------------------------------------------------------------------ the console
 
@@ -781,10 +772,9 @@ class RulesDesk:
             "can_undo": open_ is not None and any(isinstance(r, Action) for r in open_.log),
             "can_misdeal": open_ is not None and self.table.can_misdeal(),
             "last_hand": last,
-            "alerts": [
-                f | {"acknowledged": f["id"] is not None and f["id"] in self.acknowledged}
-                for f in self.alerts_view(hub_alerts)
-            ],
+            "alerts": console_alerts(
+                self.alerts_view(hub_alerts), self.acknowledged, self.acknowledged_hub, snap
+            ),
             "seating": {
                 "seats": self.profile.seats,
                 "empty": [s for s in range(1, self.profile.seats + 1) if s not in players],
@@ -793,4 +783,6 @@ class RulesDesk:
             },
             "live_hole_cards": self.live_hole_cards,
             "antennas": [public_antenna(r, snap.get(r, ())) for r in self.readers],
+            "clock": self.tournament_clock.state(now) if self.tournament_clock else None,
+            **console_hand_view(monitor if open_ is not None else None, setup),
         }

@@ -6,10 +6,12 @@ A :class:`TableApp` owns the table's parts, which do not point at each other:
 * :class:`~hub.app.publisher.TablePublisher` — the public and overlay feeds, the overlay's
   delay, the seat lights, the alerts topic and the outbox to the broker;
 * :class:`~hub.app.equity_watch.EquityWatch` — live equity on the overlay;
-* :class:`~hub.app.rules_desk.RulesDesk` — the rules side (when the hub enforces them).
+* :class:`~hub.app.rules_desk.RulesDesk` — the rules side (when the hub enforces them);
+* :class:`~hub.app.hand_book.HandBook` — finished hands on their way to the hands store.
 
 It is given its ports by its composition (:mod:`hub.bootstrap`, the tests' support): the
-event store (:class:`~hub.app.ports.EventStore`, None: nowhere) and the clocks.
+event store (:class:`~hub.app.ports.EventStore`, None: nowhere), the clocks and the hands
+store (:meth:`HandBook.attach <hub.app.hand_book.HandBook.attach>`).
 
 Every input the app accepts (after the intake's checks: refused messages are not inputs)
 goes through :meth:`TableApp.record`: appended to the event store with its receive time,
@@ -46,11 +48,11 @@ from typing import Any
 
 from feltwire.deck import Deck
 from feltwire.protocol import ButtonPress, EquityFrame, ReaderKind, reader_kind, seat_of
-from feltwire.text import Text
 from hub.app.codec import decode_read
 from hub.app.equity_watch import EquityWatch
 from hub.app.errors import EventLogError, LogUnavailable
 from hub.app.feeds import Broadcaster
+from hub.app.hand_book import HandBook
 from hub.app.health import HealthChange, HealthKind
 from hub.app.ingest import (
     DEFAULT_NODE_BURST,
@@ -62,7 +64,12 @@ from hub.app.intake import DEFAULT_READER_SILENT_S, Item, ReadIntake
 from hub.app.lights import presence_pattern
 from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
 from hub.app.log_writer import Batch, LogWriter
-from hub.app.node_alerts import broker_alert, health_alert
+from hub.app.node_alerts import (
+    broker_alert,
+    health_alert,
+    log_failed_alert,
+    loss_accepted_alert,
+)
 from hub.app.ports import Clock, DiskCheck, EventStore
 from hub.app.presence import AntennaChange
 from hub.app.publisher import TablePublisher
@@ -74,7 +81,7 @@ from hub.app.throttle import ThrottledLog
 from hub.app.timings import NO_TIMINGS, Timings
 from hub.config import RulesSettings, TournamentSettings
 from hub.rules.setup import TableProfile
-from hub.views.alerts import alert_frame, doubled_tag_alert, unknown_tag_alert
+from hub.views.alerts import doubled_tag_alert, unknown_tag_alert
 from hub.views.antennas import overlay_antenna, public_antenna, unknown_antenna
 from hub.views.frames import Event, frame
 from hub.views.overlay_scene import OverlayScene, overlay_picture
@@ -86,11 +93,6 @@ __all__ = ["TableApp"]
 RESET_NODE_COMMAND = "reset_node"
 """The ``command`` of the table input that resets a node's sequence (the operator's)."""
 NODE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-LOG_FAILED_ALERT = "event_log_failed"
-"""The system alert's code: the event log cannot be written (a full disk, a file gone)."""
-LOSS_ACCEPTED_ALERT = "event_log_loss_accepted"
-"""The alert at start when the operator accepted a loss of the event log
-(``feltwire event-log accept-loss``): the table was rebuilt without some inputs."""
 LOG_ALERT_EVERY_S = 60.0
 """The event-log alert is repeated at most this often while the fault lasts."""
 
@@ -204,6 +206,8 @@ class TableApp:
         self._broker_lost = False
         self.snapshots = TableSnapshots(self)
         """The table's snapshots (:mod:`hub.app.snapshot`): a restart replays less."""
+        self.hand_book = HandBook(self)
+        """The finished hands on their way to the hands store (:mod:`hub.app.hand_book`)."""
 
     # ------------------------------------------------------------------ what the web reads
 
@@ -303,12 +307,13 @@ class TableApp:
         """Take one accepted input: append it to the log (when there is one), then apply
         it; returns what applying it returned."""
         self.writer.apply_written()  # inputs still on their way to the log come first
-        seq = None
+        rec = None
         if self.log is not None and not self.feeds.replaying:
-            seq = self._append(kind, payload, now).seq
+            rec = self._append(kind, payload, now)
         done = self._dispatch(kind, payload, now)
-        if seq is not None:
-            self.snapshots.taken(seq, now)  # a hand started: the table's state is stored
+        if rec is not None:
+            self.hand_book.taken(rec)  # a hand ended: to the hands store
+            self.snapshots.taken(rec.seq, now)  # a hand started: the table's state is stored
         return done
 
     def _append(self, kind: InputKind, payload: dict[str, Any], now: float) -> LogRecord:
@@ -344,14 +349,7 @@ class TableApp:
         now = self.clock()
         if self._log_alerted is None or now - self._log_alerted >= LOG_ALERT_EVERY_S:
             self._log_alerted = now
-            frame = alert_frame(
-                LOG_FAILED_ALERT,
-                "system",
-                Text("alert.event_log_failed.message", {"error": reason}),
-                Text("alert.event_log_failed.remedy"),
-                now,
-            )
-            self.feeds.hub_alert(frame, "event log")
+            self.feeds.hub_alert(log_failed_alert(reason, now), "event log")
         return LogUnavailable(reason)
 
     def task_failed(self, task: str) -> None:
@@ -430,6 +428,7 @@ class TableApp:
                         self.feeds.overlay_changed(skipped)
                         skipped = None
                     self._replay_one(rec)
+                self.hand_book.taken(rec)
                 self.snapshots.taken(rec.seq, rec.t)
                 count += 1
             if skipped is not None:
@@ -449,16 +448,7 @@ class TableApp:
             if loss.at < last_wall:
                 continue  # accepted before the hub last ran: told then
             log.warning("table %s: %s", self.table, loss)
-            self.feeds.hub_alert(
-                alert_frame(
-                    LOSS_ACCEPTED_ALERT,
-                    "system",
-                    Text("alert.event_log_loss_accepted.message", {"loss": str(loss)}),
-                    Text("alert.event_log_loss_accepted.remedy"),
-                    self.clock(),
-                ),
-                "event log",
-            )
+            self.feeds.hub_alert(loss_accepted_alert(str(loss), self.clock()), "event log")
         return count
 
     def _replay_one(self, rec: LogRecord, *, picture: bool = True) -> None:
@@ -693,14 +683,16 @@ class TableApp:
         """Apply one input the writer logged (as :meth:`record` applies one)."""
         kind, data, now = item
         done = self._dispatch(kind, data, now)
+        self.hand_book.taken(rec)
         self.snapshots.taken(rec.seq, now)
         return done
 
     def close(self) -> None:
-        """Finish the log writes under way and the snapshot being written (at stop,
-        before the log is closed)."""
+        """Finish the log writes under way, the snapshot and the hands being written (at
+        stop, before the log is closed)."""
         self.writer.close()
         self.snapshots.close()
+        self.hand_book.close()
 
     # ------------------------------------------------------------------ a read applied
 

@@ -26,9 +26,10 @@ from collections.abc import Callable, Sequence
 
 from hub.app.codec import console_kind, encode_console, encode_table
 from hub.app.ports import AsyncRecorder, Clock, Recorder
-from hub.app.records import ConsoleInput, InputKind, TableCommand
+from hub.app.records import AckAlert, ConsoleInput, InputKind, TableCommand
 from hub.app.rules_desk import RulesDesk
 from hub.rules.procedure import Step
+from hub.views.alerts import alert_key
 from hub.views.antennas import mark_unknown
 from hub.views.frames import Event
 
@@ -105,6 +106,20 @@ class TableConsole:
         now = self._clock()
         if self.desk.verify_table_command(cmd, now):
             self._record(InputKind.TABLE, encode_table(cmd), now)
+
+    def acknowledge(self, key: str) -> None:
+        """Acknowledge the alert the console lists under ``key``
+        (:func:`~hub.views.alerts.alert_key`): a rules' alert as :meth:`table_command`
+        does (logged), one of the hub's own — not in the event log, as it is not — until
+        the hub restarts. LookupError when no alert listed has that key."""
+        listed = self.desk.alerts_view(self._hub_alerts)
+        alert = next((f for f in listed if alert_key(f) == key), None)
+        if alert is None:
+            raise LookupError(key)
+        if alert["id"] is not None:
+            self.table_command(AckAlert(int(alert["id"])))
+        else:
+            self.desk.acknowledged_hub.add(key)
 
     def tick(self) -> Step | None:
         """Time passes without a read (pending departures may become certain; the

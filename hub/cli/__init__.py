@@ -9,7 +9,7 @@ packages; nothing below imports from here.
 ``deck``           register a deck of tagged cards; check a deck file
 ``equity``         win, tie and equity shares of a spot, for any game
 ``event_log``      check the hub's event logs; accept a loss explicitly
-``history``        hand histories: replay PHH files
+``history``        hand histories: replay PHH files, rebuild the hands store
 ``web_token``      an access token for the hub's web pages
 ``web_user``       web sign-in users (dealer, producer, admin)
 =================  =======================================================

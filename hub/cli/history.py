@@ -1,4 +1,5 @@
-"""``feltwire history``: hand-history commands (the thin I/O shell around :mod:`hub.rules.phh`).
+"""``feltwire history``: hand-history commands (the thin I/O shell around :mod:`hub.rules.phh`
+and the hands store, :mod:`hub.adapters.hands`).
 
 ``feltwire history replay PATH... [--json]`` replays ``.phh`` / ``.phhs`` files, or every
 such file under a folder, through the rules engine and prints one line per hand:
@@ -16,6 +17,18 @@ chips (some Pluribus hands: ``10112.5``) cannot be matched by whole chips (R-POT
 hand is reported with ``"matches": false, "half_chip_split": true`` and exits 0 when the
 replay differs from the file by at most half a chip per seat with the same total.
 
+``feltwire history import-log --config hub.toml [--table T] [--json]`` rebuilds the hands
+store (``[hands]`` of the config, by default ``hands.sqlite`` in its state directory) from
+the tables' event logs: every input of each log is replayed through the rules, as a hub's
+start does, and every hand that ends is written unless the store has it already (the
+store's writes are idempotent), so it may run again at any time. The logs must not be in
+use (stop the hub: it holds them locked). On a terminal it shows its progress (inputs
+replayed, hands written); ``--json`` prints one JSON object per table instead,
+``{"table", "log", "inputs", "written", "already", "failed"}``. Ctrl-C stops it between
+two hands: every hand written is whole (one transaction each), and running it again
+finishes the work. Exit status: 0 done, 1 a log could not be read or a hand not written,
+2 a bad config or no store, 130 interrupted.
+
 >>> main(["replay", "--json", "/nonexistent.phh"])  # doctest: +ELLIPSIS
 {"file": "/nonexistent.phh", "hand": null, "finishing_stacks": null, "error": "..."}
 1
@@ -25,12 +38,20 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TextIO
 
 from feltwire.cli import command_parser
+from feltwire.config import load_command_config
+from hub.adapters.eventlog.store import EventLog
+from hub.adapters.hands.store import HandStore
+from hub.app.errors import EventLogError, HandStoreError
+from hub.bootstrap import event_log_path, hands_url, replay_table
+from hub.cli.hub import default_state_dir
+from hub.config import HubConfig
 from hub.rules.errors import RulesError
 from hub.rules.phh import HandHistory, loads_all, replay_history
 
@@ -143,15 +164,138 @@ def _replay(paths: Sequence[str], as_json: bool, out: TextIO) -> int:
     return 1 if counts["mismatch"] or counts["illegal"] else 0
 
 
+class _Progress:
+    """A one-line progress report on a terminal (nothing elsewhere), at most 10 a second."""
+
+    def __init__(self, out: TextIO, table: str, total: int) -> None:
+        self.out, self.table, self.total = out, table, max(total, 1)
+        self.on = out.isatty()
+        self.hands = 0
+        self._shown = 0.0
+
+    def __call__(self, seq: int) -> None:
+        now = time.monotonic()
+        if self.on and (now - self._shown >= 0.1 or seq >= self.total):
+            self._shown = now
+            width = 30
+            done = width * seq // self.total
+            bar = "#" * done + "." * (width - done)
+            print(
+                f"\r{self.table}: [{bar}] {seq}/{self.total} inputs, {self.hands} hands",
+                end="",
+                file=self.out,
+                flush=True,
+            )
+
+    def end(self) -> None:
+        if self.on:
+            print(file=self.out, flush=True)
+
+
+def _import_table(
+    config: HubConfig, table: str, path: Path, store: HandStore, out: TextIO
+) -> dict[str, Any]:
+    """Replay one table's log into ``store``; the counts (KeyboardInterrupt passes, after
+    the hands handed over are written)."""
+    row: dict[str, Any] = {"table": table, "log": str(path), "inputs": 0}
+    row |= {"written": 0, "already": 0, "failed": 0}
+    if not path.exists():
+        return row | {"error": "no event log"}
+    resolved = next(t for t in config.table_configs() if t.table == table)
+    event_log = EventLog(path, table)
+    try:
+        app = replay_table(config, resolved, event_log)
+        book = app.hand_book
+        book.attach(store)
+        progress = _Progress(out, table, event_log.last_seq)
+
+        def step(seq: int) -> None:
+            progress.hands = book.written + book.already
+            progress(seq)
+
+        book.progress = step
+        try:
+            row["inputs"] = app.replay()
+        finally:
+            app.close()  # the hands handed over are written, each whole
+            progress.end()
+            row |= {"written": book.written, "already": book.already, "failed": book.failed}
+    finally:
+        event_log.close()
+    return row
+
+
+def _import_log(args: Any, out: TextIO) -> int:
+    prog = "feltwire history import-log"
+    config = load_command_config(HubConfig, args.config, prog)
+    if isinstance(config, int):
+        return config
+    if config.state_dir is None:
+        config = config.model_copy(update={"state_dir": default_state_dir()})
+    url = hands_url(config)
+    tables = [t.table for t in config.table_configs()]
+    if args.table is not None and args.table not in tables:
+        print(f"{prog}: no table {args.table!r} in the config", file=sys.stderr)
+        return 2
+    if url is None:
+        print(f"{prog}: the config keeps no hands store ([hands] enabled = false)", file=sys.stderr)
+        return 2
+    try:
+        store = HandStore.open(url)
+    except HandStoreError as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 2
+    assert config.state_dir is not None
+    ok = True
+    try:
+        for table in [args.table] if args.table else tables:
+            path = event_log_path(config.state_dir, table, several=bool(config.tables))
+            try:
+                row = _import_table(config, table, path, store, out)
+            except KeyboardInterrupt:
+                print(
+                    f"{prog}: interrupted at table {table}; every hand written is whole — "
+                    "run it again to finish",
+                    file=sys.stderr,
+                )
+                return 130
+            except (EventLogError, OSError) as exc:
+                row = {"table": table, "log": str(path), "error": str(exc)}
+            ok = ok and "error" not in row and not row.get("failed")
+            if args.json:
+                print(json.dumps(row), file=out)
+            elif "error" in row:
+                print(f"table {table}: {path}: {row['error']}", file=out)
+            else:
+                print(
+                    f"table {table}: {row['inputs']} inputs replayed, {row['written']} hands "
+                    f"written, {row['already']} already stored, {row['failed']} failed",
+                    file=out,
+                )
+    finally:
+        store.close()
+    return 0 if ok else 1
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire history`` (``argv`` excludes ``feltwire history``)."""
-    parser, sub = command_parser("feltwire history", "Hand histories: replay PHH files.")
+    parser, sub = command_parser(
+        "feltwire history", "Hand histories: replay PHH files; rebuild the hands store."
+    )
     replay = sub.add_parser(
         "replay", help="replay .phh/.phhs files or folders and print the finishing stacks"
     )
     replay.add_argument("paths", nargs="+", metavar="PATH", help="a .phh/.phhs file or a folder")
     replay.add_argument("--json", action="store_true", help="one JSON object per hand")
+    imp = sub.add_parser(
+        "import-log", help="rebuild the hands store from the tables' event logs (hub stopped)"
+    )
+    imp.add_argument("--config", type=Path, required=True, help="the hub's hub.toml")
+    imp.add_argument("--table", help="only this table (default: every table of the config)")
+    imp.add_argument("--json", action="store_true", help="one JSON object of counts per table")
     args = parser.parse_args(argv)
+    if args.command == "import-log":
+        return _import_log(args, sys.stdout)
     return _replay(args.paths, args.json, sys.stdout)
 
 

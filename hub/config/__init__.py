@@ -224,6 +224,9 @@ class PlayerSettings(ConfigModel):
     seat: int = Field(ge=1, le=10, description="table seat (1-10)")
     name: str = Field(min_length=1, max_length=40, description="the player's name")
     buy_in: int = Field(gt=0, description="chips brought to the table (R-BUY-1, R-BUY-2)")
+    club_id: str | None = Field(
+        None, min_length=1, max_length=40, description="the player's club id (unset: none)"
+    )
 
 
 class RulesSettings(ConfigModel):
@@ -470,6 +473,32 @@ class HealthSettings(ConfigModel):
     )
 
 
+class HandsSettings(ConfigModel):
+    """The hands store (docs/hands.md): every finished hand, written from the event log as
+    it ends — SQLite in the state directory, or a club's PostgreSQL."""
+
+    enabled: bool = Field(
+        True, description="keep every finished hand in the hands store (needs a state_dir)"
+    )
+    url: str | None = Field(
+        None,
+        description=(
+            "the store's database: unset = SQLite, hands.sqlite in state_dir (mode 0600: "
+            "it holds hole cards); postgresql://user:password@host:5432/db = a PostgreSQL "
+            "server (the postgres extra: pip install 'feltwire[postgres]')"
+        ),
+    )
+
+    @field_validator("url")
+    @classmethod
+    def _known_database(cls, url: str | None) -> str | None:
+        if url is not None and not url.startswith(
+            ("sqlite:///", "postgresql://", "postgresql+psycopg://", "postgres://")
+        ):
+            raise ValueError("a sqlite:///PATH or postgresql://… URL")
+        return url
+
+
 @dataclass(frozen=True)
 class ResolvedTable:
     """One table as the hub runs it: its ``[[tables]]`` entry over the top-level values."""
@@ -550,8 +579,9 @@ class HubConfig(ConfigModel):
     state_dir: ConfigPath | None = Field(
         None,
         description=(
-            "directory of the hub's event log (events.sqlite, mode 0600: it holds hole "
-            "cards); unset: `feltwire hub` uses $STATE_DIRECTORY (systemd) or "
+            "directory of the hub's event log (events.sqlite) and hands store "
+            "(hands.sqlite), mode 0600: they hold hole cards; unset: `feltwire hub` uses "
+            "$STATE_DIRECTORY (systemd) or "
             "./feltwire-state, a hub started in-process (the demo, tests) keeps no log"
         ),
     )
@@ -588,6 +618,9 @@ class HubConfig(ConfigModel):
             "that a restart replays only the inputs after it (false: a restart replays "
             "every input)"
         ),
+    )
+    hands: HandsSettings = Field(
+        default_factory=HandsSettings, description="the hands store (every finished hand)"
     )
     tables: list[TableSettings] = Field(
         default_factory=list,

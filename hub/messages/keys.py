@@ -49,7 +49,8 @@ _INT += " refused room seats size small stack started thrown to total unit"
 PARAM_KINDS: Final[Mapping[str, Kind]] = {
     **dict.fromkeys(("seat", "actor", "other"), _K.SEAT),
     **dict.fromkeys(("street", "reader", "reader_a", "reader_b", "readers", "phase"), _K.TEXT),
-    **dict.fromkeys(("what", "name", "half", "pot_name", "shares", "reason", "hand_name"), _K.TEXT),
+    **dict.fromkeys(("what", "name", "half", "pot_name", "shares", "reason", "nth"), _K.TEXT),
+    **dict.fromkeys(("hand_name",), _K.TEXT),
     **dict.fromkeys(("head", "tail"), _K.ANY),
     **dict.fromkeys(("hand", "alert", "first", "seqs"), _K.ID),
     **dict.fromkeys(_STR.split(), _K.STR),
@@ -75,9 +76,9 @@ HUB_ALERT_CODES: Final = (
     "broker_back",
 )
 """The codes of the alerts the hub raises itself (``hub/app/ingest.py`` NoticeKind, the
-``*_ALERT`` constants of ``hub/app/table_app.py`` and ``hub/views/alerts.py``), beside the
-rules' ``AlertCode`` values; ``hub/app/health.py`` HealthKind and the broker's codes of
-``hub/app/node_alerts.py``)."""
+``*_ALERT`` constants of ``hub/app/node_alerts.py`` and ``hub/views/alerts.py``), beside
+the rules' ``AlertCode`` values; ``hub/app/health.py`` HealthKind and the broker's codes
+of ``hub/app/node_alerts.py``)."""
 
 PUBLIC_CARD_KEYS: Final = frozenset({"alert.uid_on_two_antennas.public.message"})
 """The only keys with a ``{card}``: the card is named when every antenna it lies on is
@@ -134,6 +135,17 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
         for a in ("seat", "up", "board", "flop", "turn", "river", "burn", "muck", "register")
     },
     "antenna.other": ("a reader id outside the grammar",),
+    # ------------------------------------------------------------ the next card to deal
+    **{
+        f"next_deal.{k}": ("hub/views/table.py:next_deal_view (NextDeal.kind)",)
+        for k in ("hole.down", "hole.up", "burn", "board.flop", "board.one", "board.community")
+    },
+    "next_deal.replacement": ("hub/views/table.py:next_deal_view (NextKind.REPLACEMENT)",),
+    "next_deal.discard": ("hub/views/table.py:next_deal_view (NextKind.DISCARD)",),
+    **{
+        f"ordinal.{n}": ("hub/views/table.py:next_deal_view (a seat's n-th card)",)
+        for n in ("1", "2", "3", "4", "5", "6", "7", "other")
+    },
     # ------------------------------------------------------------ the monitor's alerts
     "alert.deal_out_of_order.two_at_once.message": (_P + "_plan_card → _order_alert",),
     "alert.deal_out_of_order.after_later_seats.message": (_P + "_plan_card → _order_alert",),
@@ -203,10 +215,10 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "alert.uid_on_two_antennas.public.message": (_S + "TableApp.check_doubled (public)",),
     "alert.uid_on_two_antennas.hidden.message": (_S + "TableApp.check_doubled",),
     "alert.uid_on_two_antennas.remedy": (_S + "TableApp.check_doubled",),
-    "alert.event_log_failed.message": (_S + "TableApp.log_failed",),
-    "alert.event_log_failed.remedy": (_S + "TableApp.log_failed",),
-    "alert.event_log_loss_accepted.message": (_S + "TableApp.replay (accepted_losses)",),
-    "alert.event_log_loss_accepted.remedy": (_S + "TableApp.replay (accepted_losses)",),
+    "alert.event_log_failed.message": (_H + "log_failed_alert",),
+    "alert.event_log_failed.remedy": (_H + "log_failed_alert",),
+    "alert.event_log_loss_accepted.message": (_H + "loss_accepted_alert",),
+    "alert.event_log_loss_accepted.remedy": (_H + "loss_accepted_alert",),
     "alert.node_offline.message": (_H + "health_alert (HealthKind.NODE_OFFLINE)",),
     "alert.node_offline.remedy": (_H + "health_alert (HealthKind.NODE_OFFLINE)",),
     "alert.node_online.message": (_H + "health_alert (HealthKind.NODE_ONLINE)",),

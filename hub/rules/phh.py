@@ -64,6 +64,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+import tomli_w
+
 from feltwire.cards import CardIndex, card_code, card_index
 from feltwire.text import Param, Player, Text
 from hub.messages.vocabulary import phase
@@ -517,49 +519,40 @@ def _format_amounts(action: str, scale: int) -> str:
     if "{" not in action:
         return action
     head, rest = action.split("{", 1)
-    return head + _toml(_unit(int(rest.rstrip("}")), scale))
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Decimal):
-        text = format(value.normalize(), "f")
-        return text if "." in text else text + ".0"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return "'" + value + "'" if "'" not in value and "\n" not in value else repr(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
-    return repr(value)
+    amount = _unit(int(rest.rstrip("}")), scale)
+    if isinstance(amount, int):
+        return head + str(amount)
+    text = format(amount.normalize(), "f")
+    return head + (text if "." in text else text + ".0")
 
 
 def dumps(hh: HandHistory) -> str:
-    """PHH text (current layout) of ``hh``; reading it back gives the same hand."""
+    """PHH text (current layout) of ``hh``; reading it back gives the same hand. Written
+    by ``tomli-w``: any name (a quote, a backslash, a control character) stays valid TOML.
+    Amounts of a scaled hand are decimals (``1.5``, ``2.0``); one chip a unit, integers."""
     g = hh.game
     scale = hh.scale
 
     def amounts(values: Sequence[int]) -> list[int | Decimal]:
         return [_unit(v, scale) for v in values]
 
-    lines = [f"variant = {_toml(hh.variant)}"]
-    lines.append(f"ante_trimming_status = {_toml(hh.ante_trimming_status)}")
-    lines.append(f"antes = {_toml(amounts(hh.antes))}")
+    doc: dict[str, Any] = {
+        "variant": hh.variant,
+        "ante_trimming_status": hh.ante_trimming_status,
+        "antes": amounts(hh.antes),
+    }
     if g.uses_blinds:
-        lines.append(f"blinds_or_straddles = {_toml(amounts(hh.blinds_or_straddles))}")
+        doc["blinds_or_straddles"] = amounts(hh.blinds_or_straddles)
     if g.family is Family.STUD:
-        lines.append(f"bring_in = {_toml(_unit(hh.bring_in, scale))}")
+        doc["bring_in"] = _unit(hh.bring_in, scale)
     if g.structure is Structure.FIXED_LIMIT:
-        lines.append(f"small_bet = {_toml(_unit(hh.small_bet, scale))}")
-        lines.append(f"big_bet = {_toml(_unit(hh.big_bet, scale))}")
+        doc["small_bet"] = _unit(hh.small_bet, scale)
+        doc["big_bet"] = _unit(hh.big_bet, scale)
     else:
-        lines.append(f"min_bet = {_toml(_unit(hh.min_bet, scale))}")
-    lines.append(f"starting_stacks = {_toml(amounts(hh.starting_stacks))}")
-    lines.append(f"actions = {_toml(list(hh.actions))}")
+        doc["min_bet"] = _unit(hh.min_bet, scale)
+    doc["starting_stacks"] = amounts(hh.starting_stacks)
+    doc["actions"] = list(hh.actions)
     for key, value in hh.metadata.items():
         if value is not None:
-            lines.append(f"{key} = {_toml(value)}")
-    return "\n".join(lines) + "\n"
+            doc[key] = list(value) if isinstance(value, tuple) else value
+    return tomli_w.dumps(doc)

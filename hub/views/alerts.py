@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import ParamSpec
 
 from feltwire.protocol import AlertFrame, PotAwardRecord, reader_kind, seat_of
@@ -26,7 +26,7 @@ from feltwire.protocol.texts import AwardLine
 from feltwire.protocol.values import FrameModel
 from feltwire.text import Text
 from hub.messages import antenna, joined, render
-from hub.rules.alerts import Alert
+from hub.rules.alerts import Alert, AlertCode
 from hub.rules.procedure import PotAwarded
 from hub.views.antennas import PUBLIC_KINDS
 from hub.views.frames import Event, frame
@@ -36,10 +36,14 @@ __all__ = [
     "UNKNOWN_TAG_ALERT",
     "alert_frame",
     "alert_frame_model",
+    "alert_key",
+    "alert_readers",
+    "alert_seats",
     "award_line",
     "award_line_model",
     "award_record",
     "award_record_model",
+    "console_alerts",
     "doubled_tag_alert",
     "rules_alert_frame",
     "unknown_tag_alert",
@@ -177,3 +181,114 @@ def doubled_tag_alert(card: str, readers: list[str], now: float) -> Event:
         seat=next((s for s in map(seat_of, readers) if s is not None), None),
         readers=readers,
     )
+
+
+def alert_key(frame: Event) -> str:
+    """What the console acknowledges an alert by: a rules' alert by its id
+    (``rules-3``), the hub's own — which have none — by their code and time.
+
+    >>> alert_key({"id": 3, "code": "missing_burn", "t": 1.0})
+    'rules-3'
+    >>> alert_key({"id": None, "code": "uid_on_two_antennas", "t": 12.5})
+    'hub-uid_on_two_antennas-12.5'
+    """
+    if frame.get("id") is not None:
+        return f"rules-{frame['id']}"
+    return f"hub-{frame['code']}-{float(frame['t'])!r}"
+
+
+_TWO_READERS = ("reader_a", "reader_b")
+"""The parameters of the rules' ``duplicate_card`` alert for one card read on two
+antennas at once: the two antennas."""
+
+
+def _doubled_in_hand(frame: Event) -> bool:
+    """True for the rules' alert of one card read on two antennas at once (a
+    ``duplicate_card`` whose text names the two antennas)."""
+    params = (frame.get("text") or {}).get("params") or {}
+    doubled = AlertCode.DUPLICATE_CARD.value
+    return frame.get("code") == doubled and all(k in params for k in _TWO_READERS)
+
+
+def _reader_id(text: object) -> str | None:
+    """The reader id an ``antenna.*`` text names (``{"key": "antenna.seat", "params":
+    {"n": 3}}`` is ``seat3``), None for another value."""
+    if not isinstance(text, dict) or not str(text.get("key", "")).startswith("antenna."):
+        return None
+    kind = str(text["key"]).removeprefix("antenna.")
+    n = (text.get("params") or {}).get("n")
+    return f"{kind}{n}" if n is not None else kind if kind != "other" else None
+
+
+def alert_readers(frame: Event) -> list[str]:
+    """The antennas an alert concerns: its ``readers``, or — the rules' alert for a card
+    read on two antennas — the two its text names.
+
+    >>> alert_readers({"code": "duplicate_card", "text": {"key": "…", "params": {
+    ...     "reader_a": {"key": "antenna.seat", "params": {"n": 1}},
+    ...     "reader_b": {"key": "antenna.seat", "params": {"n": 4}}}}})
+    ['seat1', 'seat4']
+    """
+    if frame.get("readers"):
+        return list(frame["readers"])
+    if not _doubled_in_hand(frame):
+        return []
+    params = frame["text"]["params"]
+    found = [_reader_id(params.get(k)) for k in _TWO_READERS]
+    return [r for r in found if r is not None]
+
+
+def alert_seats(frame: Event) -> list[int]:
+    """The seats an alert concerns, as people number them: its seat and the seats of the
+    antennas it names (``seat3``, ``up5``), in order.
+
+    >>> alert_seats({"seat": 3, "readers": ["seat3", "seat5", "board"]})
+    [3, 5]
+    """
+    seats: list[int] = [] if frame.get("seat") is None else [int(frame["seat"])]
+    for reader in alert_readers(frame):
+        seat = seat_of(reader)
+        if seat is not None and seat not in seats:
+            seats.append(seat)
+    return seats
+
+
+def _cleared(frame: Event, antennas: Mapping[str, Sequence[str]]) -> bool:
+    """True when a doubled card's cause is gone — the hub's doubled tag, the rules' card
+    on two antennas: no card lies on all its antennas now (it was taken back). Other
+    alerts are not cleared by the antennas."""
+    readers = alert_readers(frame)
+    doubled = frame.get("code") == DOUBLED_UID_ALERT or _doubled_in_hand(frame)
+    if not doubled or len(readers) < 2:
+        return False
+    common = set(antennas.get(readers[0], ()))
+    for reader in readers[1:]:
+        common &= set(antennas.get(reader, ()))
+    return not common
+
+
+def console_alerts(
+    alerts: Sequence[Event],
+    acknowledged: Set[int],
+    acknowledged_hub: Set[str],
+    antennas: Mapping[str, Sequence[str]],
+) -> list[Event]:
+    """The alerts as the dealer console lists them (oldest first): each with whether the
+    dealer acknowledged it (``acknowledged``: the rules' ids; ``acknowledged_hub``: the
+    keys of the hub's own), whether its cause is gone (``antennas``: the cards on each
+    antenna now), the seats it concerns and its :func:`alert_key`. The console shows
+    the ones neither acknowledged nor cleared, their seats highlighted."""
+    out = []
+    for f in alerts:
+        key = alert_key(f)
+        acked = (f["id"] in acknowledged) if f.get("id") is not None else key in acknowledged_hub
+        out.append(
+            f
+            | {
+                "acknowledged": acked,
+                "cleared": _cleared(f, antennas),
+                "seats": alert_seats(f),
+                "key": key,
+            }
+        )
+    return out

@@ -6,6 +6,7 @@ shown hands. Pure: no clock, no I/O; the caller passes the state and ``now``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import TypeAdapter
@@ -17,6 +18,7 @@ from feltwire.protocol import (
     LegalAllIn,
     LegalBet,
     Limits,
+    NextCard,
     OverlayHandEvent,
     PublicHandEvent,
     PublicPlayer,
@@ -24,15 +26,21 @@ from feltwire.protocol import (
     ShowdownChoices,
     ShownHand,
     TopUp,
+    UndoableAction,
 )
+from feltwire.text import Seat, Text
+from hub.messages.vocabulary import street as street_text
+from hub.rules.betting import Action
 from hub.rules.dealing import UNKNOWN, ShowOrMuck
 from hub.rules.games import Family, Structure
 from hub.rules.hand import Hand, Phase
 from hub.rules.procedure import DealingMonitor, HandShown, PotAwarded
 from hub.rules.procedure import Event as HandEvent
+from hub.rules.procedure.next_deal import NextDeal, NextKind
 from hub.rules.setup import HandSetup
 from hub.rules.table import BuyInLimits, ChipsDelivered, Entry, Table
 from hub.views.alerts import award_record
+from hub.views.alerts import console_alerts as console_alerts  # the console's, re-exported
 from hub.views.frames import Event, frame
 
 _PUBLIC_EVENT: TypeAdapter[PublicHandEvent] = TypeAdapter(PublicHandEvent)
@@ -135,10 +143,12 @@ def console_player_model(
     now: float,
     hand: Hand | None,
     setup: HandSetup | None,
+    discards: Mapping[int, int] | None = None,
 ) -> ConsolePlayer:
-    """A player as the console shows them: the public view, what they owe, and which
-    seat commands the table's rules allow now (``hand``: the last or running hand;
-    ``setup``: the running hand's, None between hands)."""
+    """A player as the console shows them: the public view, what they owe, which seat
+    commands the table's rules allow now, and how many cards the hand dealt them, less
+    the discards waiting at the muck (``hand``: the last or running hand; ``setup``: the
+    running hand's, None between hands; ``discards``: by hand seat, in a draw)."""
     seat = view.seat
     player = table.players[seat]
     top_up = table.limits_for_top_up(seat, now)
@@ -146,6 +156,9 @@ def console_player_model(
     up: list[str] = []
     if hand is not None and h is not None and hand.game.family is Family.STUD:
         up = [card_code(c) for c in hand.up_cards.get(h, []) if c >= 0]
+    cards = 0
+    if hand is not None and h is not None and not view.folded:
+        cards = max(0, len(hand.hole[h]) - (discards or {}).get(h, 0))
     return ConsolePlayer(
         **view.model_dump(),
         pending=player.pending,
@@ -157,6 +170,7 @@ def console_player_model(
         can_top_up=table.can_add_chips(seat, top_up.minimum, now),
         top_up=limits_view_model(top_up),
         up=up,
+        cards=cards,
     )
 
 
@@ -166,11 +180,93 @@ def console_player(
     now: float,
     hand: Hand | None,
     setup: HandSetup | None,
+    discards: Mapping[int, int] | None = None,
 ) -> Event:
     """:func:`console_player_model` as a JSON object, from a player of
     :func:`players_view`."""
     player = PublicPlayer.model_validate(view)
-    return frame(console_player_model(table, player, now, hand, setup))
+    return frame(console_player_model(table, player, now, hand, setup, discards))
+
+
+def _nth(n: int) -> Text:
+    """The ordinal word of a seat's ``n``-th card (``second``; Czech ``druhá``)."""
+    return Text(f"ordinal.{n}") if 1 <= n <= 7 else Text("ordinal.other", {"n": n})
+
+
+def next_deal_text(nd: NextDeal, community: bool = False) -> Text:
+    """What the console says of the next card: ``Next: seat 4's second card, face down``,
+    the burn, the flop's card 2 of 3, the turn, a replacement, the discards (catalog
+    ``next_deal.*``). ``community``: stud's one shared card (R-DEAL-4)."""
+    where = street_text(nd.street)
+    if nd.kind is NextKind.HOLE:
+        assert nd.seat is not None
+        key = "next_deal.hole.up" if nd.up else "next_deal.hole.down"
+        return Text(key, {"seat": Seat(nd.seat), "nth": _nth(nd.card)})
+    if nd.kind is NextKind.BURN:
+        return Text("next_deal.burn", {"street": where})
+    if nd.kind is NextKind.BOARD:
+        if community:
+            return Text("next_deal.board.community")
+        if nd.of > 1:
+            return Text("next_deal.board.flop", {"index": nd.card, "total": nd.of})
+        return Text("next_deal.board.one", {"street": where})
+    assert nd.seat is not None
+    if nd.kind is NextKind.REPLACEMENT:
+        return Text(
+            "next_deal.replacement", {"seat": Seat(nd.seat), "index": nd.card, "total": nd.of}
+        )
+    return Text("next_deal.discard", {"seat": Seat(nd.seat)})
+
+
+def next_deal_view_model(monitor: DealingMonitor | None) -> NextCard | None:
+    """The next card the dealer deals, as the console shows it (None: none is due)."""
+    nd = monitor.next_deal() if monitor is not None else None
+    if nd is None or monitor is None:
+        return None
+    community = nd.kind is NextKind.BOARD and monitor.hand.game.family is Family.STUD
+    return NextCard.model_validate(
+        {
+            "kind": nd.kind.value,
+            "street": nd.street,
+            "reader": nd.reader,
+            "seat": nd.seat,
+            "index": nd.card,
+            "total": nd.of,
+            "up": nd.up,
+            "unread": list(nd.unread),
+            "text": next_deal_text(nd, community).as_json(),
+        }
+    )
+
+
+def next_deal_view(monitor: DealingMonitor | None) -> Event | None:
+    """:func:`next_deal_view_model` as a JSON object."""
+    card = next_deal_view_model(monitor)
+    return None if card is None else frame(card)
+
+
+def last_action_view(hand: Hand, setup: HandSetup | None) -> Event | None:
+    """The betting action undo would take back (the hand's last), None when none."""
+    if setup is None:
+        return None
+    last = next((r for r in reversed(hand.log) if isinstance(r, Action)), None)
+    if last is None:
+        return None
+    fields = {"seat": setup.seats[last.seat], "act": last.kind.value, "amount": last.amount}
+    model = UndoableAction.model_validate(fields | {"to": last.to, "all_in": last.all_in})
+    return frame(model)
+
+
+def console_hand_view(monitor: DealingMonitor | None, setup: HandSetup | None) -> Event:
+    """What the console says of the open hand (``monitor``; None: no hand is open): the
+    next card to deal (:func:`next_deal_view`) and the action undo would take back
+    (:func:`last_action_view`)."""
+    if monitor is None:
+        return {"next_deal": None, "last_action": None}
+    return {
+        "next_deal": next_deal_view(monitor),
+        "last_action": last_action_view(monitor.hand, setup),
+    }
 
 
 def legal_view_model(hand: Hand, setup: HandSetup | None) -> LegalActions | None:

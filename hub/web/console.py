@@ -13,7 +13,9 @@ Every route needs the dealer role (admin passes too):
   commands and showdown inputs (``/show`` with ``cards``: a player who won uncontested
   shows only those, R-SHOW-3);
 * ``POST /api/console/seat`` — sit down with a buy-in, top up, sit out, come back, leave;
-* ``POST /api/console/alerts/{id}/ack`` — acknowledge an alert.
+* ``POST /api/console/alerts/{id}/ack`` — acknowledge a rules' alert by its id;
+* ``POST /api/console/alerts/ack`` — acknowledge any alert the console lists, the hub's
+  own (security, the nodes; they have no id) too, by its ``key`` (``{"key": …}``).
 
 Bodies are strict (unknown fields are 422). A refusal by the rules is 409 with the
 engine's message, which names the rule id; 404 when the hub runs no rules; 503 with the
@@ -95,6 +97,12 @@ class ShowBody(SeatBody):
         return [normalize_card(c.strip()) for c in cards]
 
 
+class AckBody(_Strict):
+    """An alert acknowledged by the key the console state lists it under."""
+
+    key: str = Field(min_length=1, max_length=96)
+
+
 class CardBody(_Strict):
     """A card whose tag will not read: the antenna it lies on (``reader``, or ``seat``
     for ``seat<n>``) and its code; no code for a face-down card nobody may look at."""
@@ -121,13 +129,16 @@ class CardBody(_Strict):
 
 
 class SeatCommandBody(_Strict):
-    """Seat management: ``sit`` (``name`` and ``amount``, the buy-in), ``top_up``
+    """Seat management: ``sit`` (``name`` and ``amount``, the buy-in; ``club_id`` when
+    the club knows the player), ``top_up``
     (``amount``), ``sit_out``, ``come_back``, ``leave``; ``wait`` (sit or come back):
     wait for the big blind instead of posting at once."""
 
     op: SeatOp
     seat: int = Field(ge=1, le=10)
     name: str | None = Field(None, min_length=1, max_length=40)
+    club_id: str | None = Field(None, min_length=1, max_length=40)
+    """The player's club id (sit only): one person across tables and nights."""
     amount: int | None = Field(None, gt=0)
     wait: bool = False
 
@@ -138,7 +149,7 @@ class SeatCommandBody(_Strict):
             raise BodyRefusal(Text("refusal.body.sit_needs"))
         if op is SeatOp.TOP_UP and self.amount is None:
             raise BodyRefusal(Text("refusal.body.top_up_needs"))
-        if op is not SeatOp.SIT and self.name is not None:
+        if op is not SeatOp.SIT and (self.name is not None or self.club_id is not None):
             raise BodyRefusal(Text("refusal.body.no_name", {"op": op.value}))
         if op not in (SeatOp.SIT, SeatOp.TOP_UP) and self.amount is not None:
             raise BodyRefusal(Text("refusal.body.no_amount", {"op": op.value}))
@@ -149,7 +160,12 @@ class SeatCommandBody(_Strict):
     def command(self) -> SeatCommand:
         """The seat command this body asks for."""
         return SeatCommand(
-            self.op, self.seat, name=self.name or "", amount=self.amount or 0, wait=self.wait
+            self.op,
+            self.seat,
+            name=self.name or "",
+            amount=self.amount or 0,
+            wait=self.wait,
+            club_id=self.club_id or "",
         )
 
 
@@ -338,7 +354,21 @@ async def console_ack(
     return {"accepted": True, "state": rules.console_state()}
 
 
+@router.post("/api/console/alerts/ack")
+async def console_ack_key(body: AckBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+    """Acknowledge an alert by its console ``key`` — the hub's own (a doubled tag, a node
+    offline) as well as the rules' (logged): it leaves the console's list."""
+    rules = rules_of(service)
+    try:
+        rules.acknowledge(body.key)
+    except LookupError:
+        no_alert = Text("refusal.http.no_alert", {"alert": body.key})
+        raise _refuse(service, no_alert, status.HTTP_404_NOT_FOUND) from None
+    return {"accepted": True, "state": rules.console_state()}
+
+
 __all__ = [
+    "AckBody",
     "CardBody",
     "ConsoleActionBody",
     "NoBody",

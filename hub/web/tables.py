@@ -80,6 +80,10 @@ class TableRules(Protocol):
         LookupError when the table runs no clock)."""
         ...
 
+    def acknowledge(self, key: str) -> None:
+        """Acknowledge the alert the console lists under ``key`` (LookupError: none)."""
+        ...
+
 
 class TableReader(Protocol):
     """What the pages, feeds and ``/api/stats`` read of one table (no hole card but on

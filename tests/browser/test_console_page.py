@@ -56,12 +56,20 @@ async def assert_offers_the_engines_actions(page: Any, r: Rig) -> None:
         slider = page.locator("#amount-range")
         assert await slider.get_attribute("min") == str(legal.min_to)
         assert await slider.get_attribute("max") == str(legal.max_to)
-        # typed amounts outside the engine's range are clamped, never sent as typed
+        # too much is cut to the maximum, and the page says so
         await amount.fill(str(legal.max_to + 5000))
         assert await amount.input_value() == str(legal.max_to)
-        await amount.fill(str(max(0, legal.min_to - 1)))
+        assert "maximum" in await page.inner_text("#amount-note")
+        # too little is not raised behind the dealer's back: it stays, said, and unsent
+        low = str(max(0, legal.min_to - 1))
+        await amount.fill(low)
         await amount.press("Tab")
-        assert await amount.input_value() == str(legal.min_to)
+        assert await amount.input_value() == low
+        note = await page.inner_text("#amount-note")
+        assert "below the minimum" in note and f"{legal.min_to:,}" in note
+        bets = list(hand.bets)
+        await page.click("#confirm-action")
+        assert await page.locator("#amount").is_visible() and list(hand.bets) == bets
         await page.keyboard.press("Escape")
         await page.wait_for_selector("#amount", state="hidden", timeout=WAIT)
 
@@ -105,7 +113,7 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
         await assert_offers_the_engines_actions(page, r)
         await page.click("#act-call")
         await page.click("#confirm-action")
-        await page.wait_for_selector("#turn:has-text('Dealing')", timeout=WAIT)
+        await page.wait_for_selector("#turn:has-text('the burn card (flop)')", timeout=WAIT)
         await r.put("burn", "3h")
         for card in ("Qs", "Jh", "4c"):
             await r.put("board", card)
@@ -162,7 +170,7 @@ async def test_console_offers_legal_amounts_undo_and_misdeal_and_never_a_hole_ca
         await page.wait_for_selector("#awards .award.void", timeout=WAIT)
         for seat, stack in before.items():
             box = page.locator(f".seat[data-seat='{seat}']")
-            assert await box.locator("[data-field=stack]").inner_text() == str(stack)
+            assert await box.locator("[data-field=stack]").inner_text() == f"{stack:,}"
             assert await box.locator("[data-field=bet]").inner_text() == ""
             assert await box.locator("[data-field=name]").inner_text() == f"P{seat}"
         assert {s: p.stack for s, p in r.rules.desk.table.players.items()} == before
@@ -195,7 +203,7 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         await page.wait_for_selector(
             ".seat[data-seat='7'] [data-field=name]:text-is('Eva')", timeout=WAIT
         )
-        assert await page.inner_text(".seat[data-seat='7'] [data-field=stack]") == "1000"
+        assert await page.inner_text(".seat[data-seat='7'] [data-field=stack]") == "1,000"
         assert r.rules.desk.table.players[7].stack == 1000
         # the first card of the deal will not read: entered by hand, face down
         await page.select_option("#manual-reader", f"seat{sb}")
@@ -220,9 +228,6 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         await alert.wait_for(timeout=WAIT)
         english = await alert.locator(".what").inner_text()
         assert f"seat {sb}" in english and "R-BET-10" in await alert.inner_text()
-        await alert.locator("button.ack").click()
-        await page.wait_for_selector("#alert-list li.alert.acked", timeout=WAIT)
-        assert r.rules.desk.acknowledged == {1}
         del button
         # Czech: the labels change, the seats keep their contract
         await page.click("button[data-lang='cs']")
@@ -233,6 +238,10 @@ async def test_console_switches_to_czech_and_manages_seats_and_alerts(browser: A
         czech = await alert.locator(".what").inner_text()
         assert czech != english and "mimo pořadí" in czech  # the catalog's Czech (messages/cs.json)
         await page.screenshot(path=str(ARTIFACTS / "console-cs-1024x768.png"))
+        # acknowledged, the alert leaves the list
+        await alert.locator("button.ack").click()
+        await alert.wait_for(state="detached", timeout=WAIT)
+        assert r.rules.desk.acknowledged == {1}
 
 
 async def test_console_routes_need_the_dealer_role_strict_bodies_and_name_the_rule() -> None:
@@ -245,7 +254,7 @@ async def test_console_routes_need_the_dealer_role_strict_bodies_and_name_the_ru
             for route in create_app(r.hub.service, auth=r.hub.auth).routes
             if getattr(route, "path", "").startswith(("/console", "/api/console", "/ws/console"))
         ]
-        assert len(routes) == 11
+        assert len(routes) == 12
         for route in routes:
             assert isinstance(route, APIRoute | APIWebSocketRoute), route
             calls = [d.call for d in route.dependant.dependencies]

@@ -5,20 +5,30 @@ steps the tests share — waiting for the acting seat, choosing an action by key
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
+from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
-from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.config import (
+    HubConfig,
+    HubMqttSettings,
+    PlayerSettings,
+    RulesSettings,
+    TournamentSettings,
+    WebSettings,
+    default_readers,
+)
 from hub.rules.hand import Hand
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
-from tests.support.room import HOLE, simulated_node
+from tests.support.room import HOLE
 
 __all__ = ["HOLE", "SEATS", "WAIT", "Rig", "choose_and_confirm", "rig", "wait_acting"]
 
@@ -55,6 +65,21 @@ class Rig:
     async def put(self, reader: str, card: str) -> None:
         """Lay a card on an antenna; wait until the hub has taken the read."""
         self.table.reader(reader).place(DECK.uid_for(card))
+        await self.sweep()
+
+    async def lift(self, reader: str, card: str) -> None:
+        """Take a card off an antenna (it stays wherever else it lies); wait until the hub
+        has taken the read."""
+        self.table.reader(reader).lift(DECK.uid_for(card))
+        await self.sweep()
+
+    async def move(self, card: str, src: str, dst: str) -> None:
+        """Slide a card from one antenna to another; wait until the hub has taken it."""
+        self.table.move(DECK.uid_for(card), src, dst)
+        await self.sweep()
+
+    async def sweep(self) -> None:
+        """The node reads its antennas; wait until the hub has taken what it published."""
         self.node.poll_once()
         service = self.hub.service
         assert await asyncio.to_thread(service.wait_handled, self.publisher.published, 10)
@@ -80,29 +105,51 @@ class Rig:
 
 
 @asynccontextmanager
-async def rig(*, live: bool = False) -> AsyncIterator[Rig]:
-    """A running hub with rules (players ``P1``, ``P3``, ``P4`` in :data:`SEATS`) and a node
-    dealing at its table; ``live`` lets the overlay show hole cards at once."""
+async def rig(
+    *,
+    live: bool = False,
+    game: str = "NT",
+    names: Mapping[int, str] | None = None,
+    readers: Sequence[str] | None = None,
+    stakes: Mapping[str, int] | None = None,
+    tournament: TournamentSettings | None = None,
+) -> AsyncIterator[Rig]:
+    """A running hub with rules (players ``P1``, ``P3``, ``P4`` in :data:`SEATS`, or
+    ``names`` by seat) playing ``game`` and a node dealing at its table; ``live`` lets
+    the overlay show hole cards at once; ``readers`` the table's antennas (a standard
+    10-seat table by default), ``stakes`` fields of the rules (``ante``, ``small_bet`` …),
+    ``tournament`` a tournament clock."""
     web = (
         WebSettings(port=0, overlay_delay_minutes=0, allow_live_hole_cards=True)
         if live
         else WebSettings(port=0)
     )
+    seated = names if names is not None else {s: f"P{s}" for s in SEATS}
+    players = [PlayerSettings(seat=s, name=n, buy_in=1000) for s, n in sorted(seated.items())]
+    antennas = list(readers) if readers is not None else default_readers()
     hub = await start_hub(
         HubConfig(
             table="t1",
             live_equity=False,
+            game=game,
+            readers=antennas,
             mqtt=HubMqttSettings(embedded_port=0),
             web=web,
-            rules=RulesSettings(
-                players=[PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in SEATS]
-            ),
+            rules=RulesSettings(players=players, **dict(stakes or {})),
+            tournament=tournament,
         )
     )
+    transport = PahoTransport(
+        MqttClientSettings(url=f"mqtt://{hub.broker.host}:{hub.broker.port}"), table="t1", node="n"
+    )
     try:
-        async with simulated_node(hub) as sim:
-            yield Rig(hub, sim.table, sim.node, sim.publisher)
+        publisher = InventoryPublisher(table="t1", node="n", transport=transport)
+        assert await asyncio.to_thread(transport.wait_connected, 10)
+        await asyncio.wait_for(hub.service.subscribed.wait(), 10)
+        table = SimulatedTable(antennas)
+        yield Rig(hub, table, Node(list(table.readers.values()), publisher), publisher)
     finally:
+        transport.close()
         await hub.stop()
 
 

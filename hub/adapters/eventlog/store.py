@@ -166,6 +166,13 @@ class EventLog:
         return self._seq
 
     @property
+    def origin(self) -> str | None:
+        """The log's identity: the chain of its first input (None: the log is empty) —
+        the hands store keeps a table's hands of different logs apart by it."""
+        with self._lock:
+            return self._chain_at(1)
+
+    @property
     def last_t(self) -> float | None:
         """The table time ``t`` of the last input appended (None: the log is empty)."""
         return self._last_t

@@ -17,7 +17,8 @@ not read can be entered by hand; a misdeal voids the hand; the last console acti
 be undone (the hand is rebuilt from its log).
 
 Where each part lives: the monitor and its answer (:mod:`~.monitor`), the order of the
-deal (:mod:`~.deal_order`), the draw (:mod:`~.draw`), the muck (:mod:`~.muck`), cards
+deal (:mod:`~.deal_order`) and what the dealer deals next (:mod:`~.next_deal`:
+:meth:`DealingMonitor.next_deal`), the draw (:mod:`~.draw`), the muck (:mod:`~.muck`), cards
 arriving at and leaving the antennas (:mod:`~.presence`), the dealer's corrections
 (:mod:`~.corrections`) and the state they share (:mod:`~.state`).
 

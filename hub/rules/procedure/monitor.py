@@ -47,6 +47,7 @@ from hub.rules.procedure.inputs import (
     Tick,
     UnknownTag,
 )
+from hub.rules.procedure.next_deal import NextDeal, next_deal
 from hub.rules.procedure.state import Role, Scratch
 
 __all__ = ["DealingMonitor", "SeatHints", "Step"]
@@ -170,6 +171,19 @@ class DealingMonitor(Corrections):
     def hints(self) -> SeatHints:
         """The light hints now (no alerted seats)."""
         return self._hints([])
+
+    def next_deal(self) -> NextDeal | None:
+        """The next card the dealer deals (:func:`~.next_deal.next_deal`), None when no
+        card is due or the hand is void."""
+        if self.void:
+            return None
+        return next_deal(self.hand, self.setup, self._plan, self.profile, self.waiting_discards)
+
+    @property
+    def waiting_discards(self) -> dict[int, int]:
+        """In a draw: how many cards each of the hand's players has at the muck that the
+        hand has not taken as discards yet (they are, when the player's turn comes)."""
+        return {h: len(cards) for h, cards in self._pending_discards.items()}
 
     @property
     def winner_to_show(self) -> int | None:

@@ -52,6 +52,8 @@ class SeatedPlayer:
     """Not dealt in since sitting down (R-BLIND-3, R-BLIND-6)."""
     owes: Owed = Owed.NOTHING
     joined_at: float = 0.0
+    club_id: str = ""
+    """The player's club id, when one was given at sit-down (empty: none)."""
 
 
 def next_seat(total: int, seat: int, among: Sequence[int] | Mapping[int, object]) -> int | None:

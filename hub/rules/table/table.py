@@ -231,12 +231,15 @@ class Table:
         now: float,
         entry: Entry = Entry.POST,
         override: Override | None = None,
+        club_id: str = "",
     ) -> PlayerJoined:
         """Seat ``player`` with ``buy_in`` chips. A new player posts a live big blind at
         once (``Entry.POST``) or waits for the big blind (R-BLIND-3); the players seated
         before the first hand are simply dealt in (they drew for the button)."""
         limits = self.verify_join(seat, player, buy_in, now, override)
-        self._players[seat] = SeatedPlayer(player, buy_in, entry=entry, joined_at=now)
+        self._players[seat] = SeatedPlayer(
+            player, buy_in, entry=entry, joined_at=now, club_id=club_id
+        )
         self._departures.pop(player, None)
         if self.tournament is not None:
             self.tournament.entrants += 1
@@ -706,7 +709,7 @@ def _player_state(p: SeatedPlayer) -> dict[str, Any]:
         "new": p.new,
         "owes": p.owes.value,
         "joined_at": p.joined_at,
-    }
+    } | ({"club_id": p.club_id} if p.club_id else {})
 
 
 def _player_of(state: Mapping[str, Any]) -> SeatedPlayer:
@@ -720,6 +723,7 @@ def _player_of(state: Mapping[str, Any]) -> SeatedPlayer:
         new=bool(state["new"]),
         owes=Owed(state["owes"]),
         joined_at=float(state["joined_at"]),
+        club_id=str(state.get("club_id", "")),
     )
 
 

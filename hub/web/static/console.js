@@ -12,6 +12,7 @@ import { exposeForTests, i18n } from "./lib/i18n.js";
 import { cancelPending, confirmAction, renderActions, setAmount } from "./console/actions.js";
 import { renderAlerts } from "./console/alerts.js";
 import { sayAgain } from "./console/api.js";
+import { renderClock, wireClock } from "./console/clock.js";
 import { closeModal } from "./console/controls.js";
 import { manualCard, misdeal, onKey, renderManual, undo } from "./console/dealer.js";
 import { renderSeating, wireSeating } from "./console/seating.js";
@@ -30,6 +31,7 @@ setRenderer(() => {
   const state = store.state;
   byId("live-warning").hidden = !state.live_hole_cards;
   renderHand();
+  renderClock();
   renderSeats();
   renderActions();
   renderShowdown();
@@ -66,6 +68,7 @@ function wire() {
   byId("modal-no").addEventListener("click", () => closeModal(false));
   byId("manual-enter").addEventListener("click", manualCard);
   wireSeating();
+  wireClock();
   document.querySelector(".lang").replaceChildren(i18n.switcher());
   document.addEventListener("keydown", onKey);
   i18n.onChange(() => {

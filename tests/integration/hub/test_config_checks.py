@@ -44,7 +44,7 @@ def without_7h(text: str) -> str:
 BAD_DECKS: dict[str, tuple[Callable[[str], str], str]] = {
     "a card missing": (without_7h, "has 51 cards; 7h is missing"),
     "a uid twice, in another case": (
-        lambda t: t.replace(f'"{UID_2C}"', f'"{UID_2D.lower()}"'),
+        lambda t: t.replace(f"{UID_2C} =", f"{UID_2D.lower()} ="),
         f"line {line_of(DECK_TEXT, UID_2D)}: tag {UID_2D} is given twice (also line "
         f"{line_of(DECK_TEXT, UID_2C)} as {UID_2D.lower()}; uids are case-insensitive)",
     ),
@@ -58,7 +58,7 @@ BAD_DECKS: dict[str, tuple[Callable[[str], str], str]] = {
         "code: '3x'",
     ),
     "a bad uid": (
-        lambda t: t.replace(f'"{UID_2C}"', '"04ZZ"'),
+        lambda t: t.replace(f"{UID_2C} =", "04ZZ ="),
         f"line {line_of(DECK_TEXT, UID_2C)}: '04ZZ' is not a tag uid",
     ),
 }

@@ -81,3 +81,13 @@ def test_deck_refuses_a_card_twice_and_bad_uids(tmp_path: Path) -> None:
     f.write_text('[tags]\n"04A1B2C3" = "Ax"\n')
     with pytest.raises(DeckError, match="not a card"):
         load_deck(f)
+
+
+def test_a_deck_name_with_quotes_and_controls_round_trips(tmp_path: Path) -> None:
+    """The deck's name is whatever the club typed; the file must still be TOML."""
+    deck = simulated_deck()
+    named = Deck(name='Club "Royal" \\ deck\x07', tags=deck.tags)
+    f = tmp_path / "deck.toml"
+    f.write_text(dump_deck(named))
+    again = load_deck(f)
+    assert again.name == named.name and again.tags == deck.tags

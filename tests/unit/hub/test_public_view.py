@@ -1,6 +1,7 @@
 """The public view's projections (issue 17): the board in the order it was dealt — in
 ``/api/public``'s snapshot and on the feed — a security alert only as the floor notice
-on the public side, and each pot's result with the winner's name and hand. No broker: reads go straight into the table app."""
+on the public side, and each pot's result with the winner's name and hand. No broker:
+reads go straight into the table app."""
 
 from __future__ import annotations
 

@@ -1,7 +1,12 @@
-// The dealer console's betting: whose turn it is, one button per legal action with the
-// engine's amounts, the amount slider and field for a bet or raise (fixed amounts as
-// buttons in limit games), and the chosen action waiting for Confirm (Enter).
+// The dealer console's betting: whose turn it is — or, while cards are dealt, which card
+// goes where next (the rules' dealing procedure says: state.next_deal) —, one button per
+// legal action with the engine's amounts, the amount slider and field for a bet or raise
+// with presets where the structure allows them (½ pot, pot, min, all in; fixed amounts as
+// buttons in limit games), and the chosen action waiting for Confirm (Enter). An amount
+// typed below the minimum is not raised to it behind the dealer's back: the page says so
+// and sends nothing until it is a legal amount.
 
+import { el } from "../lib/dom.js";
 import { clamp } from "../lib/format.js";
 import { i18n } from "../lib/i18n.js";
 import { send } from "./api.js";
@@ -11,7 +16,9 @@ import { changed, store } from "./store.js";
 const t = (key, values) => i18n.t(key, values);
 let legalKey = "";
 
-function actionLabel(act, to) {
+/** An action as the console says it ("Raise to 60"), its amount in the reader's digits. */
+export function actionLabel(act, raw) {
+  const to = i18n.num(raw);
   if (act === "fold") return t("console.fold");
   if (act === "check") return t("console.check");
   if (act === "call") return t("console.call", { amount: to });
@@ -24,13 +31,27 @@ function actionLabel(act, to) {
 
 function turnText(state) {
   const legal = state.legal;
-  if (!state.in_hand) return t("console.waiting");
-  if (legal) return t("console.toAct", { seat: legal.seat });
+  if (!state.in_hand) return { kind: "wait", text: t("console.waiting") };
+  if (legal) return { kind: "act", text: t("console.toAct", { seat: legal.seat }) };
   if (state.showdown && state.showdown.next) {
     const key = state.showdown.uncalled ? "console.toShowUncalled" : "console.toShow";
-    return t(key, { seat: state.showdown.next });
+    return { kind: "act", text: t(key, { seat: state.showdown.next }) };
   }
-  return t("console.dealing", { phase: t("phase." + state.phase) });
+  const nd = state.next_deal;
+  if (nd) {
+    const unread = (nd.unread || []).length ? t("console.unread", { seats: nd.unread.join(", ") }) : "";
+    return { kind: "deal", text: i18n.text(nd.text) || nd.kind, unread };
+  }
+  return { kind: "wait", text: t("console.dealing", { phase: t("phase." + state.phase) }) };
+}
+
+function renderTurn(state) {
+  const turn = turnText(state);
+  const box = document.getElementById("turn");
+  box.dataset.kind = turn.kind;
+  const parts = [el("span", "what", turn.text)];
+  if (turn.unread) parts.push(el("span", "unread", turn.unread));
+  box.replaceChildren(...parts);
 }
 
 function actionButtons(legal) {
@@ -38,17 +59,17 @@ function actionButtons(legal) {
   if (legal.fold) buttons.push(button("act-fold", t("console.fold"), "F", () => choose("fold"), "fold"));
   if (legal.check) buttons.push(button("act-check", t("console.check"), "C", () => choose("check")));
   if (legal.call !== null) {
-    buttons.push(button("act-call", t("console.call", { amount: legal.call }), "C", () => choose("call")));
+    buttons.push(button("act-call", t("console.call", { amount: i18n.num(legal.call) }), "C", () => choose("call")));
   }
   if (legal.bring_in !== null) {
-    buttons.push(button("act-bring-in", t("console.bringIn", { amount: legal.bring_in }), "", () => choose("bring-in")));
+    buttons.push(button("act-bring-in", t("console.bringIn", { amount: i18n.num(legal.bring_in) }), "", () => choose("bring-in")));
   }
   if (legal.bet) {
     const word = t("console." + legal.bet.act);
     buttons.push(button("act-bet", word, legal.bet.act === "bet" ? "B" : "R", () => choose("bet")));
   }
   if (legal.all_in) {
-    buttons.push(button("act-all-in", t("console.allIn", { amount: legal.all_in.to }), "A", () => choose("all-in"), "allin"));
+    buttons.push(button("act-all-in", t("console.allIn", { amount: i18n.num(legal.all_in.to) }), "A", () => choose("all-in"), "allin"));
   }
   return buttons;
 }
@@ -63,7 +84,7 @@ export function renderActions() {
     legalKey = key;
     store.pending = null;
   }
-  document.getElementById("turn").textContent = turnText(state);
+  renderTurn(state);
   if (changed("actions", key, i18n.lang)) {
     document.getElementById("actions").replaceChildren(...(legal ? actionButtons(legal) : []));
   }
@@ -88,12 +109,16 @@ export function renderAmount() {
     e.max = String(bet.max_to);
   }
   range.value = String(pending.to);
-  if (document.activeElement !== input) input.value = String(pending.to); // not while typing
+  // not while typing, nor over an amount typed below the minimum (it stays, said wrong)
+  if (document.activeElement !== input && !(pending.note && pending.note.below)) input.value = String(pending.to);
   range.disabled = bet.min_to === bet.max_to;
   input.disabled = bet.fixed;
-  document.getElementById("amount-min").textContent = t("console.min", { amount: bet.min_to });
-  document.getElementById("amount-max").textContent = t("console.max", { amount: bet.max_to });
+  document.getElementById("amount-min").textContent = t("console.min", { amount: i18n.num(bet.min_to) });
+  document.getElementById("amount-max").textContent = t("console.max", { amount: i18n.num(bet.max_to) });
   fixedBox.replaceChildren();
+  renderPresets(bet, pending);
+  document.getElementById("amount-note").textContent = pending.note ? t(pending.note.key, pending.note.values) : "";
+  input.classList.toggle("invalid", Boolean(pending.note && pending.note.below));
   range.hidden = Boolean(bet.fixed);
   if (!bet.fixed) return;
   (bet.amounts || [bet.min_to]).forEach((amount) => {
@@ -105,6 +130,54 @@ export function renderAmount() {
     b.classList.toggle("selected", pending.to === amount);
     b.dataset.amount = String(amount);
     fixedBox.append(b);
+  });
+}
+
+/** The presets the structure allows, each a total to bet or raise to within the
+ * engine's range: no limit ½ pot, pot, min and all in; pot limit ½ pot, pot (its
+ * maximum) and min; none in fixed limit (its sizes are buttons of their own). The pot
+ * after the call is what a pot-sized raise adds to the call. */
+export function presets(state, bet) {
+  if (!bet || bet.fixed) return [];
+  const legal = state.legal;
+  const toCall = Math.max(0, state.current_bet - legal.bet_now);
+  const potAfterCall = state.pot + toCall;
+  const out = [];
+  const add = (key, to) => {
+    if (to < bet.min_to || to > bet.max_to || out.some((x) => x.to === to)) return;
+    out.push({ key, to });
+  };
+  add("console.presetHalfPot", state.current_bet + Math.floor(potAfterCall / 2));
+  add("console.presetPot", state.current_bet + potAfterCall);
+  add("console.presetMin", bet.min_to);
+  if (state.structure === "no limit" && legal.all_in) add("console.presetAllIn", legal.all_in.to);
+  return out;
+}
+
+// rebuilt only when the presets change (a blur re-renders the panel as the finger comes
+// down on a preset: rebuilding it then would swallow the tap)
+function renderPresets(bet, pending) {
+  const box = document.getElementById("amount-presets");
+  const list = presets(store.state, bet);
+  if (changed("presets", list, i18n.lang)) {
+    box.replaceChildren(...list.map((p) => {
+      const b = el("button", "preset", t(p.key, { amount: i18n.num(p.to) }));
+      b.type = "button";
+      b.dataset.amount = String(p.to);
+      b.dataset.preset = p.key.replace("console.preset", "").toLowerCase();
+      b.addEventListener("click", () => {
+        if (!store.pending) return;
+        store.pending.to = p.to;
+        store.pending.note = null;
+        document.getElementById("amount-input").value = String(p.to);
+        renderAmount();
+        renderPending();
+      });
+      return b;
+    }));
+  }
+  box.querySelectorAll(".preset").forEach((b) => {
+    b.classList.toggle("selected", pending.to === Number(b.dataset.amount) && !pending.note);
   });
 }
 
@@ -147,20 +220,34 @@ export function cancelPending() {
   renderPending();
 }
 
-/** Take a typed or slid amount: too much is cut to the maximum at once, too little waits
- * for the end of typing (`final`). */
+/** Take a typed or slid amount. Too much is cut to the maximum, and the page says so;
+ * too little stays as typed, marked, with the minimum said (`final`: typing ended) —
+ * nothing is sent until the amount is legal. */
 export function setAmount(value, final) {
   const bet = store.state && store.state.legal && store.state.legal.bet;
   const pending = store.pending;
   if (!bet || !pending) return;
   const input = document.getElementById("amount-input");
   const n = Math.round(Number(value));
-  const fix = final || !Number.isFinite(n) || n > bet.max_to;
-  pending.to = clamp(n, bet.min_to, bet.max_to);
-  input.classList.toggle("invalid", !fix && n < bet.min_to);
-  if (fix) input.value = String(pending.to);
+  pending.note = null;
+  if (!Number.isFinite(n) || String(value).trim() === "") {
+    if (final) pending.note = { key: "console.amountMissing", values: { min: i18n.num(bet.min_to) }, below: true };
+  } else if (n > bet.max_to) {
+    pending.to = bet.max_to;
+    input.value = String(bet.max_to);
+    pending.note = { key: "console.amountCut", values: { typed: i18n.num(n), max: i18n.num(bet.max_to) } };
+  } else if (n < bet.min_to) {
+    if (final) {
+      const key = bet.act === "raise" ? "console.belowMinRaise" : "console.belowMinBet";
+      pending.note = { key, values: { typed: i18n.num(n), min: i18n.num(bet.min_to) }, below: true };
+    }
+  } else {
+    pending.to = n;
+  }
   document.getElementById("amount-range").value = String(pending.to);
+  renderAmount();
   renderPending();
+  if (!final && n < bet.min_to) input.classList.add("invalid");
 }
 
 /** Send the chosen action to the hub. */
@@ -173,6 +260,7 @@ export async function confirmAction() {
   if (legal.bet && act === legal.bet.act) {
     const input = document.getElementById("amount-input");
     if (!legal.bet.fixed) setAmount(input.value, true);
+    if (pending.note && pending.note.below) return; // said on the page: below the minimum
     to = clamp(pending.to, legal.bet.min_to, legal.bet.max_to);
     if (legal.bet.fixed && !(legal.bet.amounts || []).includes(to)) return;
   }

@@ -45,7 +45,7 @@ export function renderSeating() {
       const li = el("li", "seat-row");
       li.dataset.seat = String(seat);
       li.append(el("span", "seat-no", String(seat)));
-      li.append(el("span", "who", p ? p.name + " · " + p.stack : t("console.empty")));
+      li.append(el("span", "who", p ? p.name + " · " + i18n.num(p.stack) : t("console.empty")));
       li.append(seatOps(state, p, seat));
       rows.push(li);
     }

@@ -127,7 +127,7 @@ def test_every_hub_alert_code_has_a_message_and_a_remedy(code: str) -> None:
 
 def test_the_hub_alert_codes_are_the_ones_the_hub_sends() -> None:
     """HUB_ALERT_CODES lists the node notices and the hub service's alert codes."""
-    from hub.app import node_alerts, table_app
+    from hub.app import node_alerts
     from hub.app.health import HealthKind
     from hub.app.ingest import NoticeKind
     from hub.views import alerts
@@ -140,8 +140,8 @@ def test_the_hub_alert_codes_are_the_ones_the_hub_sends() -> None:
             node_alerts.BROKER_BACK,
             alerts.UNKNOWN_TAG_ALERT,
             alerts.DOUBLED_UID_ALERT,
-            table_app.LOG_FAILED_ALERT,
-            table_app.LOSS_ACCEPTED_ALERT,
+            node_alerts.LOG_FAILED_ALERT,
+            node_alerts.LOSS_ACCEPTED_ALERT,
         }
     )
     assert set(HUB_ALERT_CODES) == sent

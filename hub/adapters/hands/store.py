@@ -1,0 +1,399 @@
+"""The hands store: :class:`HandStore`, finished hands in SQLite or PostgreSQL.
+
+One SQLAlchemy engine, the schema of :mod:`~hub.adapters.hands.schema` brought up to date
+by the Alembic migrations when the store opens. :meth:`HandStore.write` stores one
+:class:`~hub.app.hand_record.HandRecord` in one transaction — the hand, its seats,
+actions, cards, pots, awards and alerts, all or none — and is idempotent on the hand's
+key (table, ``origin``, number): a hand already stored with the same log position is
+left as it is; one stored from another position (the log lost its tail, ``feltwire
+event-log accept-loss``, and the table played the number again) is replaced, since the
+log is the truth. So a hub killed at any moment, restarted, writes no hand twice and,
+with :class:`hub.app.hand_book.HandBook`'s catch-up, misses none.
+
+URLs: ``sqlite:///PATH`` (the default, ``hands.sqlite`` in the hub's state directory,
+created 0600: it holds hole cards; WAL, foreign keys on) or ``postgresql://…`` (psycopg
+3, the ``postgres`` extra; written as ``postgresql+psycopg://`` or plain
+``postgresql://``). Several hubs may share one PostgreSQL database: a migration there
+runs under an advisory lock, and the people (``players``) are inserted with
+``ON CONFLICT DO NOTHING``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, inspect, select, text
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from hub.adapters.hands import schema
+from hub.adapters.hands.migrations import HEAD, VERSION_TABLE, alembic_config
+from hub.app.errors import HandStoreError
+from hub.app.hand_record import HandRecord
+
+log = logging.getLogger(__name__)
+
+__all__ = ["HANDS_FILE", "HandStore", "sqlite_url"]
+
+HANDS_FILE = "hands.sqlite"
+"""The default store's file in the hub's state directory."""
+PG_TIMEOUTS = "-c lock_timeout=15s -c statement_timeout=60s"
+"""A PostgreSQL store's session limits: a write waits at most this long."""
+MIGRATION_LOCK = 0x66656C74
+"""PostgreSQL advisory lock key held while the schema is migrated (``felt``)."""
+_CHILDREN = (
+    schema.hand_seats,
+    schema.actions,
+    schema.cards,
+    schema.pots,
+    schema.awards,
+    schema.alerts,
+)
+
+
+def sqlite_url(path: Path) -> str:
+    """The URL of a SQLite store at ``path``."""
+    return f"sqlite:///{path}"
+
+
+def _driver_url(url: str) -> str:
+    """``postgresql://`` (and ``postgres://``) as psycopg 3's URL; others as given."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain) :]
+    return url
+
+
+def _sqlite_pragmas(dbapi: Any, _record: Any) -> None:
+    cursor = dbapi.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.execute("PRAGMA synchronous=FULL")
+    finally:
+        cursor.close()
+
+
+class HandStore:
+    """Finished hands in a database (see the module). Thread-safe: SQLAlchemy's engine
+    hands each call a connection of its pool; the hub writes from one thread per table."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.dialect = engine.dialect.name
+
+    @classmethod
+    def open(cls, url: str) -> HandStore:
+        """Open (create) the store at ``url`` and migrate its schema to the newest.
+        :class:`~hub.app.errors.HandStoreError` when it cannot be reached or migrated."""
+        driver = _driver_url(url)
+        try:
+            parsed = make_url(driver)
+        except Exception as exc:
+            raise HandStoreError(f"hands store: {url!r} is no database URL ({exc})") from exc
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            path = Path(parsed.database or "")
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if not path.exists():
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            else:
+                path.chmod(0o600)  # a looser file is tightened: it holds hole cards
+        connect_args: dict[str, Any] = {}
+        if parsed.get_backend_name() == "postgresql":
+            # a server that hangs or a lock held elsewhere fails a write (tried again
+            # later) instead of holding the table's writer, or a stopping hub, forever
+            connect_args = {"connect_timeout": 10, "options": PG_TIMEOUTS}
+        try:
+            engine = create_engine(driver, pool_pre_ping=True, connect_args=connect_args)
+        except Exception as exc:  # a driver missing (psycopg without the postgres extra)
+            raise HandStoreError(f"hands store {parsed!r}: {exc}") from exc
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+            with engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        store = cls(engine)
+        try:
+            store.migrate()
+        except SQLAlchemyError as exc:
+            engine.dispose()
+            raise HandStoreError(f"hands store {parsed!r}: {exc}") from exc
+        return store
+
+    def migrate(self) -> None:
+        """Bring the schema up to :data:`~hub.adapters.hands.migrations.HEAD` (a new
+        database gets every table; one of an older hub is migrated; one already there is
+        left alone)."""
+        with self.engine.begin() as conn:
+            if self.dialect == "postgresql":  # a migration may take long: no session limits
+                conn.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+            current = _revision(conn)
+            if current != HEAD:  # Alembic is imported only to migrate (a hub starts faster)
+                from alembic import command
+
+                command.upgrade(alembic_config(conn), "head")
+                log.info("hands store: schema migrated from %s to %s", current or "none", HEAD)
+
+    @property
+    def revision(self) -> str | None:
+        """The schema revision the database is at."""
+        with self.engine.connect() as conn:
+            return _revision(conn)
+
+    # ------------------------------------------------------------------ writing
+
+    def write(self, hand: HandRecord) -> bool:
+        """Store ``hand`` in one transaction; False when it was stored already (the same
+        table, origin, number and log position). HandStoreError when it cannot be written
+        (nothing of it is)."""
+        try:
+            return self._write(hand)
+        except IntegrityError:
+            # another writer stored the same hand (or person) meanwhile: try once more
+            try:
+                return self._write(hand)
+            except SQLAlchemyError as exc:
+                raise HandStoreError(self._not_written(hand, exc)) from exc
+        except SQLAlchemyError as exc:
+            raise HandStoreError(self._not_written(hand, exc)) from exc
+
+    @staticmethod
+    def _not_written(hand: HandRecord, exc: BaseException) -> str:
+        return f"hands store: hand {hand.number} of table {hand.table} not written ({exc})"
+
+    def _write(self, hand: HandRecord) -> bool:
+        h = schema.hands
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                select(h.c.id, h.c.end_seq).where(
+                    h.c.table_id == hand.table, h.c.origin == hand.origin, h.c.number == hand.number
+                )
+            ).first()
+            if row is not None:
+                if int(row.end_seq) == hand.end_seq:
+                    return False
+                log.warning(
+                    "hands store: hand %d of table %s was stored from input %d, the log ends it "
+                    "at input %d: replaced",
+                    hand.number,
+                    hand.table,
+                    row.end_seq,
+                    hand.end_seq,
+                )
+                for child in _CHILDREN:
+                    conn.execute(delete(child).where(child.c.hand_id == row.id))
+                conn.execute(delete(h).where(h.c.id == row.id))
+            hand_id = conn.execute(
+                h.insert().values(**_hand_row(hand)).returning(h.c.id)
+            ).scalar_one()
+            people = self._people(conn, hand)
+            self._children(conn, int(hand_id), hand, people)
+        return True
+
+    def _people(self, conn: Connection, hand: HandRecord) -> dict[int, int]:
+        """Each seat's person (``players.id``), inserted when new: by club id when one was
+        given, else by name among the people without one."""
+        p = schema.players
+        seen = hand.ended_at if hand.ended_at is not None else hand.ended_t
+        out: dict[int, int] = {}
+        for s in hand.seats:
+            key = (
+                p.c.club_id == s.club_id
+                if s.club_id
+                else (p.c.name == s.name) & p.c.club_id.is_(None)
+            )
+            values = {"name": s.name, "club_id": s.club_id, "first_seen": seen, "last_seen": seen}
+            insert = (
+                postgresql.insert(p) if self.dialect == "postgresql" else sqlite.insert(p)
+            ).values(**values)
+            conn.execute(insert.on_conflict_do_nothing())
+            pid, first, last = conn.execute(
+                select(p.c.id, p.c.first_seen, p.c.last_seen).where(key)
+            ).one()
+            newest = last is None or seen >= last  # an import may write older hands later
+            if newest or first is None or seen < first:
+                seen_now: dict[str, Any] = {
+                    "first_seen": seen if first is None else min(first, seen),
+                    "last_seen": seen if last is None else max(last, seen),
+                }
+                if newest:
+                    seen_now["name"] = s.name  # a club member's latest name
+                conn.execute(p.update().where(p.c.id == pid).values(**seen_now))
+            out[s.seat] = int(pid)
+        return out
+
+    @staticmethod
+    def _children(
+        conn: Connection, hand_id: int, hand: HandRecord, people: Mapping[int, int]
+    ) -> None:
+        seats = [
+            {
+                "hand_id": hand_id,
+                "seat": s.seat,
+                "position": s.position,
+                "player_id": people[s.seat],
+                "name": s.name,
+                "starting_stack": s.starting_stack,
+                "finishing_stack": s.finishing_stack,
+                "net": s.net,
+                "rake": s.rake,
+            }
+            for s in hand.seats
+        ]
+        acts = [
+            {
+                "hand_id": hand_id,
+                "n": n,
+                "at": a.at,
+                "street": a.street,
+                "seat": a.seat,
+                "kind": a.kind,
+                "amount": a.amount,
+                "to_amount": a.to_amount,
+                "all_in": a.all_in,
+                "cards": a.cards,
+            }
+            for n, a in enumerate(hand.actions)
+        ]
+        cards = [
+            {
+                "hand_id": hand_id,
+                "n": n,
+                "at": c.at,
+                "street": c.street,
+                "seat": c.seat,
+                "kind": c.kind,
+                "card": c.card,
+                "up": c.up,
+                "visibility": c.visibility,
+            }
+            for n, c in enumerate(hand.cards)
+        ]
+        pots = [
+            {
+                "hand_id": hand_id,
+                "pot": p.pot,
+                "amount": p.amount,
+                "eligible": list(p.eligible),
+                "uncontested": p.uncontested,
+                "no_low": p.no_low,
+            }
+            for p in hand.pots
+        ]
+        numbered: dict[int, int] = {}
+        awards = []
+        for w in hand.awards:
+            n = numbered[w.pot] = numbered.get(w.pot, -1) + 1
+            awards.append(
+                {
+                    "hand_id": hand_id,
+                    "pot": w.pot,
+                    "n": n,
+                    "seat": w.seat,
+                    "amount": w.amount,
+                    "half": w.half,
+                    "odd_chip": w.odd_chip,
+                }
+            )
+        alerts = [
+            {
+                "hand_id": hand_id,
+                "n": n,
+                "code": a.code,
+                "severity": a.severity,
+                "seat": a.seat,
+                "rule": a.rule,
+                "text": a.text,
+                "remedy": a.remedy,
+            }
+            for n, a in enumerate(hand.alerts)
+        ]
+        for table, rows in (
+            (schema.hand_seats, seats),
+            (schema.actions, acts),
+            (schema.cards, cards),
+            (schema.pots, pots),
+            (schema.awards, awards),
+            (schema.alerts, alerts),
+        ):
+            if rows:
+                conn.execute(table.insert(), rows)
+
+    # ------------------------------------------------------------------ reading
+
+    def count(self, table: str, origin: str) -> int:
+        """How many hands of ``table`` from the event log ``origin`` are stored."""
+        h = schema.hands
+        with self.engine.connect() as conn:
+            n = conn.execute(
+                select(func.count()).where(h.c.table_id == table, h.c.origin == origin)
+            ).scalar_one()
+        return int(n)
+
+    def numbers(self, table: str, origin: str | None = None) -> list[int]:
+        """The numbers of the stored hands of ``table`` (of one log, or of all), in order."""
+        h = schema.hands
+        query = select(h.c.number).where(h.c.table_id == table).order_by(h.c.number)
+        if origin is not None:
+            query = query.where(h.c.origin == origin)
+        with self.engine.connect() as conn:
+            return [int(n) for n in conn.execute(query).scalars()]
+
+    @contextlib.contextmanager
+    def connect(self) -> Iterator[Connection]:
+        """A connection for reading (the exports, the history page, tests)."""
+        with self.engine.connect() as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def _revision(conn: Connection) -> str | None:
+    """The schema revision Alembic recorded (None: a database without the store)."""
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    found = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
+    return None if found is None else str(found)
+
+
+def _hand_row(hand: HandRecord) -> dict[str, Any]:
+    return {
+        "table_id": hand.table,
+        "origin": hand.origin,
+        "number": hand.number,
+        "start_seq": hand.start_seq,
+        "end_seq": hand.end_seq,
+        "voided": hand.voided,
+        "game": hand.game,
+        "game_name": hand.game_name,
+        "structure": hand.structure,
+        "button": hand.button,
+        "small_blind_seat": hand.small_blind_seat,
+        "big_blind_seat": hand.big_blind_seat,
+        "small_blind": hand.small_blind,
+        "big_blind": hand.big_blind,
+        "ante": hand.ante,
+        "small_bet": hand.small_bet,
+        "big_bet": hand.big_bet,
+        "bring_in": hand.bring_in,
+        "chip_unit": hand.chip_unit,
+        "stakes": hand.stakes,
+        "rules": hand.rules,
+        "seats": len(hand.seats),
+        "pot_total": hand.pot_total,
+        "rake": hand.rake,
+        "board": hand.board,
+        "started_t": hand.started_t,
+        "ended_t": hand.ended_t,
+        "started_at": hand.started_at,
+        "ended_at": hand.ended_at,
+    }
