@@ -53,6 +53,7 @@ from hub.rules.procedure import (
 from hub.rules.setup import HandSetup, TableProfile
 from hub.rules.showdown import hand_value
 from simulator.monitor_table import MonitorTable, TableSurface
+from simulator.players import TablePlayers
 
 
 class Mistake(enum.Enum):
@@ -162,8 +163,11 @@ class SimulatedDealer:
         profile: TableProfile,
         table: TableSurface,
         mistake: Mistake = Mistake.NONE,
+        players: TablePlayers | None = None,
     ) -> None:
         self.rng = rng
+        self.players = players
+        """The players' choices (the demo's believable mix); None: random legal actions."""
         self.setup = setup
         self.profile = profile
         self.mistake = mistake
@@ -343,6 +347,9 @@ class SimulatedDealer:
                 first = False
                 continue
             first = False
+            if self.players is not None:
+                self._decide(actor)
+                continue
             la = hand.legal_actions()
             roll = self.rng.random()
             t = self._seat(actor)
@@ -360,6 +367,17 @@ class SimulatedDealer:
                 self.table.console(ConsoleAction(t, Act.CALL, 0.0))
             else:
                 self.table.console(ConsoleAction(t, Act.CHECK, 0.0))
+
+    def _decide(self, h: int) -> None:
+        """The player of hand seat ``h`` acts as :attr:`players` decide (a fold goes to
+        the muck)."""
+        assert self.players is not None
+        board = [c for r in self.profile.board_readers for c in self.table.on.get(r, set())]
+        decision = self.players.decide(self.hand, self._cards_of(h), board)
+        if decision.act is Act.FOLD:
+            self._fold(h)
+        else:
+            self.table.console(ConsoleAction(self._seat(h), decision.act, 0.0, decision.to))
 
     def _fold(self, h: int) -> None:
         t = self._seat(h)
@@ -442,7 +460,24 @@ class SimulatedDealer:
                 return False
         return True
 
+    def _uncalled(self) -> None:
+        """The winner of a pot nobody called shows now and then, and mostly mucks: the
+        cards pushed to the muck close the hand (R-SHOW-3), as at a real table."""
+        h = self.hand.uncalled_winner
+        if h is None or self.hand.phase is not Phase.COMPLETE:
+            return
+        t = self._seat(h)
+        if self.rng.random() < 0.15:
+            self.table.console(ShowHand(t, 0.0))
+        elif self.profile.muck and self._cards_of(h):
+            self.out.add(h)
+            self.table.move(self._cards_of(h), "muck")
+        else:
+            self.table.console(MuckHand(t, 0.0))
+
     def _showdown(self) -> None:
+        if self.players is not None:
+            self._uncalled()
         if self.hand.phase is Phase.SHOWDOWN and self.mistake is Mistake.WINNING_MUCKED:
             claimants = [h for h in self._live() if h not in self.hand.mucked]
             winners = [h for h in claimants if not self._beaten_everywhere(h, claimants)]

@@ -1,13 +1,20 @@
 """``feltwire demo``: a whole table on one machine — embedded broker, hub, simulated node.
 
 A simulated dealer (:mod:`simulator.dealer`) deals no-limit hold'em by the rules to six
-players (seats 1–6, 1,000 chips each at 5/10; a player who busts buys in again) onto the
-simulated node's antennas; every read travels node → MQTT → hub, whose table service
-checks the deal and raises alerts. With ``--mistakes RATE`` (default 0.03) the dealer
-makes one dealing error in that share of hands (chosen at random among the kinds the
-table can see: out of order, wrong count, a card to an empty seat, missing or extra
-burn, premature board card, duplicate card, unknown tag, cards leaving a seat, fold or
-action out of turn, a folded card coming back, a winning hand mucked).
+players (seats 1–6, 1,000 chips each at 5/10) onto the simulated node's antennas; every
+read travels node → MQTT → hub, whose table service checks the deal and raises alerts.
+With ``--mistakes RATE`` (default 0.03) the dealer makes one dealing error in that share
+of hands (chosen at random among the kinds the table can see: out of order, wrong count,
+a card to an empty seat, missing or extra burn, premature board card, duplicate card,
+unknown tag, cards leaving a seat, fold or action out of turn, a folded card coming
+back, a winning hand mucked).
+
+The players (:mod:`simulator.players`) play a believable mix — most hands folded before
+the flop, raises of 2½–3 big blinds, bets of half the pot or so, an all-in only with a
+very strong hand — and buy chips as players do, within the table's buy-in rules: one who
+busted buys in again (R-BUY-2: 40 to 100 big blinds, mostly the maximum), one left with
+less than the minimum buy-in often tops up to the maximum (R-BUY-4), between hands, at
+the console (``POST /api/console/seat``, ``top_up``).
 
 The players act through the hub's dealer console API, as a dealer's console page does:
 each betting action is ``POST /api/console/action`` with a dealer token (one keep-alive
@@ -25,8 +32,13 @@ counters, ``console_api`` / ``console_refused`` / ``console_in_process`` (consol
 sent to the API, refused by the hub, entered in-process), and ``mistakes`` (injected),
 ``alerts`` (raised), ``missed`` (injected but not caught: the expected alert did not come
 in that hand) and ``false_alerts`` (raised in a hand without a mistake, or of another
-kind than the mistake's). The exit status is 1 when the pipeline lost a read or the
-alerts did not match the mistakes.
+kind than the mistake's); ``hands_all_in`` and ``hands_folded`` (hands in which someone
+went all in, or folded), ``big_blind`` and ``buys`` (every rebuy and top-up: hand, seat,
+kind, amount, the stack before, whether the hub took it). The exit status is 1 when the
+pipeline lost a read or the alerts did not match the mistakes.
+
+With ``--host 0.0.0.0`` (every interface) the printed URLs name this machine's LAN
+addresses, which a phone on the club's network can open, not 127.0.0.1.
 
 Time in the demo: the hub's time (:class:`~hub.app.table_time.TableTime`) moves with a
 :class:`~simulator.antennas.MotionClock` instead of the monotonic clock: one second per motion
@@ -49,6 +61,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,10 +76,13 @@ from hub.app.table_console import TableConsole
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
 from hub.rules import procedure
+from hub.rules.betting import Action, ActionKind
 from hub.web.auth import Role
 from simulator.antennas import AntennaSurface, MotionClock, wait_event
 from simulator.dealer import EXPECTED, Mistake, SimulatedDealer, choose_mistake
 from simulator.errors import ConsoleApiError, Stopped
+from simulator.lan import page_bases
+from simulator.players import TablePlayers
 from table_node.config import default_readers
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
@@ -75,6 +91,8 @@ log = logging.getLogger("feltwire.demo")
 TABLE = "demo"
 BUY_IN = 1000
 BLINDS = (5, 10)
+SHORT = 40 * BLINDS[1]
+"""A stack under this (the minimum buy-in, R-BUY-2) is often topped up to the maximum."""
 TOKEN_SECONDS = 7 * 24 * 3600
 """Lifetime of the demo's dealer tokens (their expiry is on the wall clock). A token dies
 with the demo anyway: its signing secret is drawn anew at each start."""
@@ -103,6 +121,18 @@ class Tally:
     by_code: Counter[str] = field(default_factory=Counter)
     missed_kinds: Counter[str] = field(default_factory=Counter)
     false_kinds: Counter[str] = field(default_factory=Counter)
+    all_in: int = 0
+    """Hands in which a player went all in."""
+    folded: int = 0
+    """Hands in which a player folded."""
+    buys: list[dict[str, Any]] = field(default_factory=list)
+    """Every rebuy and top-up the players asked for, and whether the hub took it."""
+
+    def play(self, log: Sequence[object]) -> None:
+        """One hand's actions (its :attr:`~hub.rules.hand.Hand.log`): an all-in, a fold?"""
+        actions = [r for r in log if isinstance(r, Action)]
+        self.all_in += any(a.all_in for a in actions)
+        self.folded += any(a.kind is ActionKind.FOLD for a in actions)
 
     def record(self, mistake: Mistake, injected: bool, codes: list[str]) -> None:
         """One hand: the mistake made (if ``injected``) and the alert codes raised."""
@@ -163,6 +193,32 @@ class HttpConsole:
         )
         self.sent = 0
         self.refused = 0
+
+    def state(self) -> dict[str, Any]:
+        """The console's state (``GET /api/console/state``)."""
+        try:
+            response = self.client.get("/api/console/state")
+        except httpx.HTTPError as err:
+            raise ConsoleApiError(f"the hub's console API did not answer: {err}") from err
+        if response.status_code != 200:
+            raise ConsoleApiError(f"the console state: {response.status_code} {_detail(response)}")
+        state: dict[str, Any] = response.json()
+        return state
+
+    def top_up(self, seat: int, amount: int) -> ConsoleAnswer:
+        """Chips bought for ``seat`` (``POST /api/console/seat``, ``top_up``)."""
+        body = {"op": "top_up", "seat": seat, "amount": amount}
+        try:
+            response = self.client.post("/api/console/seat", json=body)
+        except httpx.HTTPError as err:
+            raise ConsoleApiError(f"the hub's console API did not answer: {err}") from err
+        self.sent += 1
+        if response.status_code == 409:
+            self.refused += 1
+            return ConsoleAnswer(False, _detail(response))
+        if response.status_code != 200:
+            raise ConsoleApiError(f"top up {body}: {response.status_code} {_detail(response)}")
+        return ConsoleAnswer(True)
 
     @staticmethod
     def route(inp: ConsoleInput) -> tuple[str, dict[str, Any]] | None:
@@ -256,6 +312,7 @@ class DemoTable:
         self.rng = random.Random(seed)
         self.rate = mistakes
         self.tally = Tally()
+        self.players = TablePlayers(self.rng, unit=BLINDS[0])
 
     def play(self, hands: int | None) -> None:
         """Deal ``hands`` hands (None: until the surface's pause raises Stopped)."""
@@ -265,16 +322,51 @@ class DemoTable:
                 raise RuntimeError("the hub started no hand (are two players seated?)")
             profile = self.rules.desk.profile
             mistake = choose_mistake(self.rng, self.rate, setup.game, profile)
-            dealer = SimulatedDealer(self.rng, setup, profile, self.surface, mistake)
+            dealer = SimulatedDealer(
+                self.rng, setup, profile, self.surface, mistake, players=self.players
+            )
             dealt = dealer.play()
             if self.rules.in_hand and self.rules.hand_number == setup.number:
                 # the hand did not end (it should not happen): void it before the next
                 self.tally.unfinished += 1
                 log.error("hand %d did not end; declaring a misdeal", setup.number)
                 self.surface.console(procedure.DeclareMisdeal(0.0))
+            if self.rules.desk.monitor is not None:
+                self.tally.play(self.rules.desk.monitor.hand.log)
+            self.buy_chips(setup.number)
             dealer.collect()
             codes = [a.code.value for a in self.rules.desk.alerts_by_hand.get(setup.number, [])]
             self.tally.record(dealt.mistake, dealt.injected, codes)
+
+    def buy_chips(self, hand: int) -> None:
+        """Between hands, the players who want chips buy them at the console: a player
+        who busted buys in again (from the minimum to the maximum the console offers,
+        mostly the maximum), one under the minimum buy-in often tops up to the maximum."""
+        state = self.api.state()
+        if state["in_hand"]:
+            return  # a winner uncontested still to show: chips bought now would wait
+        for p in state["players"]:
+            have, limits = p["stack"] + p["pending"], p["top_up"]
+            low, high = limits["min"], limits["max"]
+            if have == 0:
+                sizes = list(range(low, (high or low) + 1, 100)) or [low]
+                amount = sizes[-1] if self.rng.random() < 0.6 else self.rng.choice(sizes)
+                kind = "rebuy"
+            elif have < SHORT and high and self.rng.random() < 0.5:
+                amount, kind = high - high % BLINDS[0], "top_up"  # whole small chips
+            else:
+                continue
+            answer = self.api.top_up(p["seat"], amount)
+            self.tally.buys.append(
+                {
+                    "hand": hand,
+                    "seat": p["seat"],
+                    "kind": kind,
+                    "amount": amount,
+                    "stack_before": have,
+                    "accepted": answer.accepted,
+                }
+            )
 
     def close(self) -> None:
         """Disconnect the node and the console client."""
@@ -297,7 +389,7 @@ def _demo_config(args: argparse.Namespace, web_port: int, fast: bool) -> HubConf
             small_blind=BLINDS[0],
             big_blind=BLINDS[1],
             players=[PlayerSettings(seat=s, name=f"Player {s}", buy_in=BUY_IN) for s in args.seats],
-            rebuy=True,
+            rebuy=False,  # the players buy chips themselves, at the console (DemoTable.buy_chips)
             tick_seconds=0,  # the demo's clock moves with the dealer, who ticks when he waits
         ),
     )
@@ -328,6 +420,10 @@ def _summary(
         "console_api": demo.api.sent,
         "console_refused": demo.api.refused,
         "console_in_process": demo.surface.entered["in_process"],
+        "hands_all_in": t.all_in,
+        "hands_folded": t.folded,
+        "big_blind": BLINDS[1],
+        "buys": t.buys,
         "seed": demo.seed,
     }
 
@@ -372,9 +468,12 @@ async def _run(args: argparse.Namespace) -> int:
             return 0 if ok and not demo.tally.missed and not demo.tally.false_alerts else 1
         dealer = runtime.token(Role.DEALER, "demo dealer", seconds=TOKEN_SECONDS)
         print("feltwire demo: a simulated table is dealing hold'em (Ctrl-C stops it)")
-        print(f"  public view    : {runtime.web_url}/")
-        print(f"  dealer console : {runtime.web_url}/console?token={dealer}")
-        print(f"  overlay        : {runtime.overlay_url}")
+        base, *others = page_bases(args.host, runtime.web_url)
+        print(f"  public view    : {base}/")
+        print(f"  dealer console : {base}/console?token={dealer}")
+        print(f"  overlay        : {base}/overlay?token={runtime.producer_token}")
+        for other in others:
+            print(f"  also at        : {other}/ (this machine's other addresses)")
         print("  hole cards are live on the overlay (the console warns of it) because this is")
         print("  a demo; a real table holds them back (web.overlay_delay_minutes, 30 by default)")
         print(f"  broker         : mqtt://{runtime.broker.host}:{runtime.broker.port}")
@@ -427,7 +526,10 @@ def main(argv: list[str]) -> int:
         help="occupied seats, comma-separated (default 1,2,3,4,5,6)",
     )
     parser.add_argument(
-        "--host", default="127.0.0.1", help="web server address (default 127.0.0.1)"
+        "--host",
+        default="127.0.0.1",
+        help="web server address (default 127.0.0.1; 0.0.0.0: every interface, the URLs "
+        "printed are this machine's LAN addresses)",
     )
     parser.add_argument("--port", type=int, default=8080, help="web server port (default 8080)")
     parser.add_argument(

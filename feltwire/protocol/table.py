@@ -20,7 +20,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from feltwire.protocol.alerts import AlertFrame
-from feltwire.protocol.texts import AwardLine
+from feltwire.protocol.texts import AwardLine, TextFrame
 from feltwire.protocol.topics import ReaderKind
 from feltwire.protocol.values import (
     Card,
@@ -251,6 +251,29 @@ class PublicShownHand(FrameModel):
     whole: bool
 
 
+class PublicShare(FrameModel):
+    """What one player took from one pot, as the room is told: the player's name, the
+    chips and, when the hand was shown at a showdown, what it made (never its cards)."""
+
+    seat: Seat
+    name: str = Field(description="the player's name")
+    amount: Chips
+    half: Literal["whole", "high", "low"]
+    text: TextFrame = Field(description="a result.share.* text: name, amount, hand name")
+    message: str = Field(description="the text in English")
+
+
+class PublicPotResult(FrameModel):
+    """One pot of the last hand as the public view shows it: labelled main or side pot,
+    each winner named."""
+
+    pot: int = Field(ge=0, description="0 the main pot, then the side pots")
+    pot_name: TextFrame = Field(description="award.pot.main or award.pot.side")
+    amount: Chips
+    uncontested: bool
+    shares: list[PublicShare]
+
+
 class PublicTableState(FrameModel):
     """The hand as the public may see it (the rules' part of the public snapshot)."""
 
@@ -270,6 +293,13 @@ class PublicTableState(FrameModel):
     board: list[Card]
     shown: list[PublicShownHand]
     clock: ClockState | None = Field(description="the tournament clock; None: a cash game")
+    results: list[PublicPotResult] = Field(
+        default_factory=list,
+        description="the last hand's pots with the winners' names and hands (public view)",
+    )
+    phase: Literal["dealing", "drawing", "betting", "showdown", "complete"] | None = Field(
+        None, description="what the running hand waits for; None between hands"
+    )
 
 
 class PublicSnapshotFrame(VersionedFrame):
@@ -299,6 +329,8 @@ __all__ = [
     "PublicAntenna",
     "PublicAntennaFrame",
     "PublicPlayer",
+    "PublicPotResult",
+    "PublicShare",
     "PublicShownHand",
     "PublicSnapshotFrame",
     "PublicTableState",

@@ -64,6 +64,10 @@ class TablePresence:
         """The cards on one antenna now."""
         return _ordered(self._cards.get(reader, frozenset()))
 
+    def came_on(self, reader: str) -> tuple[str, ...]:
+        """The cards on one antenna now, in the order they came (a board as dealt)."""
+        return self._came.get(reader, ()) if reader in self._cards else ()
+
     def snapshot(self) -> Mapping[str, tuple[str, ...]]:
         """Every antenna that has held a card, with its cards now."""
         return {r: _ordered(c) for r, c in sorted(self._cards.items())}

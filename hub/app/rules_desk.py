@@ -67,6 +67,7 @@ from feltwire.protocol import (
     seat_of,
 )
 from feltwire.protocol.texts import AwardLine
+from hub.app.alert_bounds import ALERT_HANDS_KEPT, ALERTS_KEPT, RECENT_ALERTS, keep_latest
 from hub.app.codec import decode_console, decode_table
 from hub.app.errors import EventLogError
 from hub.app.feeds import Event
@@ -95,6 +96,7 @@ from hub.rules.table import ChipsDelivered, Entry, Table
 from hub.views.alerts import award_line, award_record, award_record_model, rules_alert_frame
 from hub.views.antennas import public_antenna
 from hub.views.overlay_scene import OverlayScene
+from hub.views.public import public_results
 from hub.views.table import (
     board_view,
     console_alerts,
@@ -113,33 +115,9 @@ from hub.views.table import (
 
 log = logging.getLogger(__name__)
 
-__all__ = ["RulesDesk", "profile_for"]
-
-RECENT_ALERTS = 20
-"""How many alerts the public snapshot repeats for a page that opens late."""
-ALERT_HANDS_KEPT = 20
-"""How many hands :attr:`RulesDesk.alerts_by_hand` keeps the alerts of (the latest)."""
-ALERTS_KEPT = 32
-"""How many of a hand's latest alerts :attr:`RulesDesk.alerts_by_hand` keeps at least (up
-to twice as many, then the older are dropped: a hand stuck for hours does not pile up)."""
+__all__ = ["ALERTS_KEPT", "ALERT_HANDS_KEPT", "RulesDesk", "profile_for"]
 
 _BOARD_READERS = ("board", "flop1", "flop2", "flop3", "turn", "river")
-
-
-def _keep_latest(by_hand: dict[int, list[Alert]], number: int) -> None:
-    """Bound ``by_hand`` after an alert of hand ``number`` went in: the latest
-    :data:`ALERT_HANDS_KEPT` hands (by number), hand ``number``'s latest
-    :data:`ALERTS_KEPT` alerts once it holds twice as many.
-
-    >>> by_hand = {n: [] for n in range(1, ALERT_HANDS_KEPT + 2)}
-    >>> _keep_latest(by_hand, ALERT_HANDS_KEPT + 1); min(by_hand), len(by_hand)
-    (2, 20)
-    """
-    alerts = by_hand.get(number)
-    if alerts is not None and len(alerts) > 2 * ALERTS_KEPT:
-        del alerts[:-ALERTS_KEPT]
-    while len(by_hand) > ALERT_HANDS_KEPT:
-        del by_hand[min(by_hand)]
 
 
 def profile_for(readers: Iterable[str]) -> TableProfile:
@@ -208,12 +186,14 @@ class RulesDesk:
         self.hands_voided = 0
         self.alerts_by_hand: defaultdict[int, list[Alert]] = defaultdict(list)
         """The alerts raised, by hand number: of the latest :data:`ALERT_HANDS_KEPT`
-        hands, each hand's latest :data:`ALERTS_KEPT` or more (:func:`_keep_latest`)."""
+        hands, each hand's latest :data:`ALERTS_KEPT` or more (:func:`keep_latest`)."""
         self.recent: deque[Event] = deque(maxlen=RECENT_ALERTS)
         self.last_awards: list[dict[str, Any]] = []
         """The last hand's award read-outs (:func:`~hub.views.alerts.award_line`)."""
         self.last_pots: list[dict[str, Any]] = []
         """The last hand's pot awards in full (text and payouts), for the console."""
+        self.last_results: list[dict[str, Any]] = []
+        """The last hand's pots as the public view names them (:func:`public_results`)."""
         self.last_top_ups: list[dict[str, Any]] = []
         """Chips bought during the last hand and delivered (or refused, over the maximum)
         when it ended (R-BUY-4), for the console."""
@@ -251,6 +231,7 @@ class RulesDesk:
             "recent": list(self.recent),
             "last_awards": self.last_awards,
             "last_pots": self.last_pots,
+            "last_results": self.last_results,
             "last_top_ups": self.last_top_ups,
             "acknowledged": sorted(self.acknowledged),
             "alert_seq": self._alert_seq,
@@ -282,10 +263,11 @@ class RulesDesk:
         self.alerts_by_hand = defaultdict(list)
         for n, alerts in state["alerts_by_hand"]:
             self.alerts_by_hand[int(n)] = [Alert.from_dict(a) for a in alerts]
-            _keep_latest(self.alerts_by_hand, int(n))
+            keep_latest(self.alerts_by_hand, int(n))
         self.recent = deque(state["recent"], maxlen=RECENT_ALERTS)
         self.last_awards = list(state["last_awards"])
         self.last_pots = list(state["last_pots"])
+        self.last_results = list(state.get("last_results", []))
         self.last_top_ups = list(state["last_top_ups"])
         self.acknowledged = {int(a) for a in state["acknowledged"]}
         self._alert_seq = int(state["alert_seq"])
@@ -582,22 +564,24 @@ class RulesDesk:
         if monitor.void:
             voided = self.table.misdeal()
             self.hands_voided += 1
-            self.last_pots = []
+            self.last_pots, self.last_results = [], []
             self._end(now, voided=True, awards=[], deliveries=voided.deliveries)
         elif monitor.hand.phase is Phase.COMPLETE and (
             monitor.winner_to_show is None or self._table_clear()
         ):
+            names = {s: p.name for s, p in self.table.players.items()}  # before busts leave
             done = self.table.finish_hand(monitor.hand, now)
             self.hands_finished += 1
             pots, self._pots = self._pots, []
             self.last_pots = [award_record(e) for e in pots]
+            self.last_results = public_results(pots, monitor.hand, self.setup, names)
             awards = [award_line(e.text) for e in pots]
             self._end(now, voided=False, awards=awards, deliveries=done.deliveries)
         return step
 
     def _alert(self, number: int, alert: Alert, now: float) -> None:
         self.alerts_by_hand[number].append(alert)
-        _keep_latest(self.alerts_by_hand, number)
+        keep_latest(self.alerts_by_hand, number)
         self._alert_seq += 1
         frame = rules_alert_frame(alert, self._alert_seq, number, now)
         self.recent.append(frame)
@@ -708,6 +692,8 @@ class RulesDesk:
             "board": board_view(self._live_hand()),
             "shown": shown_public(self.monitor, self.setup),
             "clock": clock.state(self.clock()) if clock is not None else None,
+            "results": list(self.last_results),
+            "phase": live.phase.value if (live := self._live_hand()) is not None else None,
         }
 
     def alerts_view(self, hub_alerts: Sequence[Event] = ()) -> list[Event]:

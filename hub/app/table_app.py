@@ -276,7 +276,7 @@ class TableApp:
 
     def public_snapshot(self) -> Event:
         """The public picture of the table (no hole cards)."""
-        snap = self.intake.presence.snapshot()
+        snap = self.intake.presence.as_they_came()  # a board in the order it was dealt
         unknown = self.intake.health.unknown_readers()
         out: Event = {
             "type": "snapshot",
@@ -716,9 +716,8 @@ class TableApp:
             assert seat is not None
             self.feeds.set_light(seat, presence_pattern(len(change.cards)))
         n = self.intake.changes
-        self.feeds.publish(
-            {"type": "antenna", "n": n, "t": now} | public_antenna(change.reader, change.cards)
-        )
+        public = public_antenna(change.reader, self.intake.presence.came_on(change.reader))
+        self.feeds.publish({"type": "antenna", "n": n, "t": now} | public)  # cards as dealt
         overlay_event: Event = (
             {"type": "antenna", "n": n, "t": now}
             | overlay_antenna(change.reader, change.cards)

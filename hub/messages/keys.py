@@ -42,7 +42,7 @@ class Kind(enum.Enum):
 
 _K = Kind
 _STR = "action antenna card cards dtype error fields game id known last loss node now op player"
-_STR += " rate rule shape table tables value variant word"
+_STR += " rate ranks rule shape table tables value variant word"
 _INT = "amount bet big bought call cap count delivered got have held high index last_raise level"
 _INT += " limited lost low maximum minimum most n number pending players pot raise_by raises"
 _INT += " refused room seats size small stack started thrown to total unit"
@@ -50,6 +50,7 @@ PARAM_KINDS: Final[Mapping[str, Kind]] = {
     **dict.fromkeys(("seat", "actor", "other"), _K.SEAT),
     **dict.fromkeys(("street", "reader", "reader_a", "reader_b", "readers", "phase"), _K.TEXT),
     **dict.fromkeys(("what", "name", "half", "pot_name", "shares", "reason", "nth"), _K.TEXT),
+    **dict.fromkeys(("hand_name",), _K.TEXT),
     **dict.fromkeys(("head", "tail"), _K.ANY),
     **dict.fromkeys(("hand", "alert", "first", "seqs"), _K.ID),
     **dict.fromkeys(_STR.split(), _K.STR),
@@ -83,6 +84,10 @@ PUBLIC_CARD_KEYS: Final = frozenset({"alert.uid_on_two_antennas.public.message"}
 """The only keys with a ``{card}``: the card is named when every antenna it lies on is
 face up (the hub's doubled-tag alert), as today."""
 
+_HAND_NAMES: Final = (
+    *("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush"),
+    *("full_house", "four_of_a_kind", "straight_flush", "royal_flush", "low", "badugi"),
+)
 _P = "hub/rules/procedure/:DealingMonitor."
 _S = "hub/app/table_app.py:"
 _H = "hub/app/node_alerts.py:"
@@ -109,6 +114,14 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     },
     "chips.buy_in": ("hub/rules/table/config.py:BUY_IN (BuyInLimits.verify's what)",),
     "chips.adding": ("hub/rules/table/config.py:ADDING (BuyInLimits.verify's what)",),
+    # ------------------------------------------------------------ the public view's own
+    **{
+        f"result.share.{k}": ("hub/views/public.py:result_share",)
+        for k in ("plain", "hand", "half", "half_hand")
+    },
+    **{f"hand_name.{k}": ("hub/views/public.py:hand_name",) for k in _HAND_NAMES},
+    "notice.floor_called.message": ("hub/views/public.py:public_alert (a security alert)",),
+    "notice.floor_called.remedy": ("hub/views/public.py:public_alert (a security alert)",),
     **{
         f"hand_kind.{k}": (_EV + "_invalid/_bad_strength (Text(f'hand_kind.{what}'))",)
         for k in ("omaha_hand", "omaha_board", "high", "low", "razz", "deuce_seven")

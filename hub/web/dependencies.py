@@ -90,15 +90,17 @@ async def stream(
     *,
     label: str,
     after_burst: Callable[[], Event] | None = None,
+    project: Callable[[Event], Event] | None = None,
 ) -> None:
     """Accept the WebSocket ``ws`` and :func:`pump` ``feed`` into it, starting from
     ``snapshot()`` taken once the socket is open (no change falls between the snapshot
     and the subscription), until the client leaves — what every feed route does once
     its access rule let the client in. ``label`` names the page's feed (``public``,
-    ``console``, ``overlay``): ``/metrics`` counts the clients of each."""
+    ``console``, ``overlay``): ``/metrics`` counts the clients of each. ``project``, when
+    given, is applied to each frame of the feed before it is sent (the public view's)."""
     await ws.accept()
     with contextlib.suppress(WebSocketDisconnect):
-        await pump(ws, feed, snapshot(), label=label, after_burst=after_burst)
+        await pump(ws, feed, snapshot(), label=label, after_burst=after_burst, project=project)
 
 
 async def pump(
@@ -108,10 +110,11 @@ async def pump(
     *,
     label: str = "",
     after_burst: Callable[[], Event] | None = None,
+    project: Callable[[Event], Event] | None = None,
 ) -> None:
-    """Send ``snapshot``, then every event of ``feed`` until the client leaves (raises
-    WebSocketDisconnect then); anything the client sends, text or binary, is read,
-    counted (:data:`FEED_MESSAGE_IGNORED`) and ignored.
+    """Send ``snapshot``, then every event of ``feed`` (each through ``project``, when
+    given) until the client leaves (raises WebSocketDisconnect then); anything the
+    client sends, text or binary, is read, counted (:data:`FEED_MESSAGE_IGNORED`) and ignored.
 
     Events that queued up together go out as one burst, followed by ``after_burst()``
     when given (the console sends a fresh state after each change). A client that fell
@@ -137,7 +140,7 @@ async def pump(
                 while not sub.queue.empty():
                     frames.append(sub.queue.get_nowait())
                 for frame in frames:
-                    await ws.send_json(frame)
+                    await ws.send_json(frame if project is None else project(frame))
                 if after_burst is not None:
                     await ws.send_json(after_burst())
                 if sub.overflowed:

@@ -2,7 +2,8 @@
 small JSON API anyone may read (never a hole card). No sign-in; every route lets all in.
 
 * ``GET /`` — the public table view (``static/public.html``);
-* ``WS /ws/public`` — its feed: a snapshot, then every change;
+* ``WS /ws/public`` — its feed: a snapshot, then every change (a security alert only as
+  the neutral notice ``floor_called``: the console and the floor get the alert itself);
 * ``GET /api/public`` — that snapshot; ``GET /api/tables`` — the tables served;
 * ``GET /api/stats`` — ingest counters, each node's stream, the web side's refusals;
 * ``GET /healthz`` — liveness (what it checked, the tables, the uptime, as JSON);
@@ -19,6 +20,7 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from hub.views.frames import Event
+from hub.views.public import public_frame, public_snapshot
 from hub.web.dependencies import PublicDep, ReaderDep, stream, tables_of
 from hub.web.pages import page
 
@@ -47,8 +49,9 @@ async def api_tables(request: Request, _: PublicDep) -> list[dict[str, Any]]:
 
 @router.get("/api/public")
 async def api_public(service: ReaderDep, _: PublicDep) -> Event:
-    """The public snapshot of the table (no hole cards)."""
-    return service.public_snapshot()
+    """The public snapshot of the table (no hole cards; a security alert only as the
+    floor notice — :mod:`hub.views.public`)."""
+    return public_snapshot(service.public_snapshot())
 
 
 @router.get("/api/stats")
@@ -120,8 +123,13 @@ async def readyz(request: Request, _: PublicDep) -> JSONResponse:
 
 @router.websocket("/ws/public")
 async def ws_public(ws: WebSocket, service: ReaderDep, _: PublicDep) -> None:
-    """Live public feed: a snapshot, then every change."""
-    await stream(ws, service.public, service.public_snapshot, label="public")
+    """Live public feed: a snapshot, then every change (a security alert as the floor
+    notice, :func:`hub.views.public.public_frame`)."""
+
+    def snapshot() -> Event:
+        return public_snapshot(service.public_snapshot())
+
+    await stream(ws, service.public, snapshot, label="public", project=public_frame)
 
 
 __all__ = ["router"]

@@ -46,8 +46,9 @@ def test_a_dealer_who_makes_no_mistake_raises_no_alert() -> None:
 def test_the_same_seed_replays_the_same_run() -> None:
     keys = ["reads", "changes", "mistakes", "alerts", "alerts_by_code", "unknown_tags"]
     keys += ["console_api", "console_refused"]
-    a = demo("--hands", "15", "--mistakes", "0.5", "--seed", "11")
-    b = demo("--hands", "15", "--mistakes", "0.5", "--seed", "11")
+    # seed 13: a run with actions entered out of turn (the players of simulator/players.py)
+    a = demo("--hands", "15", "--mistakes", "0.5", "--seed", "13")
+    b = demo("--hands", "15", "--mistakes", "0.5", "--seed", "13")
     assert a["mistakes"] > 0
     assert {k: a[k] for k in keys} == {k: b[k] for k in keys}
     # an action entered out of turn went in through the console API, was refused there,

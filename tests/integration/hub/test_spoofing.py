@@ -22,6 +22,7 @@ from hub.bootstrap import start_hub
 from hub.config import PlayerSettings, RulesSettings
 from hub.views.alerts import DOUBLED_UID_ALERT
 from hub.views.frames import Event
+from hub.views.public import FLOOR_CALLED
 from tests.support.clocks import FakeClock
 from tests.support.hub_configs import embedded_hub_config
 from tests.support.node_reports import DECK, NodeReports
@@ -151,8 +152,9 @@ def test_a_replayed_log_does_not_raise_the_alert_again() -> None:
 
 
 async def test_a_running_hub_raises_it_on_time_on_every_channel() -> None:
-    """Through the embedded broker: the alert reaches the public WebSocket and the alerts
-    topic by itself (no further read needed), and /api/stats counts it."""
+    """Through the embedded broker: the alert reaches the alerts topic by itself (no
+    further read needed) and the public view's WebSocket as the neutral floor notice only
+    (issue 17: the room is not told which antennas), and /api/stats counts it."""
     hub = await start_hub(embedded_hub_config())
     received: list[bytes] = []
     got_alert = threading.Event()
@@ -183,12 +185,14 @@ async def test_a_running_hub_raises_it_on_time_on_every_channel() -> None:
             async with asyncio.timeout(10):
                 while True:
                     frame = json.loads(await ws.recv())
-                    if frame.get("code") == CODE:
+                    assert frame.get("code") != CODE, frame
+                    if frame.get("code") == FLOOR_CALLED:
                         break
-        assert frame["readers"] == ["seat2", "seat6"] and "Kd" not in json.dumps(frame)
+        assert frame["seat"] is None and "readers" not in frame and "Kd" not in json.dumps(frame)
         assert await asyncio.to_thread(got_alert.wait, 10)
         on_topic = json.loads(received[0])
-        assert on_topic["code"] == CODE and "Kd" not in received[0].decode()
+        assert on_topic["code"] == CODE and on_topic["readers"] == ["seat2", "seat6"]
+        assert "Kd" not in received[0].decode()
         async with httpx.AsyncClient(base_url=hub.web_url) as http:
             stats = (await http.get("/api/stats")).json()
         assert stats["counters"][f"security.{CODE}"] == 1

@@ -8,6 +8,7 @@
 //   i18n.switcher()      a language switch widget (EN | CZ buttons) to put on a page;
 //   i18n.text(t)         a text of the hub ({key, params}) in the current language, from
 //                        the message catalog (catalog.js); null when it cannot be rendered;
+//                        i18n.textNum(t) the same with numbers as i18n.num writes them;
 //   i18n.alertText(a)    an alert frame's text and remedy in the current language (from
 //                        its text and remedy_text); alertParts(a) gives {message, remedy};
 //   i18n.awardText(a)    a pot award's read-out ({text, message}: PotAwarded, hand_end);
@@ -108,6 +109,11 @@ export const i18n = {
   // A text of the hub ({key, params}) in the current language, or null.
   text(t) {
     return renderText(t, lang);
+  },
+
+  // The same with its numbers written as i18n.num writes them (one way on a page), or null.
+  textNum(t) {
+    return renderText(t, lang, i18n.num);
   },
 
   // An alert frame's {message, remedy} in the current language.

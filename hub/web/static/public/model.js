@@ -1,9 +1,10 @@
 // The public table view's picture of the table, as the hub last told it: antennas, the
-// rules' public state, the clock, the last pot award, recent alerts and the feed's state.
-// Numbers of a hand (stacks, bets, pot) are always the hub's own: frames that change them
-// make the page fetch /api/public again (sync.js).
+// rules' public state, the clock, the last hand's pot results, the current hand's alerts
+// and the feed's state. Numbers of a hand (stacks, bets, pot) are always the hub's own:
+// frames that change them make the page fetch /api/public again (sync.js).
 
-export const MAX_ALERTS = 5;
+/** The TV lists at most this many alerts, the newest first. */
+export const MAX_ALERTS = 3;
 
 /** What the page shows. */
 export const model = {
@@ -12,7 +13,9 @@ export const model = {
   clock: null, // the tournament clock's state
   clockAt: 0, // performance.now() when clock.time_left was true
   awards: null, // {hand, lines: [{text, message}]} or {hand, void: true}
-  alerts: [], // newest first
+  results: null, // {hand, pots: [PublicPotResult]}: the last hand's pots, winners named
+  alerts: [], // the current hand's, newest first (security ones as the floor notice)
+  names: new Map(), // seat -> the name last seen there (a player who busted keeps it)
   status: "connecting",
 };
 
@@ -22,19 +25,46 @@ export function setClock(c) {
   model.clockAt = performance.now();
 }
 
-/** Take a snapshot (the feed's first frame, or /api/public's answer); the first one also
- * brings the recent alerts and the last awards. */
+/** The hand whose pots the last-pot panel shows: the last one finished. */
+function lastHand(r) {
+  return r.in_hand ? r.hand - 1 : r.hand;
+}
+
+/** Take a snapshot (the feed's first frame, or /api/public's answer): the first one also
+ * brings the last award read-outs; each brings the current hand's alerts and the pots'
+ * results with the winners' names. */
 export function takeSnapshot(snap, first) {
   model.antennas = new Map((snap.antennas || []).map((a) => [a.reader, a]));
   const r = snap.rules || null;
   model.rules = r;
   setClock(r ? r.clock : null);
-  if (first && r) {
-    model.alerts = (r.alerts || []).slice(-MAX_ALERTS).reverse();
-    if (r.awards && r.awards.length) {
-      model.awards = { hand: r.in_hand ? r.hand - 1 : r.hand, lines: r.awards };
-    }
+  if (!r) return;
+  (r.players || []).forEach((p) => model.names.set(p.seat, p.name));
+  // the current hand's alerts (the last hand's until the next starts); a notice of no
+  // hand that came live (a tag seen between hands) is kept until the next hand
+  const notices = model.alerts.filter((a) => !a.hand);
+  const mine = (r.alerts || []).filter((a) => a.hand && a.hand === r.hand);
+  model.alerts = [...notices, ...mine].sort((a, b) => b.t - a.t).slice(0, MAX_ALERTS);
+  if (first && r.awards && r.awards.length) model.awards = { hand: lastHand(r), lines: r.awards };
+  // the hub's results of the last hand replace what the page named from the awards
+  // (never a newer hand's: a pot won uncontested is awarded before its hand ends)
+  const last = lastHand(r);
+  if (r.results && r.results.length && !(model.results && model.results.hand > last)) {
+    model.results = { hand: last, pots: r.results };
   }
+}
+
+/** Take an alert of the feed: the current hand's (or a notice of none) go on the list,
+ * newest first, at most MAX_ALERTS; an alert of another hand, or the hub's own about a
+ * node, is not the room's. Returns whether the list changed. */
+export function takeAlert(ev) {
+  const r = model.rules;
+  const current = r ? r.hand : 0;
+  const notice = ev.code === "floor_called";
+  if (ev.hand ? ev.hand !== current : !notice) return false;
+  model.alerts.unshift(ev);
+  model.alerts.length = Math.min(model.alerts.length, MAX_ALERTS);
+  return true;
 }
 
 /** The seconds left in the clock's level, counted down locally since the last clock frame. */

@@ -3,7 +3,10 @@
 // faces), and what the seat is doing (to act, folded, all in, shows n of the cards).
 // How many cards a seat shows, never which: the public feed does not carry them. A seat
 // whose reader is offline (the snapshot marks its antenna `unknown`) is greyed with a "?"
-// and "Reader offline", not drawn as empty.
+// and "Reader offline", not drawn as empty. At a showdown the seat to show is "to show",
+// never "to act" (an all-in player acts no more). A player who busted out of a tournament
+// keeps their name, greyed and "out", while their cards are still on the seat; the box
+// goes when the cards do. Up to six seats lie in one row across the whole screen.
 
 import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { el, field } from "../lib/dom.js";
@@ -48,9 +51,12 @@ function seatBox(n) {
 
 function layout(root, count) {
   root.dataset.count = String(count);
-  const cols = count <= 3 ? Math.max(count, 2) : count <= 6 ? 3 : count <= 8 ? 4 : 5;
+  const cols = count <= 6 ? Math.max(count, 2) : count <= 8 ? 4 : 5;
   root.style.setProperty("--cols", String(cols));
   root.dataset.cols = String(cols);
+  // up to six seats: one row under the felt, the whole screen wide (the side panel beside
+  // the felt); more: rows beside the side panel
+  document.querySelector("main").dataset.wide = String(count <= 6);
 }
 
 function drawCards(box, n) {
@@ -71,10 +77,11 @@ function offline(n) {
 
 function stateText(r, n, how) {
   if (how.offline) return I.t("public.reader_offline");
+  if (how.busted) return I.t("public.out");
   // a hand shown (R-SHOW-3: perhaps only some cards): how many, never which
   const shown = ((r && r.shown) || []).find((s) => s.seat === n);
   if (shown) return shown.whole ? I.t("public.shown") : I.t("public.shown_part", { n: shown.count });
-  if (how.acting) return I.t("public.to_act");
+  if (how.acting) return I.t(how.showing ? "public.to_show" : "public.to_act");
   if (how.folded) return I.t("public.folded");
   if (how.allIn) return I.t("public.all_in");
   if (how.out) return I.t("public.sitting_out");
@@ -84,23 +91,31 @@ function stateText(r, n, how) {
 function drawSeat(box, n, p) {
   const r = model.rules;
   const inHand = !!(r && r.in_hand);
+  const showing = !!(r && (r.phase === "showdown" || r.phase === "complete"));
+  const allIn = !!(p && p.in_hand && (p.all_in || (r.all_in || []).includes(n)));
   const how = {
     acting: inHand && r.acting === n,
+    // whose turn at a showdown (or an all-in seat, which bets no more) is to show
+    showing: showing || allIn,
+    busted: !p && !!r && model.names.has(n),
     folded: !!(p && p.in_hand && (p.folded || (r.folded || []).includes(n))),
-    allIn: !!(p && p.in_hand && (p.all_in || (r.all_in || []).includes(n))),
+    allIn,
     out: !!(p && p.sitting_out),
     offline: offline(n),
   };
   box.classList.toggle("unknown", how.offline);
-  box.classList.toggle("acting", how.acting);
+  box.classList.toggle("acting", how.acting && !how.showing);
+  box.classList.toggle("showing", how.acting && how.showing);
+  box.classList.toggle("busted", how.busted);
   box.classList.toggle("folded", how.folded);
   box.classList.toggle("allin", how.allIn && !how.folded);
   box.classList.toggle("out", how.out);
-  box.classList.toggle("empty", !p);
+  box.classList.toggle("empty", !p && !how.busted);
   const button = box.querySelector(".dealer-button");
   button.hidden = !(r && r.hand && r.button === n);
   button.title = I.t("public.button");
-  field(box, "name").textContent = p ? p.name : I.t("public.seat", { n });
+  const name = p ? p.name : how.busted ? model.names.get(n) : I.t("public.seat", { n });
+  field(box, "name").textContent = name;
   box.querySelector(".stack .k").textContent = I.t("public.stack");
   field(box, "stack").textContent = p ? I.num(p.stack) : "";
   box.querySelector(".bet .k").textContent = I.t("public.bet");

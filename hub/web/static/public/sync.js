@@ -3,7 +3,8 @@
 // /api/public for a fresh snapshot (coalesced: one request at a time, one more if frames
 // came meanwhile), so the view never drifts from the rules.
 
-import { MAX_ALERTS, model, setClock, takeSnapshot } from "./model.js";
+import { i18n as I } from "../lib/i18n.js";
+import { model, setClock, takeAlert, takeSnapshot } from "./model.js";
 import { renderSeats } from "./seats.js";
 import { render, renderAlerts, renderBoard, renderClock } from "./view.js";
 
@@ -41,12 +42,31 @@ function flashSeat(seat) {
   setTimeout(() => box.classList.remove("alerted"), 3000);
 }
 
+/** A pot as the TV names it, from its award (the hub's result, with the hand shown,
+ * replaces it at the next snapshot): each winner by name, main or side pot. */
+function namedPot(ev) {
+  const label = ev.pot ? { key: "award.pot.side", params: { pot: ev.pot } } : { key: "award.pot.main", params: {} };
+  const shares = (ev.payouts || []).map((p) => {
+    const name = model.names.get(p.seat) || I.t("public.seat", { n: p.seat });
+    const whole = p.half === "whole";
+    const params = whole ? { player: name, amount: p.amount } :
+      { player: name, amount: p.amount, half: { key: "half." + p.half, params: {} } };
+    const text = { key: whole ? "result.share.plain" : "result.share.half", params };
+    return { seat: p.seat, name, amount: p.amount, half: p.half, text, message: ev.message };
+  });
+  return { pot: ev.pot, pot_name: label, amount: ev.amount, uncontested: ev.uncontested, shares };
+}
+
 function potAwarded(ev) {
   // the pot is read out as it is awarded (a winner uncalled may still show, R-SHOW-3)
   const a = model.awards;
   if (!a || a.hand !== ev.hand || a.void) model.awards = { hand: ev.hand, lines: [] };
   const lines = model.awards.lines;
   if (!lines.some((l) => l.message === ev.message)) lines.push({ text: ev.text, message: ev.message });
+  const res = model.results;
+  if (!res || res.hand !== ev.hand) model.results = { hand: ev.hand, pots: [] };
+  const pots = model.results.pots.filter((p) => p.pot !== ev.pot);
+  model.results.pots = [...pots, namedPot(ev)].sort((x, y) => x.pot - y.pot);
   render();
 }
 
@@ -74,6 +94,7 @@ export function onFrame(ev) {
       break;
     case "hand":
       if (r) Object.assign(r, { hand: ev.hand, in_hand: true, button: ev.button, acting: null });
+      model.alerts = []; // the TV lists the current hand's alerts only
       render();
       refresh();
       break;
@@ -84,18 +105,9 @@ export function onFrame(ev) {
       refresh();
       break;
     case "alert":
-      if (ev.clears) {
-        // node_online ends node_offline (reader_back reader_silent …) for the same node
-        model.alerts = model.alerts.filter(
-          (a) => !(a.code === ev.clears && a.node === ev.node && (a.code !== "reader_silent" ||
-            String(a.readers) === String(ev.readers))),
-        );
-      }
-      model.alerts.unshift(ev);
       // a node gone or back: its antennas are unknown or known again (in the snapshot)
       if (ev.code === "node_offline" || ev.code === "node_online") refresh();
-      model.alerts.length = Math.min(model.alerts.length, MAX_ALERTS);
-      renderAlerts();
+      if (takeAlert(ev)) renderAlerts();
       if (ev.seat) flashSeat(ev.seat);
       break;
     case "event":

@@ -1,7 +1,10 @@
 // The public table view's drawing, apart from the seats (seats.js): the hand number and
-// the feed's state, the board and the pot, the tournament clock with its countdown, the
-// last pot award and the dealer's recent alerts. A board antenna whose reader is offline
-// shows a greyed "?" rather than empty slots only.
+// the feed's state, the board (in the order it was dealt: the hub sends a board antenna's
+// cards as they came) and the pot, the tournament clock with its countdown (a paused
+// clock shows the time left), the last hand's pots — main and side pots labelled, each
+// winner by name with the hand that won — and the current hand's alerts, newest first. A
+// board antenna whose reader is offline shows a greyed "?" rather than empty slots only.
+// Every number on the page is written by I.num, those inside the hub's texts too.
 
 import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { el } from "../lib/dom.js";
@@ -85,35 +88,66 @@ export function renderClock() {
   renderCountdown();
 }
 
+/** A text of the hub with the page's numbers; the frame's English when it cannot be. */
+function say(text, english) {
+  return I.textNum(text) ?? english ?? "";
+}
+
+function potResult(pot) {
+  const box = el("div", "pot-result");
+  box.dataset.pot = String(pot.pot);
+  box.classList.toggle("side-pot", pot.pot > 0);
+  const head = el("p", "pot-name");
+  head.append(el("span", "label", say(pot.pot_name, "")), el("span", "amount", I.num(pot.amount)));
+  box.appendChild(head);
+  pot.shares.forEach((share) => {
+    const p = el("p", "award", say(share.text, share.message));
+    p.dataset.seat = String(share.seat);
+    p.dataset.key = share.text ? share.text.key : "";
+    box.appendChild(p);
+  });
+  return box;
+}
+
 function renderAwards() {
   const box = document.getElementById("awards");
   const list = document.getElementById("award-list");
   list.replaceChildren();
   const a = model.awards;
-  if (a && a.hand) list.appendChild(el("p", "award-hand", I.t("public.award_hand", { n: a.hand })));
-  if (a && a.void) list.appendChild(el("p", "award void", I.t("public.void", { n: a.hand })));
-  ((a && a.lines) || []).forEach((line) => {
-    const p = el("p", "award", I.awardText(line));
-    p.dataset.key = line.text ? line.text.key : "";
-    list.appendChild(p);
-  });
+  const res = model.results;
+  const hand = a ? a.hand : res ? res.hand : 0;
+  if (hand) list.appendChild(el("p", "award-hand", I.t("public.award_hand", { n: hand })));
+  if (a && a.void) {
+    list.appendChild(el("p", "award void", I.t("public.void", { n: a.hand })));
+  } else if (res && res.hand === hand) {
+    res.pots.forEach((pot) => list.appendChild(potResult(pot)));
+  } else {
+    ((a && a.lines) || []).forEach((line) => {
+      const p = el("p", "award", say(line.text, line.message));
+      p.dataset.key = line.text ? line.text.key : "";
+      list.appendChild(p);
+    });
+  }
   box.hidden = !list.querySelector(".award");
 }
 
 function alertItem(a) {
   const li = el("li", "alert " + (a.severity || "info"));
   li.dataset.code = a.code;
-  const parts = I.alertParts(a);
+  li.dataset.hand = a.hand ? String(a.hand) : "";
+  const parts = {
+    message: say(a.text, a.message),
+    remedy: say(a.remedy_text, a.remedy),
+  };
   const meta = [];
   if (a.seat) meta.push(I.t("public.seat_short", { n: a.seat }));
-  if (a.rule) meta.push(a.rule);
-  if (a.hand) meta.push(I.t("public.hand_short", { n: a.hand }));
+  if (a.rule && a.code !== "floor_called") meta.push(a.rule);
   li.append(el("span", "meta", meta.join(" · ")), el("span", "what", parts.message),
     el("div", "remedy", parts.remedy));
   return li;
 }
 
-/** Draw the recent alerts, newest first. */
+/** Draw the current hand's alerts (at most three), newest first. */
 export function renderAlerts() {
   const list = document.getElementById("alert-list");
   list.replaceChildren(...model.alerts.map(alertItem));
