@@ -1,5 +1,4 @@
-"""The hands store's first schema: hands, seats, players, actions, cards, pots, awards,
-alerts (see :mod:`hub.adapters.hands.schema`).
+"""The hands store's first schema (hub.adapters.hands.schema).
 
 Revision ID: 0001
 Revises:
