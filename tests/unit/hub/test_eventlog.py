@@ -55,6 +55,10 @@ def message(reader: str, seq: int, uids: list[str], node: str = "n1") -> tuple[s
 def _without_hub_alerts(view: dict[str, Any]) -> dict[str, Any]:
     """A view's alert list without the alerts the hub raised itself (security, the event
     log: ``id`` None): they are news of the live run, not inputs, so no replay repeats them."""
+    # the delay's status (how many frames it holds, when the next is due) counts the live
+    # run's own news too (its alerts, held like any frame), which no replay holds; the
+    # frames released are compared after the delay (``_released``)
+    view = {k: v for k, v in view.items() if k not in ("held", "next_release_s")}
     if "alerts" in view:
         view = view | {"alerts": [a for a in view["alerts"] if a.get("id") is not None]}
     if isinstance(view.get("rules"), dict):
