@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import random
 
-from feltwire.cards import FULL_DECK, card_index
-from hub.rules.dealing import DealKind
+from feltwire.cards import FULL_DECK, card_code, card_index
+from hub.rules.dealing import Deal, DealKind, ShowOrMuck
 from hub.rules.games import Family, Stakes, game
 from hub.rules.hand import Hand, Phase
+from hub.rules.pokerstars import Perspective
 
 
 def random_hand(variant: str, seed: int, *, players: int = 0, antes: int = 0) -> Hand:
@@ -73,3 +74,21 @@ def _act(hand: Hand, rng: random.Random) -> None:
         hand.bet_or_raise_to(legal.max_to)
     else:
         hand.check_or_call()
+
+
+def hidden_cards(hand: Hand, view: Perspective) -> set[str]:
+    """Face-down hole cards ``view`` may not see: of every seat but the hero's (or none,
+    with every card), less the cards a seat showed at the showdown — its discards and
+    the cards it kept hidden stay hidden (replacement cards too)."""
+    shown = {c for r in hand.log if isinstance(r, ShowOrMuck) and r.shown for c in r.cards}
+    return {
+        card_code(r.card)
+        for r in hand.log
+        if isinstance(r, Deal)
+        and r.kind is DealKind.HOLE
+        and r.seat is not None
+        and not r.up
+        and r.card >= 0
+        and not view.sees(r.seat, False)
+        and r.card not in shown
+    }

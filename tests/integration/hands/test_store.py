@@ -22,20 +22,18 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import delete, select
 
-from feltwire.cards import card_index
 from feltwire.publisher import InventoryPublisher
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands import schema
 from hub.adapters.hands.migrations import HEAD, alembic_config
+from hub.adapters.hands.reader import replay
 from hub.adapters.hands.store import HandStore
 from hub.app.errors import HandStoreError
 from hub.app.hand_record import HandRecord
 from hub.app.table_app import TableApp
 from hub.bootstrap import hands_store, hands_url
 from hub.config import HandsSettings, HubConfig, PlayerSettings, RulesSettings
-from hub.rules.dealing import UNKNOWN
-from hub.rules.games import BringInTies, Options, Stakes, game
-from hub.rules.hand import Hand, Phase
+from hub.rules.hand import Phase
 from simulator.dealer import SimulatedDealer, choose_mistake
 from tests.support.clocks import FakeClock
 from tests.support.ports import free_port
@@ -328,59 +326,12 @@ def test_the_store_file_is_private(tmp_path: Path, store_url: str) -> None:
 
 
 def replayed(store: HandStore, h: dict[str, Any]) -> list[int]:
-    """Hand ``h`` played again on the engine from nothing but its stored rows (its rules,
-    seats, and its cards and actions in their ``at`` order); the finishing stacks in
-    position order, less each seat's rake — what the store says they were."""
+    """Hand ``h`` played again on the engine from nothing but its stored rows
+    (:func:`hub.adapters.hands.reader.replay`: its rules, seats, and its cards and
+    actions in their ``at`` order); the finishing stacks in position order, less each
+    seat's rake — what the store says they were."""
     seats = sorted(rows(store, schema.hand_seats, hand_id=h["id"]), key=lambda s: s["position"])
-    place = {s["seat"]: s["position"] for s in seats}
-    st = {k: tuple(v) if isinstance(v, list) else v for k, v in h["rules"]["stakes"].items()}
-    options = dict(h["rules"]["options"]) | {"showdown_order": False}
-    options["bring_in_ties"] = BringInTies(options["bring_in_ties"])
-    hand = Hand(
-        game(h["game"]), Stakes(**st), [s["starting_stack"] for s in seats], Options(**options)
-    )
-    cards = rows(store, schema.cards, hand_id=h["id"])
-    steps = sorted(
-        [("card", c) for c in cards]
-        + [("act", a) for a in rows(store, schema.actions, hand_id=h["id"])],
-        key=lambda x: x[1]["at"],
-    )
-    for what, r in steps:
-        seat = place.get(r["seat"]) if r["seat"] is not None else None
-        if what == "card":
-            card = card_index(r["card"]) if r["card"] is not None else UNKNOWN
-            if r["kind"] == "hole":
-                hand.deal_hole(seat, card, r["up"])
-            elif r["kind"] == "board":
-                hand.deal_board(card)
-            elif r["kind"] == "burn":
-                hand.burn(card)
-            continue  # a discard's cards go with its action
-        kind = r["kind"]
-        if kind in ("ante", "blind", "dead blind"):
-            continue  # posted as the hand is set up
-        if kind == "fold":
-            hand.fold(seat)
-        elif kind in ("check", "call"):
-            hand.check_or_call(seat)
-        elif kind == "bring-in":
-            hand.bring_in(seat)
-        elif kind in ("bet", "raise", "complete"):
-            hand.bet_or_raise_to(r["to_amount"], seat)
-        elif kind == "discard":
-            thrown = [
-                c
-                for c in cards
-                if c["kind"] == "discard" and r["at"] < c["at"] <= r["at"] + r["cards"]
-            ]
-            hand.discard(seat, [card_index(c["card"]) for c in thrown])
-        elif kind == "show":
-            mine = [c for c in cards if c["seat"] == r["seat"] and c["kind"] == "hole"]
-            seen = ("shown", "public")  # stud's up cards are shown already
-            shown = [card_index(c["card"]) for c in mine if c["visibility"] in seen]
-            hand.show(seat, shown if len(shown) < len(hand.hole[seat]) else None)
-        elif kind == "muck":
-            hand.muck(seat)
+    hand = replay(store, h).hand
     assert hand.phase is Phase.COMPLETE, (h["number"], hand.phase)
     return [hand.stacks[s["position"]] - s["rake"] for s in seats]
 

@@ -13,13 +13,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from feltwire.cards import card_code, card_index
-from hub.rules.dealing import Deal, DealKind, ShowOrMuck
+from feltwire.cards import card_index
+from hub.rules.dealing import DealKind
 from hub.rules.games import GAMES, game
 from hub.rules.hand import Hand, Phase
 from hub.rules.ohh import ohh_document
 from hub.rules.pokerstars import HandContext, Perspective
-from tests.support.random_hands import random_hand
+from tests.support.random_hands import hidden_cards, random_hand
 
 SCHEMA = json.loads(
     (Path(__file__).resolve().parents[4] / "docs" / "schemas" / "ohh.schema.json").read_text()
@@ -74,26 +74,6 @@ def replay(doc: dict[str, Any], like: Hand) -> Hand:
     return hand
 
 
-def hidden(hand: Hand, view: Perspective) -> set[str]:
-    """Face-down hole cards ``view`` may not see: of every seat but the hero's (or none,
-    with every card), less the cards a seat showed at the showdown — its discards and
-    the cards it kept hidden stay hidden (replacement cards too)."""
-    shown: set[int] = {
-        c for r in hand.log if isinstance(r, ShowOrMuck) and r.shown for c in r.cards
-    }
-    return {
-        card_code(r.card)
-        for r in hand.log
-        if isinstance(r, Deal)
-        and r.kind is DealKind.HOLE
-        and r.seat is not None
-        and not r.up
-        and r.card >= 0
-        and not view.sees(r.seat, False)
-        and r.card not in shown
-    }
-
-
 @pytest.mark.parametrize("variant", sorted(GAMES))
 def test_every_game_validates_hides_what_it_must_and_replays(variant: str) -> None:
     for seed in range(25):
@@ -108,7 +88,9 @@ def test_every_game_validates_hides_what_it_must_and_replays(variant: str) -> No
             errors = sorted(VALIDATOR.iter_errors(doc), key=str)
             assert not errors, (errors[0].message, list(errors[0].absolute_path))
             text = json.dumps(doc)
-            assert not set(re.findall(r'"([2-9TJQKA][cdhs])"', text)) & hidden(hand, view), view
+            assert not set(re.findall(r'"([2-9TJQKA][cdhs])"', text)) & hidden_cards(hand, view), (
+                view
+            )
             won = sum(w["win_amount"] for p in doc["ohh"]["pots"] for w in p["player_wins"])
             assert won == sum(a.amount for a in hand.awards)
         again = replay(ohh_document(hand, ctx, Perspective.everything()), hand)

@@ -17,7 +17,7 @@ from hub.rules.games import GAMES
 from hub.rules.hand import Hand
 from hub.rules.phh import from_hand
 from hub.rules.pokerstars import HandContext, Perspective, pokerstars_text
-from tests.support.random_hands import random_hand
+from tests.support.random_hands import hidden_cards, random_hand
 
 
 def context(hand: Hand, seed: int) -> HandContext:
@@ -65,26 +65,6 @@ def test_pokerkit_reads_our_holdem_to_the_same_actions_and_stacks() -> None:
             assert list(final.stacks) == hand.stacks, text
             checked += 1
     assert checked > 300  # most hands end without a muck at the showdown
-
-
-def hidden_cards(hand: Hand, view: Perspective) -> set[str]:
-    """Face-down hole cards ``view`` may not see: of every seat but the hero's (or none,
-    with every card), less the cards a seat showed at the showdown — its discards and
-    the cards it kept hidden stay hidden (replacement cards too)."""
-    shown: set[int] = {
-        c for r in hand.log if isinstance(r, ShowOrMuck) and r.shown for c in r.cards
-    }
-    return {
-        card_code(r.card)
-        for r in hand.log
-        if isinstance(r, Deal)
-        and r.kind is DealKind.HOLE
-        and r.seat is not None
-        and not r.up
-        and r.card >= 0
-        and not view.sees(r.seat, False)
-        and r.card not in shown
-    }
 
 
 @pytest.mark.parametrize("variant", sorted(GAMES))
