@@ -6,6 +6,15 @@ Needs the ``paho-mqtt`` package (the ``node`` and ``bridge`` extras); nothing el
 Every QoS 1 message goes through an :class:`~feltwire.outbox.Outbox` first: paho keeps
 unacknowledged messages across a broker outage in memory and resends them in order; the
 outbox keeps them across a restart of the node itself.
+
+Order is kept by handing paho a message only while the connection is up, from one sender
+thread. paho sends a message published between its CONNECT and the broker's CONNACK at
+once, ahead of the ones it queued before the socket existed (its maintainers: publishing
+before the connection completes "is not supported"); and after a reconnect it resends what
+was in flight only after ``on_connect`` returns. So what is published while the connection
+is down waits here, in order, and goes to paho once paho's own resends are out: at
+``on_connect`` when nothing was in flight, else at the first acknowledgement after it.
+A retained availability or inventory is therefore never overtaken by an older one.
 """
 
 from __future__ import annotations
@@ -14,7 +23,9 @@ import contextlib
 import logging
 import ssl
 import threading
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
@@ -26,6 +37,17 @@ from feltwire.outbox import Outbox
 from feltwire.protocol import AVAILABILITY_OFFLINE, AVAILABILITY_ONLINE, availability_topic
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Waiting:
+    """A message not handed to paho yet (``row`` None: not in the outbox)."""
+
+    row: int | None
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
 
 
 class PahoTransport:
@@ -50,7 +72,17 @@ class PahoTransport:
         self._last_availability = AVAILABILITY_OFFLINE
         self._connected = threading.Event()
         self._outbox = outbox if outbox is not None else Outbox(None)
-        self._lock = threading.Lock()
+        # _gate: held while deciding to hand a message to paho and handing it, and while
+        # the connection is marked down, so nothing reaches paho after on_disconnect;
+        # never taken on paho's thread while paho holds its message lock (on_publish)
+        self._gate = threading.Lock()
+        self._lock = threading.Lock()  # the bookkeeping below; never held calling paho
+        self._waiting: deque[_Waiting] = deque()
+        self._open = False  # paho may be handed messages (connected, its resends out)
+        self._resends_pending = False  # connected, waiting for paho's resends to go out
+        self._in_flight = 0  # handed to paho, not acknowledged
+        self._closing = False
+        self._wake = threading.Event()
         self._rows: dict[int, int] = {}  # paho mid -> outbox row
         self._early_acks: set[int] = set()  # acks that beat the mid -> row bookkeeping
         self._untracked: set[int] = set()  # QoS 1 messages outside the outbox (availability)
@@ -85,9 +117,13 @@ class PahoTransport:
         if leftover:
             log.info("resending %d messages kept from before the restart", len(leftover))
         for msg in leftover:
-            self._send(msg.row, msg.topic, msg.payload, msg.qos, msg.retain)
+            self._waiting.append(_Waiting(msg.row, msg.topic, msg.payload, msg.qos, msg.retain))
+        self._sender = threading.Thread(target=self._send_loop, name="mqtt-sender", daemon=True)
+        self._sender.start()
         self._client.connect_async(addr.host, addr.port, keepalive=settings.keepalive)
         self._client.loop_start()
+
+    # ------------------------------------------------------------ paho's thread
 
     def _on_connect(
         self,
@@ -101,13 +137,20 @@ class PahoTransport:
             log.error("broker refused the connection: %s", reason)
             return
         log.info("connected to the broker")
-        self._publish_untracked(
-            self._availability,
-            AVAILABILITY_ONLINE if self._online_on_connect else self._last_availability,
-        )
+        with self._gate:
+            # the availability again, after everything published before it (the broker
+            # may hold our will's offline from an unclean disconnect)
+            announce = AVAILABILITY_ONLINE if self._online_on_connect else self._last_availability
+            self._waiting.append(_Waiting(None, self._availability, announce, 1, True))
+            with self._lock:
+                resends = self._in_flight > 0
+            # paho resends what was in flight after this returns: hand over after that
+            self._resends_pending = resends
+            self._open = not resends
         for topic_filter in list(self._subscriptions):
             client.subscribe(topic_filter, qos=1)
         self._connected.set()
+        self._wake.set()
 
     def _on_disconnect(
         self,
@@ -117,6 +160,9 @@ class PahoTransport:
         reason: ReasonCode,
         properties: Properties | None,
     ) -> None:
+        with self._gate:
+            self._open = False
+            self._resends_pending = False
         self._connected.clear()
         if reason.is_failure:
             log.warning("lost the broker (%s); reconnecting", reason)
@@ -129,7 +175,14 @@ class PahoTransport:
         reason: ReasonCode,
         properties: Properties | None,
     ) -> None:
+        # paho holds its message lock here: no _gate (a sender holding it may be waiting
+        # for that lock); the flags are plain writes, the sender picks them up
+        if self._resends_pending:
+            self._resends_pending = False
+            self._open = True  # this ack was read after paho sent its resends
+            self._wake.set()
         with self._lock:
+            self._in_flight -= 1
             if mid in self._untracked:
                 self._untracked.discard(mid)
                 return
@@ -148,32 +201,47 @@ class PahoTransport:
                     self.handler_errors += 1
                     log.exception("handling %s failed", msg.topic)
 
+    # ------------------------------------------------------------- the sender
+
+    def _send_loop(self) -> None:
+        while True:
+            self._wake.wait(0.5)
+            self._wake.clear()
+            while self._hand_one():
+                pass
+            if self._closing:
+                return
+
+    def _hand_one(self) -> bool:
+        """Give paho the next waiting message if the connection takes it; False if none."""
+        with self._gate:
+            if not self._open or not self._waiting:
+                return False
+            msg = self._waiting.popleft()
+            with self._lock:
+                self._in_flight += 1
+            info = self._client.publish(msg.topic, msg.payload, qos=msg.qos, retain=msg.retain)
+        with self._lock:
+            if info.mid in self._early_acks:
+                self._early_acks.discard(info.mid)
+                acked = True
+            elif msg.row is None:
+                self._untracked.add(info.mid)
+                acked = False
+            else:
+                self._rows[info.mid] = msg.row
+                acked = False
+        if acked and msg.row is not None:
+            self._outbox.ack(msg.row)
+        return True
+
+    # ------------------------------------------------------------ the node's side
+
     def subscribe(self, topic_filter: str, handler: Callable[[str, bytes], None]) -> None:
         """Call ``handler(topic, payload)`` for every message matching ``topic_filter``."""
         self._subscriptions[topic_filter] = handler
         if self._connected.is_set():
             self._client.subscribe(topic_filter, qos=1)
-
-    def _publish_untracked(self, topic: str, payload: bytes) -> paho.MQTTMessageInfo:
-        info = self._client.publish(topic, payload, qos=1, retain=True)
-        with self._lock:
-            if info.mid in self._early_acks:
-                self._early_acks.discard(info.mid)
-            else:
-                self._untracked.add(info.mid)
-        return info
-
-    def _send(self, row: int, topic: str, payload: bytes, qos: int, retain: bool) -> None:
-        info = self._client.publish(topic, payload, qos=qos, retain=retain)
-        with self._lock:
-            if info.mid in self._early_acks:
-                self._early_acks.discard(info.mid)
-                acked = True
-            else:
-                self._rows[info.mid] = row
-                acked = False
-        if acked:
-            self._outbox.ack(row)
 
     def wait_connected(self, timeout: float) -> bool:
         """Block until connected (True) or the timeout passes (False)."""
@@ -185,21 +253,30 @@ class PahoTransport:
         return len(self._outbox)
 
     def publish(self, topic: str, payload: bytes, *, qos: int, retain: bool) -> None:
-        """Store and queue a message; paho sends it now or after a reconnect."""
-        if topic == self._availability:
-            self._last_availability = payload
+        """Store and queue a message; it goes out in order, now or after a reconnect."""
         if qos == 0:
             self._client.publish(topic, payload, qos=0, retain=retain)
             return
         row = self._outbox.add(topic, payload, qos=qos, retain=retain)
-        self._send(row, topic, payload, qos, retain)
+        with self._gate:
+            if topic == self._availability:
+                self._last_availability = payload
+            self._waiting.append(_Waiting(row, topic, payload, qos, retain))
+        self._wake.set()
 
     def close(self, *, graceful: bool = True) -> None:
-        """Say ``offline``, flush and disconnect (``graceful=False``: just drop the line)."""
+        """Hand over what waits, say ``offline``, flush and disconnect (``graceful=False``:
+        just drop the line)."""
+        self._closing = True
+        self._wake.set()
+        self._sender.join(timeout=2)
         if graceful and self._connected.is_set():
-            info = self._client.publish(
-                self._availability, AVAILABILITY_OFFLINE, qos=1, retain=True
-            )
+            with self._gate:
+                with self._lock:
+                    self._in_flight += 1  # its ack is counted off like any other
+                info = self._client.publish(
+                    self._availability, AVAILABILITY_OFFLINE, qos=1, retain=True
+                )
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(timeout=2)
         self._client.disconnect()
