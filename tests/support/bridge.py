@@ -89,7 +89,12 @@ def retained(port: int, topic: str) -> bytes | None:
     got: list[bytes] = []
     done = threading.Event()
     client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, protocol=paho.MQTTv311)
-    client.on_message = lambda c, u, m: (got.append(m.payload), done.set())
+
+    def on_message(_client: paho.Client, _userdata: object, msg: paho.MQTTMessage) -> None:
+        got.append(bytes(msg.payload))
+        done.set()
+
+    client.on_message = on_message
     client.connect("127.0.0.1", port)
     client.subscribe(topic, qos=1)
     client.loop_start()
