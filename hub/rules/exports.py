@@ -4,7 +4,11 @@ writes). Pure: hands and their contexts in, text out.
 
 PHH carries every card it is given (PokerKit must be able to replay it); through a
 perspective, a hole card or discard the reader may not see is written ``??`` (PHH's
-unknown card) and a mucked hand stays mucked. Many hands in one file: PHH as a ``.phhs``
+unknown card), card by card — a seat that showed one card of two (R-SHOW-3) shows that
+one only, and its discards stay hidden — and a mucked hand stays mucked. An uncalled
+winner's show or muck (R-SHOW-3) is left out of the actions: PHH (PokerKit) has no
+showdown in a hand everyone else folded, and would not replay the file; the cards shown
+are seen in the dealt cards. Many hands in one file: PHH as a ``.phhs``
 file (one TOML table a hand: ``[1]``, ``[2]`` …), PokerStars text with two blank lines
 between hands, OHH objects separated by one blank line (the spec's storage format).
 
@@ -22,6 +26,8 @@ from typing import Any
 
 import tomli_w
 
+from feltwire.cards import card_code
+from hub.rules.betting import Action, ActionKind
 from hub.rules.dealing import ShowOrMuck
 from hub.rules.hand import Hand
 from hub.rules.ohh import ohh_document
@@ -38,6 +44,7 @@ SEPARATOR = {"phh": "", "pokerstars": "\n\n", "ohh": "\n"}
 """What goes between two hands' texts in a file (each text ends with a newline)."""
 _DEALT = re.compile(r"^(d dh p(\d+) )(\S+)$")
 _DISCARD = re.compile(r"^(p(\d+) sd )(\S+)$")
+_SHOW = re.compile(r"^p\d+ sm( |$)")
 
 
 def phh_fields(hand: Hand, ctx: HandContext, view: Perspective) -> dict[str, Any]:
@@ -55,18 +62,30 @@ def phh_fields(hand: Hand, ctx: HandContext, view: Perspective) -> dict[str, Any
         day=ctx.started.day,
     )
     hh = replace(hh, metadata={**hh.metadata, "hand": ctx.hand_id})
-    shown = {r.seat for r in hand.log if isinstance(r, ShowOrMuck) and r.shown}
-    hidden = {s for s in range(hand.n) if not view.sees(s, s in shown)}
+    shown: dict[int, set[str]] = {}
+    for r in hand.log:
+        if isinstance(r, ShowOrMuck) and r.shown:
+            shown.setdefault(r.seat, set()).update(card_code(c) for c in r.cards)
 
     def mask(action: str) -> str:
         for pattern in (_DEALT, _DISCARD):
             m = pattern.match(action)
-            if m and int(m.group(2)) - 1 in hidden:
-                return m.group(1) + "??" * (len(m.group(3)) // 2)
+            if m is None:
+                continue
+            seat = int(m.group(2)) - 1
+            if view.sees(seat, False):
+                return action
+            cards = [m.group(3)[i : i + 2] for i in range(0, len(m.group(3)), 2)]
+            seen = shown.get(seat, set())
+            return m.group(1) + "".join(c if c in seen else "??" for c in cards)
         return action
 
     fields: dict[str, Any] = dict(_toml_fields(dumps(hh)))
-    fields["actions"] = [mask(a) for a in fields["actions"]]
+    actions = [mask(a) for a in fields["actions"]]
+    folds = sum(1 for r in hand.log if isinstance(r, Action) and r.kind is ActionKind.FOLD)
+    if folds >= hand.n - 1:  # no showdown: the uncalled winner's show or muck goes
+        actions = [a for a in actions if not _SHOW.match(a)]
+    fields["actions"] = actions
     return fields
 
 
