@@ -63,6 +63,7 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -379,6 +380,7 @@ def _demo_config(args: argparse.Namespace, web_port: int, fast: bool) -> HubConf
         table=TABLE,
         live_equity=not fast,  # nobody watches the overlay of a --hands run
         mqtt=HubMqttSettings(embedded_port=0),
+        state_dir=args.state_dir,  # None: nothing kept (no event log, no hands store)
         web=WebSettings(
             host=args.host,
             port=0 if fast else web_port,
@@ -534,6 +536,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--port", type=int, default=8080, help="web server port (default 8080)")
     parser.add_argument(
         "--step-seconds", type=float, default=0.5, help="pause between dealer motions (default 0.5)"
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        help="keep the table's event log and hands store here (hands.sqlite; `feltwire "
+        "history export --state-dir DIR` writes them out afterwards); default: nothing kept",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the hub does")
     args = parser.parse_args(argv)
