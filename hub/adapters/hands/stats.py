@@ -62,6 +62,7 @@ from sqlalchemy import (
     Engine,
     Integer,
     Select,
+    Subquery,
     and_,
     case,
     func,
@@ -212,7 +213,7 @@ def _flag(condition: ColumnElement[bool]) -> ColumnElement[int]:
     return case((condition, _ONE), else_=_ZERO)
 
 
-def _per_seat_actions(hand_ids: Select[Any]) -> Any:
+def _per_seat_actions(hand_ids: Select[Any]) -> Subquery:
     """One row per seat that acted in a found hand: its first-round flags and its
     later bets, raises and calls."""
     a = schema.actions
@@ -249,7 +250,7 @@ def _per_seat_actions(hand_ids: Select[Any]) -> Any:
     )
 
 
-def _last_streets(hand_ids: Select[Any]) -> Any:
+def _last_streets(hand_ids: Select[Any]) -> Subquery:
     """Each found hand's last street reached: of its last card or action."""
     a, c = schema.actions, schema.cards
     both = union_all(
@@ -263,7 +264,7 @@ def _last_streets(hand_ids: Select[Any]) -> Any:
     )
 
 
-def _won(hand_ids: Select[Any]) -> Any:
+def _won(hand_ids: Select[Any]) -> Subquery:
     w = schema.awards
     return (
         select(w.c.hand_id, w.c.seat, func.sum(w.c.amount).label("won"))
@@ -273,7 +274,7 @@ def _won(hand_ids: Select[Any]) -> Any:
     )
 
 
-def _sessions(q: HandQuery, gap: float) -> Any:
+def _sessions(q: HandQuery, gap: float) -> Subquery:
     """One row per session (person, table, session number) with its counts."""
     h, s = schema.hands, schema.hand_seats
     hand_ids = select(h.c.id).where(*hand_conditions(q))
