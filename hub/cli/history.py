@@ -30,7 +30,8 @@ finishes the work. Exit status: 0 done, 1 a log could not be read or a hand not 
 2 a bad config or no store, 130 interrupted.
 
 ``feltwire history export --format phh|pokerstars|ohh …`` writes the kept hands
-(:mod:`hub.cli.history_export` says how).
+(:mod:`hub.cli.history_export` says how); ``feltwire history stats …`` prints the
+players' statistics (:mod:`hub.cli.history_stats`).
 
 >>> main(["replay", "--json", "/nonexistent.phh"])  # doctest: +ELLIPSIS
 {"file": "/nonexistent.phh", "hand": null, "finishing_stacks": null, "error": "..."}
@@ -53,7 +54,7 @@ from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands.store import HandStore
 from hub.app.errors import EventLogError, HandStoreError
 from hub.bootstrap import event_log_path, hands_url, replay_table
-from hub.cli import history_export
+from hub.cli import history_export, history_stats
 from hub.cli.hub import default_state_dir
 from hub.config import HubConfig
 from hub.rules.errors import RulesError
@@ -285,7 +286,8 @@ def main(argv: list[str]) -> int:
     """Entry point of ``feltwire history`` (``argv`` excludes ``feltwire history``)."""
     parser, sub = command_parser(
         "feltwire history",
-        "Hand histories: replay PHH files; rebuild the hands store; export the kept hands.",
+        "Hand histories: replay PHH files; rebuild the hands store; export the kept hands; "
+        "the players' statistics.",
     )
     replay = sub.add_parser(
         "replay", help="replay .phh/.phhs files or folders and print the finishing stacks"
@@ -299,11 +301,14 @@ def main(argv: list[str]) -> int:
     imp.add_argument("--table", help="only this table (default: every table of the config)")
     imp.add_argument("--json", action="store_true", help="one JSON object of counts per table")
     history_export.add_parser(sub)
+    history_stats.add_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "import-log":
         return _import_log(args, sys.stdout)
     if args.command == "export":
         return history_export.export(args)
+    if args.command == "stats":
+        return history_stats.stats(args)
     return _replay(args.paths, args.json, sys.stdout)
 
 

@@ -6,10 +6,8 @@ Open Hand History (the I/O shell around :mod:`hub.rules.exports` and
         [--table T] [--since DATE] [--until DATE] [--player NAME] [--game CODE]
         [--perspective shown|hero|all] [--hero NAME] [--out DIR|FILE] [--json]
 
-The store is the hub's (``[hands]`` of ``--config``; with ``--state-dir``, the SQLite
-store ``hands.sqlite`` in that directory, where ``feltwire demo --state-dir`` keeps its
-hands). ``--since`` / ``--until``: a date (``2026-12-02``, from midnight UTC) or a time
-(``2026-12-02T21:30``, UTC unless it says otherwise); ``--until`` is exclusive.
+The store and the filters are found and read as :mod:`hub.cli.history_store` says
+(``--config`` or ``--state-dir``; ``--since`` / ``--until`` dates or times, UTC);
 ``--player`` keeps the hands that name or club id was dealt in.
 
 ``--perspective`` (docs/hand-histories.md): ``shown`` (the default) — only hands shown at
@@ -28,24 +26,18 @@ argument or no store, 130 interrupted.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
 import sys
 import tempfile
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from feltwire.config import load_command_config
-from hub.adapters.hands.reader import HandQuery, hand_rows, replay
-from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
+from hub.adapters.hands.reader import hand_rows, replay
 from hub.app.errors import HandStoreError
-from hub.bootstrap import hands_url
-from hub.cli.hub import default_state_dir
-from hub.config import HubConfig
+from hub.cli.history_store import add_store_arguments, hand_query, open_store
 from hub.rules.errors import RulesError
 from hub.rules.exports import FORMATS, SEPARATOR, SUFFIX, hand_text
 from hub.rules.pokerstars import Perspective
@@ -59,53 +51,11 @@ def add_parser(sub: Any) -> None:
     """The ``export`` command's arguments, on ``feltwire history``'s subcommands."""
     exp = sub.add_parser("export", help="write the kept hands as PHH, PokerStars text or OHH")
     exp.add_argument("--format", required=True, choices=FORMATS)
-    where = exp.add_mutually_exclusive_group()
-    where.add_argument("--config", type=Path, help="the hub's hub.toml (its [hands] store)")
-    where.add_argument("--state-dir", type=Path, help="a state directory (its hands.sqlite)")
-    exp.add_argument("--table", help="only this table")
-    exp.add_argument("--since", type=_moment, help="hands started at or after (UTC)")
-    exp.add_argument("--until", type=_moment, help="hands started before (UTC)")
-    exp.add_argument("--player", help="hands this player (name or club id) was dealt in")
-    exp.add_argument("--game", help="one game (variant code: NT, PO, F7S …)")
+    add_store_arguments(exp, "hands this player (name or club id) was dealt in")
     exp.add_argument("--perspective", choices=("shown", "hero", "all"), default="shown")
     exp.add_argument("--hero", help="the player whose file it is (--perspective hero)")
     exp.add_argument("--out", type=Path, help="a file or a directory (default: stdout)")
     exp.add_argument("--json", action="store_true", help="the counts as one JSON object")
-
-
-def _moment(text: str) -> float:
-    try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a date or time (2026-12-02, 2026-12-02T21:30)"
-        ) from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.timestamp()
-
-
-def _store(args: Any) -> HandStore | str:
-    """The store the arguments name, or what is wrong."""
-    if args.state_dir is not None:
-        path = args.state_dir / HANDS_FILE
-        if not path.exists():
-            return f"no hands store in {args.state_dir} (no {HANDS_FILE})"
-        url = sqlite_url(path)
-    else:
-        config = load_command_config(HubConfig, args.config, PROG)
-        if isinstance(config, int):
-            return "the config cannot be read"
-        if config.state_dir is None:
-            config = config.model_copy(update={"state_dir": default_state_dir()})
-        found = hands_url(config)
-        if found is None:
-            return "the config keeps no hands store ([hands] enabled = false)"
-        url = found
-    try:
-        return HandStore.open(url)
-    except HandStoreError as exc:
-        return str(exc)
 
 
 class _Files:
@@ -176,12 +126,11 @@ def export(args: Any, stdout: TextIO | None = None, stderr: TextIO | None = None
     if args.json and args.out is None:
         print(f"{PROG}: --json prints counts: give --out for the hands", file=stderr)
         return 2
-    store = _store(args)
+    store = open_store(args, PROG)
     if isinstance(store, str):
         print(f"{PROG}: {store}", file=stderr)
         return 2
-    player = args.hero if args.perspective == "hero" else args.player
-    query = HandQuery(args.table, args.since, args.until, player, args.game)
+    query = hand_query(args, args.hero if args.perspective == "hero" else None)
     files = _Files(args.out, args.format, stdout)
     failed = 0
     try:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import ColumnElement, Select, select
 
 from feltwire.cards import card_index
 from hub.adapters.hands import schema
@@ -27,7 +27,15 @@ from hub.rules.games import BringInTies, Options, Stakes, game
 from hub.rules.hand import Hand, Phase
 from hub.rules.pokerstars import HandContext
 
-__all__ = ["HandQuery", "StoredHand", "find_hands", "hand_rows", "replay"]
+__all__ = [
+    "HandQuery",
+    "StoredHand",
+    "find_hands",
+    "hand_conditions",
+    "hand_rows",
+    "replay",
+    "the_player",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,23 +62,33 @@ class StoredHand:
     context: HandContext
 
 
+def hand_conditions(q: HandQuery) -> list[ColumnElement[bool]]:
+    """What ``q`` asks of a ``hands`` row — not voided, its table, game and start time —
+    leaving the player out (the statistics keep every seat of such a hand)."""
+    h = schema.hands
+    found: list[ColumnElement[bool]] = [h.c.voided.is_(False)]
+    if q.table is not None:
+        found.append(h.c.table_id == q.table)
+    if q.game is not None:
+        found.append(h.c.game == q.game)
+    if q.since is not None:
+        found.append(h.c.started_at >= q.since)
+    if q.until is not None:
+        found.append(h.c.started_at < q.until)
+    return found
+
+
+def the_player(player: str) -> ColumnElement[bool]:
+    """A ``players`` row that is ``player``: that name or that club id."""
+    p = schema.players
+    return (p.c.name == player) | (p.c.club_id == player)
+
+
 def _query(q: HandQuery) -> Select[Any]:
     h, s, p = schema.hands, schema.hand_seats, schema.players
-    query = select(h).where(h.c.voided.is_(False))
-    if q.table is not None:
-        query = query.where(h.c.table_id == q.table)
-    if q.game is not None:
-        query = query.where(h.c.game == q.game)
-    if q.since is not None:
-        query = query.where(h.c.started_at >= q.since)
-    if q.until is not None:
-        query = query.where(h.c.started_at < q.until)
+    query = select(h).where(*hand_conditions(q))
     if q.player is not None:
-        dealt_in = (
-            select(s.c.hand_id)
-            .join(p, p.c.id == s.c.player_id)
-            .where((p.c.name == q.player) | (p.c.club_id == q.player))
-        )
+        dealt_in = select(s.c.hand_id).join(p, p.c.id == s.c.player_id).where(the_player(q.player))
         query = query.where(h.c.id.in_(dealt_in))
     return query.order_by(h.c.started_at, h.c.table_id, h.c.number)
 
