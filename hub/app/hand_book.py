@@ -87,8 +87,6 @@ class HandBook:
         self._origin: str | None = None
         self._starts: dict[int, int] = {}
         """The input each running hand started at, by hand number."""
-        self._last_end: float | None = None
-        """The wall-clock end of the last hand stamped (a start is never put before it)."""
         self._first = True
         self._lock = threading.Lock()
         self._retry: list[HandRecord] = []
@@ -131,23 +129,15 @@ class HandBook:
     def _stamped(self, hand: HandRecord, rec: LogRecord) -> HandRecord:
         """``hand`` with its place in the log and its wall-clock times: the end's is the
         ending input's; the start's is counted back from it by the hand's length in table
-        time — the same whether the hub saw the start or restored it from a snapshot —
-        but never before the previous hand's end (nor after its own): where table time
-        runs faster than the wall clock (the demo's dealer clock), the table's hands still
-        start in the order they were played."""
+        time — the same whether the hub saw the start or restored it from a snapshot."""
         start_seq = self._starts.pop(hand.number, None)
         wall = rec.wall
-        started = None if wall is None else wall - (hand.ended_t - hand.started_t)
-        if started is not None and self._last_end is not None:
-            started = min(max(started, self._last_end), wall if wall is not None else started)
-        if wall is not None:
-            self._last_end = wall if self._last_end is None else max(self._last_end, wall)
         return replace(
             hand,
             origin=self.origin,
             start_seq=start_seq,
             end_seq=rec.seq,
-            started_at=started,
+            started_at=None if wall is None else wall - (hand.ended_t - hand.started_t),
             ended_at=wall,
         )
 

@@ -21,6 +21,7 @@ runs under an advisory lock, and the people (``players``) are inserted with
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 from collections.abc import Iterator, Mapping
@@ -190,6 +191,7 @@ class HandStore:
                 for child in _CHILDREN:
                     conn.execute(delete(child).where(child.c.hand_id == row.id))
                 conn.execute(delete(h).where(h.c.id == row.id))
+            hand = _after_the_last(conn, hand)
             hand_id = conn.execute(
                 h.insert().values(**_hand_row(hand)).returning(h.c.id)
             ).scalar_one()
@@ -355,6 +357,26 @@ class HandStore:
     def close(self) -> None:
         """Close every pooled connection."""
         self.engine.dispose()
+
+
+def _after_the_last(conn: Connection, hand: HandRecord) -> HandRecord:
+    """``hand`` starting no earlier than the table's hand before it ended (nor after its
+    own end): its start is counted back from its end by its length in table time, and
+    where table time runs faster than the wall clock (the demo's dealer clock) that put
+    hand 7 before hand 1. Taken from the store, not from the writer's memory, the start
+    is the same whether the hub wrote the hand live, after a restart, or import-log did."""
+    if hand.started_at is None:
+        return hand
+    h = schema.hands
+    before = conn.execute(
+        select(func.max(h.c.ended_at)).where(
+            h.c.table_id == hand.table, h.c.origin == hand.origin, h.c.number < hand.number
+        )
+    ).scalar()
+    if before is None or hand.started_at >= before:
+        return hand
+    end = hand.ended_at if hand.ended_at is not None else before
+    return dataclasses.replace(hand, started_at=min(float(before), end))
 
 
 def _revision(conn: Connection) -> str | None:
