@@ -37,6 +37,8 @@ from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.repair import open_log
 from hub.adapters.eventlog.store import EventLog
+from hub.adapters.hands.retention import EVERY_SECONDS as RETENTION_EVERY_S
+from hub.adapters.hands.retention import apply_retention
 from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
 from hub.adapters.mqtt import run_mqtt
 from hub.app import tasks as table_tasks
@@ -44,7 +46,7 @@ from hub.app.errors import EventLogError, HandStoreError
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.app.table_time import TableTime
-from hub.config import HubConfig, ResolvedTable
+from hub.config import HandsSettings, HubConfig, ResolvedTable
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
 from hub.web.metrics import HubMetrics
@@ -335,6 +337,10 @@ async def start_hub(
             tick_groups.setdefault(table.rules.tick_seconds, []).append(table_app)
     every_table = list(services.values())
     tasks.append(asyncio.create_task(table_tasks.run_health(every_table), name="health"))
+    if hands is not None:
+        tasks.append(
+            asyncio.create_task(run_retention(hands, config.hands, clock), name="retention")
+        )
     for interval, group in tick_groups.items():
         tick = table_tasks.run_ticks(group, interval)
         tasks.append(asyncio.create_task(tick, name=f"rules-tick-{interval}"))
@@ -386,6 +392,27 @@ def hands_url(config: HubConfig) -> str | None:
     if not config.hands.enabled or config.state_dir is None:
         return None
     return config.hands.url or sqlite_url(config.state_dir / HANDS_FILE)
+
+
+async def run_retention(
+    store: HandStore, settings: HandsSettings, clock: Callable[[], float]
+) -> None:
+    """Apply the store's retention settings now and every hour, forever (a task of the
+    running hub; :mod:`hub.adapters.hands.retention`). A failure is logged; the next
+    hour tries again."""
+    while True:
+        try:
+            done = await asyncio.to_thread(apply_retention, store, settings, clock())
+        except Exception:
+            log.exception("hands store: the retention settings could not be applied")
+        else:
+            if done.erased_cards or done.deleted_hands:
+                log.info(
+                    "hands store: %d hidden cards erased, %d hands deleted (retention)",
+                    done.erased_cards,
+                    done.deleted_hands,
+                )
+        await asyncio.sleep(RETENTION_EVERY_S)
 
 
 def hands_store(config: HubConfig) -> HandStore | None:

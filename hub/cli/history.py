@@ -29,6 +29,11 @@ two hands: every hand written is whole (one transaction each), and running it ag
 finishes the work. Exit status: 0 done, 1 a log could not be read or a hand not written,
 2 a bad config or no store, 130 interrupted.
 
+After the import the config's retention settings are applied (``[hands]
+hidden_cards_days``, ``keep_days``: :mod:`hub.adapters.hands.retention`), so what they
+erased does not come back from the logs; ``feltwire history prune`` applies them at once
+(:mod:`hub.cli.history_prune`).
+
 ``feltwire history export --format phh|pokerstars|ohh …`` writes the kept hands
 (:mod:`hub.cli.history_export` says how); ``feltwire history stats …`` prints the
 players' statistics (:mod:`hub.cli.history_stats`).
@@ -51,10 +56,11 @@ from typing import Any, TextIO
 from feltwire.cli import command_parser
 from feltwire.config import load_command_config
 from hub.adapters.eventlog.store import EventLog
+from hub.adapters.hands.retention import apply_retention
 from hub.adapters.hands.store import HandStore
 from hub.app.errors import EventLogError, HandStoreError
 from hub.bootstrap import event_log_path, hands_url, replay_table
-from hub.cli import history_export, history_stats
+from hub.cli import history_export, history_prune, history_stats
 from hub.cli.hub import default_state_dir
 from hub.config import HubConfig
 from hub.rules.errors import RulesError
@@ -277,6 +283,13 @@ def _import_log(args: Any, out: TextIO) -> int:
                     f"written, {row['already']} already stored, {row['failed']} failed",
                     file=out,
                 )
+        done = apply_retention(store, config.hands, time.time())
+        if done.erased_cards or done.deleted_hands:
+            print(
+                f"{prog}: retention ([hands] hidden_cards_days, keep_days): "
+                f"{done.erased_cards} hidden cards erased, {done.deleted_hands} hands deleted",
+                file=sys.stderr,
+            )
     finally:
         store.close()
     return 0 if ok else 1
@@ -302,6 +315,7 @@ def main(argv: list[str]) -> int:
     imp.add_argument("--json", action="store_true", help="one JSON object of counts per table")
     history_export.add_parser(sub)
     history_stats.add_parser(sub)
+    history_prune.add_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "import-log":
         return _import_log(args, sys.stdout)
@@ -309,6 +323,8 @@ def main(argv: list[str]) -> int:
         return history_export.export(args)
     if args.command == "stats":
         return history_stats.stats(args)
+    if args.command == "prune":
+        return history_prune.prune(args)
     return _replay(args.paths, args.json, sys.stdout)
 
 

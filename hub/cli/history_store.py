@@ -21,22 +21,42 @@ from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
 from hub.app.errors import HandStoreError
 from hub.bootstrap import hands_url
 from hub.cli.hub import default_state_dir
-from hub.config import HubConfig
+from hub.config import HandsSettings, HubConfig
 
-__all__ = ["add_store_arguments", "hand_query", "moment", "open_store"]
+__all__ = [
+    "add_location_arguments",
+    "add_store_arguments",
+    "hand_query",
+    "hands_settings",
+    "moment",
+    "open_store",
+]
 
 
 def add_store_arguments(parser: argparse.ArgumentParser, player: str) -> None:
     """The store's and the filters' arguments on ``parser`` (``player``: what
     ``--player`` does, for its help)."""
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--config", type=Path, help="the hub's hub.toml (its [hands] store)")
-    where.add_argument("--state-dir", type=Path, help="a state directory (its hands.sqlite)")
+    add_location_arguments(parser)
     parser.add_argument("--table", help="only this table")
     parser.add_argument("--since", type=moment, help="hands started at or after (UTC)")
     parser.add_argument("--until", type=moment, help="hands started before (UTC)")
     parser.add_argument("--player", help=player)
     parser.add_argument("--game", help="one game (variant code: NT, PO, F7S …)")
+
+
+def add_location_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--config`` or ``--state-dir``: where the store is."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--config", type=Path, help="the hub's hub.toml (its [hands] store)")
+    where.add_argument("--state-dir", type=Path, help="a state directory (its hands.sqlite)")
+
+
+def hands_settings(args: Any, prog: str) -> HandsSettings:
+    """The ``[hands]`` settings of the config (with ``--state-dir``: the defaults)."""
+    if args.state_dir is not None:
+        return HandsSettings()
+    config = load_command_config(HubConfig, args.config, prog)
+    return HandsSettings() if isinstance(config, int) else config.hands
 
 
 def moment(text: str) -> float:

@@ -489,6 +489,19 @@ class HandsSettings(ConfigModel):
         ),
     )
 
+    hidden_cards_days: int = Field(
+        30,
+        ge=0,
+        description=(
+            "days a finished hand keeps the cards nobody at the table saw (folded and "
+            "mucked hands, burns, discards); then they are erased, the rest of the hand "
+            "kept; 0 = kept as long as the hand (docs/hands.md)"
+        ),
+    )
+    keep_days: int = Field(
+        0, ge=0, description="days a finished hand is kept at all; 0 = until deleted"
+    )
+
     @field_validator("url")
     @classmethod
     def _known_database(cls, url: str | None) -> str | None:

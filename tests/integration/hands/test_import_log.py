@@ -18,8 +18,9 @@ from hub.cli import history
 from tests.integration.hands.test_store import PLAYERS, night, rows
 
 
-def config(tmp_path: Path, state: Path, url: str) -> Path:
-    """A hub.toml of the table :func:`night` played, its hands kept at ``url``."""
+def config(tmp_path: Path, state: Path, url: str, *, hidden_cards_days: int = 0) -> Path:
+    """A hub.toml of the table :func:`night` played, its hands kept at ``url`` (every
+    card, unless ``hidden_cards_days``: the night was played in 2023, the tests' clock)."""
     players = ", ".join(
         f'{{ seat = {p.seat}, name = "{p.name}", buy_in = {p.buy_in} }}' for p in PLAYERS
     )
@@ -27,6 +28,7 @@ def config(tmp_path: Path, state: Path, url: str) -> Path:
     path.write_text(
         f'table = "t1"\nlive_equity = false\nstate_dir = "{state}"\n\n'
         f'[rules]\nrebuy = true\nplayers = [{players}]\n\n[hands]\nurl = "{url}"\n'
+        f"hidden_cards_days = {hidden_cards_days}\n"
     )
     return path
 
