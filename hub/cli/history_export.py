@@ -1,6 +1,6 @@
 """``feltwire history export``: the hands the hub kept, as PHH, PokerStars-style text or
-Open Hand History (the I/O shell around :mod:`hub.rules.exports` and
-:mod:`hub.adapters.hands.reader`).
+Open Hand History (the I/O shell around :mod:`hub.adapters.hands.history`,
+:mod:`hub.rules.exports` and :mod:`hub.adapters.hands.reader`).
 
     feltwire history export --format phh|pokerstars|ohh [--config hub.toml | --state-dir DIR]
         [--table T] [--since DATE] [--until DATE] [--player NAME] [--game CODE]
@@ -29,26 +29,24 @@ argument or no store, 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 from feltwire.config import load_command_config
-from hub.adapters.hands.reader import HandQuery, hand_rows, replay
+from hub.adapters.hands.history import export_text
+from hub.adapters.hands.reader import HandQuery, hand_rows
 from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
 from hub.app.errors import HandStoreError
+from hub.app.hand_history import moment
 from hub.bootstrap import hands_url
 from hub.cli.hub import default_state_dir
 from hub.config import HubConfig
 from hub.rules.errors import RulesError
-from hub.rules.exports import FORMATS, SEPARATOR, SUFFIX, hand_text
-from hub.rules.pokerstars import Perspective
+from hub.rules.exports import FORMATS, SEPARATOR, SUFFIX, file_name
 
 __all__ = ["add_parser", "export"]
 
@@ -75,14 +73,9 @@ def add_parser(sub: Any) -> None:
 
 def _moment(text: str) -> float:
     try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a date or time (2026-12-02, 2026-12-02T21:30)"
-        ) from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.timestamp()
+        return moment(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _store(args: Any) -> HandStore | str:
@@ -137,7 +130,7 @@ class _Files:
             assert self.out is not None
             if self.per_table:
                 self.out.mkdir(parents=True, exist_ok=True)
-                final = self.out / f"{_safe(key)}{SUFFIX[self.fmt]}"
+                final = self.out / f"{file_name(key)}{SUFFIX[self.fmt]}"
             else:
                 self.out.parent.mkdir(parents=True, exist_ok=True)
                 final = self.out
@@ -159,11 +152,6 @@ class _Files:
             stream.close()
             tmp.unlink(missing_ok=True)
         self._open.clear()
-
-
-def _safe(name: str) -> str:
-    """A table id as an ASCII file name (the OHH storage format asks for one)."""
-    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
 
 
 def export(args: Any, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -188,16 +176,16 @@ def export(args: Any, stdout: TextIO | None = None, stderr: TextIO | None = None
         rows = hand_rows(store, query)
         shown = stderr.isatty() and args.out is not None
         for i, row in enumerate(rows, start=1):
+            number = files.next_number(str(row["table_id"]))
             try:
-                stored = replay(store, row)
+                table, text = export_text(
+                    store, row, args.format, args.perspective, hero=args.hero, number=number
+                )
             except (HandStoreError, RulesError) as exc:
                 failed += 1
                 print(f"{PROG}: {exc}", file=stderr)
                 continue
-            view = _view(args, stored.context.players)
-            number = files.next_number(stored.context.table)
-            text = hand_text(args.format, stored.hand, stored.context, view, number=number)
-            files.write(stored.context.table, text)
+            files.write(table, text)
             if shown:
                 print(f"\r{PROG}: {i}/{len(rows)} hands", end="", file=stderr, flush=True)
         written = files.finish()
@@ -221,12 +209,3 @@ def export(args: Any, stdout: TextIO | None = None, stderr: TextIO | None = None
         where = ", ".join(str(p) for p in written) or "no file (no hand matched)"
         print(f"{hands} hands written ({args.format}, {args.perspective}): {where}", file=stdout)
     return 1 if failed else 0
-
-
-def _view(args: Any, players: Sequence[str]) -> Perspective:
-    if args.perspective == "all":
-        return Perspective.everything()
-    if args.perspective == "hero":
-        with contextlib.suppress(ValueError):
-            return Perspective.hero(list(players).index(args.hero))
-    return Perspective.shown()
