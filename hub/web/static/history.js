@@ -11,7 +11,7 @@ import { el } from "./lib/dom.js";
 import { exposeForTests, i18n } from "./lib/i18n.js";
 import { filtersOf, getJson, withQuery } from "./history/api.js";
 import { STRINGS } from "./history/strings.js";
-import { renderHand } from "./history/view.js";
+import { renderHand, timeOf } from "./history/view.js";
 
 i18n.add(STRINGS);
 exposeForTests();
@@ -58,7 +58,7 @@ function renderList() {
     li.dataset.number = String(h.number);
     const b = el("button", "pick");
     b.type = "button";
-    const when = h.started_at ? new Date(h.started_at * 1000).toLocaleString(i18n.lang) : "";
+    const when = h.started_at ? timeOf(h.started_at) : "";
     b.append(
       el("span", "what", h.table + " · " + i18n.t("history.hand", { n: h.number })),
       el("span", "game", h.game_name),
@@ -110,6 +110,8 @@ async function openHand(id) {
     say(err.message);
   }
   renderAll();
+  // on a phone the hand is below the list: bring it into view
+  if (state.hand && !matchMedia("(min-width: 1000px)").matches) $("hand").scrollIntoView();
 }
 
 function step(by) {

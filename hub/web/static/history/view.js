@@ -12,6 +12,13 @@ function text(t) {
   return (t && i18n.text(t)) || (t && t.key) || "";
 }
 
+const LOCALES = { en: "en-GB", cs: "cs-CZ" };
+
+/** A time (seconds since the epoch) as the reader's language writes it. */
+export function timeOf(t) {
+  return new Date(t * 1000).toLocaleString(LOCALES[i18n.lang] || "en-GB");
+}
+
 /** The player at `seat` as people name them: "Ann (seat 3)". */
 export function seatName(hand, seat) {
   const label = i18n.text({ key: "seat", params: { n: seat } }) || "seat " + seat;
@@ -57,7 +64,7 @@ export function renderHand(hand, step) {
   const last = hand.streets.length - 1;
   const street = hand.streets[step];
   const s = hand.summary;
-  const when = s.started_at ? new Date(s.started_at * 1000).toLocaleString(i18n.lang) : "";
+  const when = s.started_at ? timeOf(s.started_at) : "";
   $("hand-head").textContent =
     s.table + " · " + i18n.t("history.hand", { n: s.number }) + " · " + s.game_name + " · " + when;
   $("hand").dataset.hand = String(s.id);
