@@ -397,6 +397,7 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.http.no_kept_hand": ("hub/web/history.py:history_hand",),
     "refusal.http.history_all_cards": ("hub/web/history.py:_perspective",),
     "refusal.http.bad_moment": ("hub/web/history.py:_moment",),
+    "refusal.http.audit_unavailable": ("hub/web/history.py:_audit",),
     "refusal.illegal_action.capped": (
         "hub/rules/hand/betting_round.py:BettingRound._raise_bounds",
     ),

@@ -25,6 +25,7 @@ with a catalog text, never a 500.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
@@ -37,6 +38,7 @@ from feltwire.text import Text
 from hub.app.errors import HandStoreError
 from hub.app.hand_history import HandHistory, HandQuery, hand_summary, hand_view, moment
 from hub.rules.exports import SUFFIX, file_name
+from hub.security.audit import AuditError
 from hub.web.auth import STAFF, Principal
 from hub.web.dependencies import PublicDep, auth_of
 from hub.web.pages import page
@@ -83,7 +85,8 @@ def _moment(name: str, value: str | None) -> float | None:
     try:
         return moment(value)
     except ValueError:
-        raise Refusal(422, Text("refusal.http.bad_moment", {"field": name, "value": value}))
+        said = Text("refusal.http.bad_moment", {"field": name, "value": value})
+        raise Refusal(422, said) from None
 
 
 def _query(
@@ -103,19 +106,28 @@ def _unreadable(exc: HandStoreError) -> Refusal:
 
 
 def _audit(conn: HTTPConnection, who: Principal, table: str, detail: str) -> None:
-    """A read with every card, written to the audit trail (who, from where; no card)."""
-    auth_of(conn).audit.record(
-        outcome="open",
-        feed=HISTORY_FEED,
-        route=conn.url.path,
-        table=table,
-        name=who.name,
-        role=who.role.value,
-        via=who.via,
-        address=conn.client.host if conn.client is not None else "",
-        user_agent=conn.headers.get("user-agent", ""),
-        detail=detail,
-    )
+    """A read with every card, written to the audit trail (who, from where; no card)
+    before the cards go out: a trail that cannot be written refuses the read (503), as
+    the overlay's feed does not open unaudited."""
+    auth = auth_of(conn)
+    try:
+        auth.audit.record(
+            outcome="open",
+            feed=HISTORY_FEED,
+            route=conn.url.path,
+            table=table,
+            name=who.name,
+            role=who.role.value,
+            via=who.via,
+            address=conn.client.host if conn.client is not None else "",
+            user_agent=conn.headers.get("user-agent", ""),
+            detail=detail,
+        )
+    except (sqlite3.Error, OSError, AuditError) as exc:
+        auth.refusal_log.error(
+            "audit trail: cannot be written (%s): open at %s", exc, conn.url.path
+        )
+        raise Refusal(503, Text("refusal.http.audit_unavailable", {"error": str(exc)})) from None
 
 
 Table = Annotated[str | None, Query(max_length=64, description="only this table")]

@@ -12,8 +12,13 @@ import { exposeForTests, i18n } from "./lib/i18n.js";
 import { filtersOf, getJson, withQuery } from "./history/api.js";
 import { STRINGS } from "./history/strings.js";
 import { renderHand, timeOf } from "./history/view.js";
+import { STRINGS as SIGN_IN } from "./login/strings.js";
 
 i18n.add(STRINGS);
+// the roles' names are the sign-in page's
+const roles = (lang) =>
+  Object.fromEntries(Object.entries(SIGN_IN[lang]).filter(([key]) => key.startsWith("role.")));
+i18n.add({ en: roles("en"), cs: roles("cs") });
 exposeForTests();
 
 const $ = (id) => document.getElementById(id);

@@ -268,3 +268,32 @@ async def test_every_staff_role_reads_every_card_and_is_audited(tmp_path: Path, 
         trail = (await get(http, "/api/admin/audit", admin)).json()
         entries = trail["entries"] if isinstance(trail, dict) else trail
         assert any(e["feed"] == "history" and e["role"] == role for e in entries), entries
+
+
+async def test_every_card_is_refused_while_the_audit_trail_cannot_be_written(
+    tmp_path: Path,
+) -> None:
+    """Fail closed, as the overlay: no read with every card goes out unaudited."""
+    settings = kept_night(tmp_path, hands=3)
+    assert settings.url is not None
+    kept = stored_hands(settings.url)
+    state = tmp_path / "hub"
+    state.mkdir()
+    async with (
+        running_hub(state, hands=settings) as hub,
+        httpx.AsyncClient(base_url=hub.web_url, timeout=30) as http,
+    ):
+        dealer = await signed_in(http, "dealer")
+        hub.auth.audit.close()  # the trail's database went away
+        for path, params in (
+            (f"/api/history/hands/{kept[0]['id']}", {}),
+            ("/api/history/export", {"format": "ohh"}),
+        ):
+            r = await get(http, path, dealer, **params)
+            assert r.status_code == 503, r.text
+            assert r.json()["text"]["key"] == "refusal.http.audit_unavailable"
+            assert "cards" not in r.text
+        # what the table saw needs no audit
+        assert (await get(http, f"/api/history/hands/{kept[0]['id']}")).status_code == 200
+        shown = await get(http, f"/api/history/hands/{kept[0]['id']}", dealer, perspective="shown")
+        assert shown.status_code == 200

@@ -65,9 +65,6 @@ export const STRINGS = {
     "award.pot.n": "Side pot {n}",
     "award.half.high": "high",
     "award.half.low": "low",
-    "role.dealer": "dealer",
-    "role.producer": "producer",
-    "role.admin": "admin",
   },
   cs: {
     "history.title": "Historie her",
@@ -130,8 +127,5 @@ export const STRINGS = {
     "award.pot.n": "Vedlejší bank {n}",
     "award.half.high": "high",
     "award.half.low": "low",
-    "role.dealer": "krupiér",
-    "role.producer": "produkce",
-    "role.admin": "správce",
   },
 };
