@@ -231,7 +231,9 @@ def _streets(kept: KeptHand, perspective: HistoryPerspective) -> list[HistoryStr
     return out
 
 
-def _award_name(kept: KeptHand, seat: int, half: str, perspective: HistoryPerspective) -> Any:
+def _award_name(
+    kept: KeptHand, seat: int, half: str, perspective: HistoryPerspective
+) -> TextFrame | None:
     """The hand a seat that showed made (None: it did not show, or no name fits)."""
     showed = any(a["kind"] == "show" and a["seat"] == seat for a in kept.actions)
     if not showed:
