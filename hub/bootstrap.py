@@ -37,6 +37,7 @@ from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.repair import open_log
 from hub.adapters.eventlog.store import EventLog
+from hub.adapters.hands.history import StoreHistory
 from hub.adapters.hands.retention import EVERY_SECONDS as RETENTION_EVERY_S
 from hub.adapters.hands.retention import apply_retention
 from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
@@ -306,6 +307,7 @@ async def start_hub(
         figures=figures,
         metrics_token=metrics_token.get_secret_value() if metrics_token is not None else None,
         monotonic=monotonic,
+        history=StoreHistory(hands) if hands is not None else None,
     )
     server = _Server(server_config(app, config.web, access_log=access_log))
     workers = _equity_workers(config, services)

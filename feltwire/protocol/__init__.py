@@ -11,6 +11,7 @@ executable form and every process imports it:
 * :mod:`~feltwire.protocol.table`, :mod:`~feltwire.protocol.events`,
   :mod:`~feltwire.protocol.console`, :mod:`~feltwire.protocol.overlay` — the page frames;
 * :mod:`~feltwire.protocol.frames` — each feed's discriminated union;
+* :mod:`~feltwire.protocol.history` — the hand history's API payloads;
 * :mod:`~feltwire.protocol.schema` — the JSON Schema document of all of it.
 
 >>> reader_tags_topic("t1", "pi-north", "seat3")
@@ -23,11 +24,22 @@ executable form and every process imports it:
 # The package's names: every public name (``__all__``) of the contract's modules, so a
 # name is listed once, where it is defined (the building blocks in ``values`` and the
 # schema command stay in their modules).
-from feltwire.protocol import alerts, console, events, frames, overlay, payloads, table, topics
+from feltwire.protocol import (
+    alerts,
+    console,
+    events,
+    frames,
+    history,
+    overlay,
+    payloads,
+    table,
+    topics,
+)
 from feltwire.protocol.alerts import *  # noqa: F403
 from feltwire.protocol.console import *  # noqa: F403
 from feltwire.protocol.events import *  # noqa: F403
 from feltwire.protocol.frames import *  # noqa: F403
+from feltwire.protocol.history import *  # noqa: F403
 from feltwire.protocol.overlay import *  # noqa: F403
 from feltwire.protocol.payloads import *  # noqa: F403
 from feltwire.protocol.table import *  # noqa: F403
@@ -38,6 +50,7 @@ __all__ = [
     *console.__all__,
     *events.__all__,
     *frames.__all__,
+    *history.__all__,
     *overlay.__all__,
     *payloads.__all__,
     *table.__all__,

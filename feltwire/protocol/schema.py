@@ -3,7 +3,8 @@ and every page feed, and ``feltwire protocol schema`` that prints or writes it.
 
 The document's ``$defs`` name each payload (``ReaderInventory``, ``LightCommand``,
 ``AlertPayload`` …) and each feed's union (``PublicFrame``, ``ConsoleFrame``,
-``OverlayFrame``); ``x-feltwire`` says which topic and which WebSocket carries which.
+``OverlayFrame``) and the JSON API answers it publishes (``HandList``, ``HandView``);
+``x-feltwire`` says which topic, which WebSocket and which API route carries which.
 ``docs/protocol.schema.json`` is this document, committed; a test keeps it current.
 
 >>> doc = schema_document()
@@ -25,6 +26,7 @@ from pydantic.json_schema import JsonSchemaMode
 from feltwire.cli import command_parser
 from feltwire.protocol.alerts import AlertPayload
 from feltwire.protocol.frames import ConsoleFrame, OverlayFrame, PublicFeedFrame, PublicFrame
+from feltwire.protocol.history import HandList, HandView
 from feltwire.protocol.payloads import (
     PROTOCOL_VERSION,
     Availability,
@@ -49,6 +51,8 @@ _ENTRIES: Final[dict[str, Any]] = {
     "PublicFrame": PublicFrame,
     "ConsoleFrame": ConsoleFrame,
     "OverlayFrame": OverlayFrame,
+    "HandList": HandList,
+    "HandView": HandView,
 }
 """Each named entry of the document and the type it is the schema of."""
 
@@ -68,6 +72,12 @@ FEEDS: Final = {
     "/ws/overlay": "OverlayFrame",
 }
 """Each page's WebSocket and the entry of its frames."""
+
+API: Final = {
+    "/api/history/hands": "HandList",
+    "/api/history/hands/{id}": "HandView",
+}
+"""Each JSON API route whose answer is an entry of the document."""
 
 
 def _ref(name: str) -> str:
@@ -120,6 +130,7 @@ def schema_document() -> dict[str, Any]:
                 "version": PROTOCOL_VERSION,
                 "topics": {topic: _ref(name) for topic, name in TOPICS.items()},
                 "feeds": {path: _ref(name) for path, name in FEEDS.items()},
+                "api": {path: _ref(name) for path, name in API.items()},
             },
             "$defs": dict(sorted(defs.items())),
         }

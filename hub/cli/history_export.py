@@ -1,6 +1,6 @@
 """``feltwire history export``: the hands the hub kept, as PHH, PokerStars-style text or
-Open Hand History (the I/O shell around :mod:`hub.rules.exports` and
-:mod:`hub.adapters.hands.reader`).
+Open Hand History (the I/O shell around :mod:`hub.adapters.hands.history`,
+:mod:`hub.rules.exports` and :mod:`hub.adapters.hands.reader`).
 
     feltwire history export --format phh|pokerstars|ohh [--config hub.toml | --state-dir DIR]
         [--table T] [--since DATE] [--until DATE] [--player NAME] [--game CODE]
@@ -26,21 +26,19 @@ argument or no store, 130 interrupted.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from hub.adapters.hands.reader import hand_rows, replay
+from hub.adapters.hands.history import export_text
+from hub.adapters.hands.reader import hand_rows
 from hub.app.errors import HandStoreError
 from hub.cli.history_store import add_store_arguments, hand_query, open_store
 from hub.rules.errors import RulesError
-from hub.rules.exports import FORMATS, SEPARATOR, SUFFIX, hand_text
-from hub.rules.pokerstars import Perspective
+from hub.rules.exports import FORMATS, SEPARATOR, SUFFIX, file_name
 
 __all__ = ["add_parser", "export"]
 
@@ -87,7 +85,7 @@ class _Files:
             assert self.out is not None
             if self.per_table:
                 self.out.mkdir(parents=True, exist_ok=True)
-                final = self.out / f"{_safe(key)}{SUFFIX[self.fmt]}"
+                final = self.out / f"{file_name(key)}{SUFFIX[self.fmt]}"
             else:
                 self.out.parent.mkdir(parents=True, exist_ok=True)
                 final = self.out
@@ -111,11 +109,6 @@ class _Files:
         self._open.clear()
 
 
-def _safe(name: str) -> str:
-    """A table id as an ASCII file name (the OHH storage format asks for one)."""
-    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
-
-
 def export(args: Any, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run ``feltwire history export`` with parsed ``args``; the exit status."""
     stdout = sys.stdout if stdout is None else stdout
@@ -137,16 +130,16 @@ def export(args: Any, stdout: TextIO | None = None, stderr: TextIO | None = None
         rows = hand_rows(store, query)
         shown = stderr.isatty() and args.out is not None
         for i, row in enumerate(rows, start=1):
+            number = files.next_number(str(row["table_id"]))
             try:
-                stored = replay(store, row)
+                table, text = export_text(
+                    store, row, args.format, args.perspective, hero=args.hero, number=number
+                )
             except (HandStoreError, RulesError) as exc:
                 failed += 1
                 print(f"{PROG}: {exc}", file=stderr)
                 continue
-            view = _view(args, stored.context.players)
-            number = files.next_number(stored.context.table)
-            text = hand_text(args.format, stored.hand, stored.context, view, number=number)
-            files.write(stored.context.table, text)
+            files.write(table, text)
             if shown:
                 print(f"\r{PROG}: {i}/{len(rows)} hands", end="", file=stderr, flush=True)
         written = files.finish()
@@ -170,12 +163,3 @@ def export(args: Any, stdout: TextIO | None = None, stderr: TextIO | None = None
         where = ", ".join(str(p) for p in written) or "no file (no hand matched)"
         print(f"{hands} hands written ({args.format}, {args.perspective}): {where}", file=stdout)
     return 1 if failed else 0
-
-
-def _view(args: Any, players: Sequence[str]) -> Perspective:
-    if args.perspective == "all":
-        return Perspective.everything()
-    if args.perspective == "hero":
-        with contextlib.suppress(ValueError):
-            return Perspective.hero(list(players).index(args.hero))
-    return Perspective.shown()

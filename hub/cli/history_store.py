@@ -11,14 +11,14 @@ id) and ``--since`` / ``--until``: a date (``2026-12-02``, from midnight UTC) or
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from feltwire.config import load_command_config
-from hub.adapters.hands.reader import HandQuery
 from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
 from hub.app.errors import HandStoreError
+from hub.app.hand_history import HandQuery
+from hub.app.hand_history import moment as hand_moment
 from hub.bootstrap import hands_url
 from hub.cli.hub import default_state_dir
 from hub.config import HandsSettings, HubConfig
@@ -62,14 +62,9 @@ def hands_settings(args: Any, prog: str) -> HandsSettings:
 def moment(text: str) -> float:
     """A date or time argument as seconds since the epoch (UTC unless it says)."""
     try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a date or time (2026-12-02, 2026-12-02T21:30)"
-        ) from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return when.timestamp()
+        return hand_moment(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def hand_query(args: Any, player: str | None = None) -> HandQuery:

@@ -41,7 +41,9 @@ class Kind(enum.Enum):
 
 
 _K = Kind
-_STR = "action antenna card cards dtype error fields game id known last loss node now op player"
+_STR = (
+    "action antenna card cards dtype error field fields game id known last loss node now op player"
+)
 _STR += " rate ranks rule shape table tables value variant word"
 _INT = "amount bet big bought call cap count delivered got have held high index last_raise level"
 _INT += " limited lost low maximum minimum most n number pending players pot raise_by raises"
@@ -390,6 +392,12 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.http.no_hand": ("hub/web/console.py:_enter",),
     "refusal.http.no_rules": ("hub/web/clock.py:_command", "hub/web/console.py:"),
     "refusal.http.no_table": ("hub/web/dependencies.py:get_table",),
+    "refusal.http.no_hand_store": ("hub/web/history.py:history_of",),
+    "refusal.http.hand_store_failed": ("hub/web/history.py:_unreadable",),
+    "refusal.http.no_kept_hand": ("hub/web/history.py:history_hand",),
+    "refusal.http.history_all_cards": ("hub/web/history.py:_perspective",),
+    "refusal.http.bad_moment": ("hub/web/history.py:_moment",),
+    "refusal.http.audit_unavailable": ("hub/web/history.py:_audit",),
     "refusal.illegal_action.capped": (
         "hub/rules/hand/betting_round.py:BettingRound._raise_bounds",
     ),

@@ -34,7 +34,7 @@ from hub.rules.ohh import ohh_document
 from hub.rules.phh import dumps, from_hand, loads
 from hub.rules.pokerstars import HandContext, Perspective, pokerstars_text
 
-__all__ = ["FORMATS", "SUFFIX", "hand_text", "phh_fields"]
+__all__ = ["FORMATS", "SUFFIX", "file_name", "hand_text", "phh_fields"]
 
 FORMATS = ("phh", "pokerstars", "ohh")
 """The formats, as ``--format`` names them."""
@@ -42,6 +42,17 @@ SUFFIX = {"phh": ".phhs", "pokerstars": ".txt", "ohh": ".ohh"}
 """The file suffix of a file of hands in each format."""
 SEPARATOR = {"phh": "", "pokerstars": "\n\n", "ohh": "\n"}
 """What goes between two hands' texts in a file (each text ends with a newline)."""
+
+
+def file_name(table: str) -> str:
+    """A table id as an ASCII file name (the OHH storage format asks for one).
+
+    >>> file_name("Stůl 1")
+    'St_l_1'
+    """
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in table)
+
+
 _DEALT = re.compile(r"^(d dh p(\d+) )(\S+)$")
 _DISCARD = re.compile(r"^(p(\d+) sd )(\S+)$")
 _SHOW = re.compile(r"^p\d+ sm( |$)")

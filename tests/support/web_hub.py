@@ -15,7 +15,14 @@ import httpx
 from fastapi import FastAPI
 
 from hub.bootstrap import HubRuntime, start_hub
-from hub.config import HubConfig, HubMqttSettings, PlayerSettings, RulesSettings, WebSettings
+from hub.config import (
+    HandsSettings,
+    HubConfig,
+    HubMqttSettings,
+    PlayerSettings,
+    RulesSettings,
+    WebSettings,
+)
 from hub.security.users import WebUser, hash_web_password
 from hub.web.auth import CSRF_HEADER, SESSION_COOKIE
 from hub.web.server import ConnectionGuard, HubServerConfig
@@ -35,15 +42,19 @@ def user_name(role: str) -> str:
     return f"{role}-user"
 
 
-def hub_config(state_dir: Path | None = None, **web: Any) -> HubConfig:
+def hub_config(
+    state_dir: Path | None = None, *, hands: HandsSettings | None = None, **web: Any
+) -> HubConfig:
     """A one-table hub with rules (two players seated), the test users and token secret,
-    on free ports; ``web`` overrides ``[web]`` settings."""
+    on free ports; ``hands`` its ``[hands]`` store (default: SQLite in ``state_dir``),
+    ``web`` overrides ``[web]`` settings."""
     return HubConfig(
         table="t1",
         mqtt=HubMqttSettings(embedded_port=0),
         web=WebSettings(port=0, token_secret=SECRET, users=USERS, **web),
         rules=two_seated(),
         state_dir=state_dir,
+        hands=hands or HandsSettings(),
     )
 
 
@@ -64,12 +75,13 @@ async def running_hub(
     *,
     clock: MovableClock | None = None,
     monotonic: MovableClock | None = None,
+    hands: HandsSettings | None = None,
     **web: Any,
 ) -> AsyncIterator[HubRuntime]:
     """A hub of :func:`hub_config`, stopped afterwards; ``clock`` and ``monotonic`` are its
     wall and monotonic clocks (None: the system's)."""
     hub = await start_hub(
-        hub_config(state_dir, **web),
+        hub_config(state_dir, hands=hands, **web),
         clock=clock or time.time,
         monotonic=monotonic or time.monotonic,
     )

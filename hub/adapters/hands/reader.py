@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, select
+from sqlalchemy import ColumnElement, Select, func, select
 
 from feltwire.cards import card_index
 from hub.adapters.hands import schema
 from hub.adapters.hands.store import HandStore
 from hub.app.errors import HandStoreError
+from hub.app.hand_history import HandQuery, KeptHand
 from hub.rules.dealing import UNKNOWN
 from hub.rules.games import BringInTies, Options, Stakes, game
 from hub.rules.hand import Hand, Phase
@@ -30,25 +31,15 @@ from hub.rules.pokerstars import HandContext
 __all__ = [
     "HandQuery",
     "StoredHand",
+    "count_hands",
     "find_hands",
     "hand_conditions",
+    "hand_row",
     "hand_rows",
+    "kept_hands",
     "replay",
     "the_player",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class HandQuery:
-    """Which hands: of a ``table``, started at or after ``since`` and before ``until``
-    (seconds since the epoch), with a ``player`` (a name or a club id) dealt in, of a
-    ``game`` (variant code); None: any."""
-
-    table: str | None = None
-    since: float | None = None
-    until: float | None = None
-    player: str | None = None
-    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +84,70 @@ def _query(q: HandQuery) -> Select[Any]:
     return query.order_by(h.c.started_at, h.c.table_id, h.c.number)
 
 
-def hand_rows(store: HandStore, query: HandQuery | None = None) -> list[dict[str, Any]]:
-    """The ``hands`` rows ``query`` finds, oldest first."""
+def hand_rows(
+    store: HandStore,
+    query: HandQuery | None = None,
+    *,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[dict[str, Any]]:
+    """The ``hands`` rows ``query`` finds, oldest first (``limit`` of them from
+    ``offset``, when given)."""
+    found = _query(query or HandQuery())
+    if limit is not None:
+        found = found.limit(limit).offset(offset)
     with store.connect() as conn:
-        return [dict(r._mapping) for r in conn.execute(_query(query or HandQuery()))]
+        return [dict(r._mapping) for r in conn.execute(found)]
+
+
+def hand_row(store: HandStore, hand_id: int) -> dict[str, Any] | None:
+    """The ``hands`` row of the stored hand ``hand_id`` (None: none, or voided)."""
+    h = schema.hands
+    with store.connect() as conn:
+        found = conn.execute(select(h).where(h.c.id == hand_id, h.c.voided.is_(False))).first()
+    return None if found is None else dict(found._mapping)
+
+
+def count_hands(store: HandStore, query: HandQuery | None = None) -> int:
+    """How many hands ``query`` finds."""
+    found = _query(query or HandQuery()).order_by(None).subquery()
+    with store.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(found)).scalar_one())
+
+
+def kept_hands(
+    store: HandStore, rows: list[dict[str, Any]], *, whole: bool = False
+) -> list[KeptHand]:
+    """The hands of ``rows`` (``hands`` rows) with their seats and awards, and, when
+    ``whole``, their actions, cards, pots and alerts too — a query a table, not a hand."""
+    tables = [schema.hand_seats, schema.awards]
+    if whole:
+        tables += [schema.actions, schema.cards, schema.pots, schema.alerts]
+    ids = [int(r["id"]) for r in rows]
+    children: dict[str, dict[int, list[dict[str, Any]]]] = {}
+    with store.connect() as conn:
+        for table in tables:
+            by_hand: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+            if ids:
+                for r in conn.execute(select(table).where(table.c.hand_id.in_(ids))):
+                    by_hand[int(r.hand_id)].append(dict(r._mapping))
+            children[table.name] = by_hand
+
+    def of(table: str, row: dict[str, Any]) -> list[dict[str, Any]]:
+        return children.get(table, {}).get(int(row["id"]), [])
+
+    return [
+        KeptHand(
+            row,
+            seats=of("hand_seats", row),
+            awards=of("awards", row),
+            actions=of("actions", row),
+            cards=of("cards", row),
+            pots=of("pots", row),
+            alerts=of("alerts", row),
+        )
+        for row in rows
+    ]
 
 
 def find_hands(store: HandStore, query: HandQuery | None = None) -> Iterator[StoredHand]:
