@@ -40,11 +40,15 @@ export function takeSnapshot(snap, first) {
   setClock(r ? r.clock : null);
   if (!r) return;
   (r.players || []).forEach((p) => model.names.set(p.seat, p.name));
-  // the current hand's alerts (the last hand's until the next starts); a notice of no
-  // hand that came live (a tag seen between hands) is kept until the next hand
-  const notices = model.alerts.filter((a) => !a.hand);
+  // the current hand's alerts (the last hand's until the next starts); a notice of no (a tag seen between hands) is kept until the next hand
+  // hand that came live (a tag seen between hands) is kept until the next hand; an alert
+  // the feed brought is kept unless the snapshot is of a later hand (an answer of
+  // /api/public may be older than the frames taken while it travelled)
+  const live = model.alerts.filter((a) => !a.hand || a.hand >= r.hand);
   const mine = (r.alerts || []).filter((a) => a.hand && a.hand === r.hand);
-  model.alerts = [...notices, ...mine].sort((a, b) => b.t - a.t).slice(0, MAX_ALERTS);
+  const seen = new Set(live.map(alertKey));
+  const merged = [...live, ...mine.filter((a) => !seen.has(alertKey(a)))];
+  model.alerts = merged.sort((a, b) => b.t - a.t).slice(0, MAX_ALERTS);
   if (first && r.awards && r.awards.length) model.awards = { hand: lastHand(r), lines: r.awards };
   // the hub's results of the last hand replace what the page named from the awards
   // (never a newer hand's: a pot won uncontested is awarded before its hand ends)
@@ -54,6 +58,11 @@ export function takeSnapshot(snap, first) {
   }
 }
 
+/** What tells two alerts apart: the rules' number, else the hub's own code and time. */
+function alertKey(a) {
+  return a.id ? "#" + a.id : a.code + "@" + a.t;
+}
+
 /** Take an alert of the feed: the current hand's (or a notice of none) go on the list,
  * newest first, at most MAX_ALERTS; an alert of another hand, or the hub's own about a
  * node, is not the room's. Returns whether the list changed. */
@@ -61,7 +70,10 @@ export function takeAlert(ev) {
   const r = model.rules;
   const current = r ? r.hand : 0;
   const notice = ev.code === "floor_called";
-  if (ev.hand ? ev.hand !== current : !notice) return false;
+  // an alert of a hand later than the page's picture is the current hand's: the picture
+  // (a snapshot still travelling) is behind the feed, not the alert
+  if (ev.hand ? ev.hand < current : !notice) return false;
+  if (model.alerts.some((a) => alertKey(a) === alertKey(ev))) return false;
   model.alerts.unshift(ev);
   model.alerts.length = Math.min(model.alerts.length, MAX_ALERTS);
   return true;
