@@ -388,6 +388,8 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.http.no_antenna": ("hub/web/console.py:console_card",),
     "refusal.http.no_clock": ("hub/web/clock.py:_command",),
     "refusal.http.no_hand": ("hub/web/console.py:_enter",),
+    "refusal.http.no_logo": ("hub/web/producer.py:overlay_logo",),
+    "refusal.http.no_photo": ("hub/web/producer.py:overlay_photo",),
     "refusal.http.no_rules": ("hub/web/clock.py:_command", "hub/web/console.py:"),
     "refusal.http.no_table": ("hub/web/dependencies.py:get_table",),
     "refusal.illegal_action.capped": (

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from feltwire.cards import CardIndex, card_code
 from feltwire.protocol import (
@@ -33,6 +34,8 @@ from feltwire.protocol import (
     LastAction,
     OverlayAward,
     OverlayAwardText,
+    OverlayClock,
+    OverlayLevel,
     OverlayPicture,
     OverlayPlayer,
     OverlayStakes,
@@ -55,6 +58,7 @@ __all__ = [
     "SEAT_EQUITY",
     "OverlayScene",
     "equity_summary",
+    "overlay_clock",
     "overlay_picture",
     "seat_cards",
 ]
@@ -78,7 +82,8 @@ class OverlayScene:
     events, kept until the next hand starts); ``awards``: the read-outs
     of the last hand's end (what ``hand_end`` carried); ``equity``: the last equity frame;
     ``unknown``: the readers whose node is offline (left out of ``antennas``; the picture
-    names them).
+    names them); ``clock``: the tournament clock (:func:`overlay_clock`; None: a cash
+    game); ``faces``: a player's country and photo file, by name (from their record).
     """
 
     antennas: Mapping[str, Sequence[str]]
@@ -91,6 +96,38 @@ class OverlayScene:
     awards: Sequence[AwardLine] = ()
     equity: EquityFrame | None = field(default=None)
     unknown: frozenset[str] = frozenset()
+    clock: OverlayClock | None = None
+    faces: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
+
+
+def overlay_clock(state: Mapping[str, Any], now: float) -> OverlayClock:
+    """The tournament clock's state at ``now`` (:meth:`hub.app.tournament_clock.
+    TournamentClock.state`) as the picture holds it: when the level ends on the hub's
+    time while it runs (so the picture does not change as the seconds pass), the time left
+    when it stands still (paused, not started, or the last level over).
+
+    >>> c = overlay_clock({"level": 1, "levels": 2, "small_blind": 10, "big_blind": 20,
+    ...     "ante": 0, "time_left": 840.0, "started": True, "paused": False, "next": None}, 60.0)
+    >>> c.ends_at, c.time_left
+    (900.0, None)
+    """
+    left = float(state["time_left"])
+    runs = bool(state["started"]) and not state["paused"] and left > 0
+    nxt = state.get("next")
+    return OverlayClock(
+        level=state["level"],
+        levels=state["levels"],
+        small_blind=state["small_blind"],
+        big_blind=state["big_blind"],
+        ante=state["ante"],
+        started=state["started"],
+        paused=state["paused"],
+        time_left=None if runs else left,
+        ends_at=round(now + left, 3) if runs else None,
+        next=None
+        if nxt is None
+        else OverlayLevel(**{k: nxt[k] for k in OverlayLevel.model_fields}),
+    )
 
 
 def seat_cards(antennas: Mapping[str, Sequence[str]], seat: int) -> list[str]:
@@ -250,6 +287,7 @@ def _without_rules(scene: OverlayScene) -> OverlayPicture:
         equity=equity_summary(scene.equity, board),
         awards=[],
         unknown=sorted(scene.unknown),
+        clock=scene.clock,
     )
 
 
@@ -287,6 +325,7 @@ def _with_rules(
         stack = hand.stacks[h] if h is not None and live else None
         if stack is None and player is not None and (not live or h is not None):
             stack = player.stack
+        face = scene.faces.get(player.name, (None, None)) if player is not None else (None, None)
         known = [_code(c) for c in hand.hole[h]] if h is not None else []
         spare = [c for c in seat_cards(scene.antennas, seat) if c not in known]
         cards = [c if c is not None or not spare else spare.pop(0) for c in known]
@@ -311,6 +350,8 @@ def _with_rules(
                 equity=None
                 if folded
                 else _settled(_player_equity(equity, seat), seat, won, alone, total_won),
+                country=face[0],
+                photo=face[1],
             )
         )
     names = hand_names(setup.game.code, shown, board) if scene.pots else {}
@@ -346,6 +387,7 @@ def _with_rules(
         hole_cards=sum(len(street.hole_up) for street in setup.game.streets),
         stakes=_stakes(setup, scene.blinds),
         pots=_contested(hand.pots()) if live and not monitor.void else [],
+        clock=scene.clock,
     )
 
 

@@ -1,0 +1,105 @@
+"""The overlay's branding in the hub's config (``[branding]``, a player's ``country`` and
+``photo``): every file is checked when the config is read, each problem a config error
+that names the file and the key; and the producer's switches, kept in the state folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from feltwire.config import load_config
+from feltwire.errors import ConfigError
+from hub.config import HubConfig
+from hub.web.producer import SETTINGS_FILE, ProducerSwitches, TableBrand
+from tests.support.images import write_png
+
+RULES = """
+[rules]
+[[rules.players]]
+seat = 1
+name = "Anna"
+buy_in = 1000
+"""
+
+
+def config_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "hub.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def refusal(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ConfigError) as caught:
+        load_config(HubConfig, config_file(tmp_path, text))
+    return str(caught.value)
+
+
+def test_a_logo_and_photos_beside_the_config_are_found_and_served(tmp_path: Path) -> None:
+    write_png(tmp_path / "logo.png")
+    (tmp_path / "faces").mkdir()
+    write_png(tmp_path / "faces" / "anna.png")
+    text = (
+        '[branding]\nname = "Casino Praha"\nlogo = "logo.png"\nphotos_dir = "faces"\n'
+        + RULES
+        + 'country = "cz"\nphoto = "anna.png"\n'
+    )
+    cfg = load_config(HubConfig, config_file(tmp_path, text))
+    assert cfg.branding.logo == tmp_path / "logo.png"
+    (player,) = cfg.rules.players if cfg.rules else ()
+    assert (player.country, player.photo) == ("CZ", "anna.png")
+    brand = TableBrand.load(cfg.table_configs()[0].branding)
+    assert brand.name == "Casino Praha" and brand.logo is not None
+    assert brand.logo[1] == "image/png" and brand.logo[0].startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("branding", "said"),
+    [
+        ('logo = "missing.png"', "the logo {dir}/missing.png: no such file"),
+        ('logo = "folder.png"', "the logo {dir}/folder.png: not a file"),
+        ('logo = "logo.bmp"', "the logo {dir}/logo.bmp: not one of"),
+        ('logo = "empty.png"', "the logo {dir}/empty.png: the file is empty"),
+        ('photos_dir = "nowhere"', "photos_dir {dir}/nowhere: no such folder"),
+    ],
+)
+def test_a_logo_the_overlay_cannot_show_is_a_config_error(
+    tmp_path: Path, branding: str, said: str
+) -> None:
+    (tmp_path / "folder.png").mkdir()
+    (tmp_path / "logo.bmp").write_bytes(b"BM")
+    (tmp_path / "empty.png").write_bytes(b"")
+    message = refusal(tmp_path, f"[branding]\n{branding}\n")
+    assert "branding." in message and said.format(dir=tmp_path) in message, message
+
+
+@pytest.mark.parametrize(
+    ("player", "said"),
+    [
+        ('country = "XX"', "'XX' is no ISO 3166-1 alpha-2 country code"),
+        ('country = "Czechia"', "is no ISO 3166-1 alpha-2 country code"),
+        ('photo = "../anna.png"', "a photo is a file name in [branding] photos_dir"),
+        ('photo = "anna.txt"', "a photo is one of"),
+        ('photo = "anna.png"', "seat 1 (Anna): photo 'anna.png' needs [branding] photos_dir"),
+    ],
+)
+def test_a_player_record_the_overlay_cannot_show_is_a_config_error(
+    tmp_path: Path, player: str, said: str
+) -> None:
+    assert said in refusal(tmp_path, RULES + player + "\n")
+
+
+def test_a_photo_missing_from_its_folder_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "faces").mkdir()
+    text = '[branding]\nphotos_dir = "faces"\n' + RULES + 'photo = "anna.png"\n'
+    message = refusal(tmp_path, text)
+    assert f"photo 'anna.png': {tmp_path}/faces/anna.png: no such file" in message, message
+
+
+def test_the_producers_switches_outlive_a_restart(tmp_path: Path) -> None:
+    assert ProducerSwitches(tmp_path).get("t1").leaderboard is False
+    ProducerSwitches(tmp_path).set("t1", leaderboard=True)
+    again = ProducerSwitches(tmp_path)
+    assert again.get("t1").leaderboard is True and again.get("t2").leaderboard is False
+    (tmp_path / SETTINGS_FILE).write_text("not json", encoding="utf-8")
+    assert ProducerSwitches(tmp_path).get("t1").leaderboard is False  # said, and off
