@@ -165,3 +165,30 @@ async def test_a_card_turns_over_unless_the_viewer_wants_less_motion(browser: An
             await page.wait_for_selector(card, timeout=WAIT)
         assert await moving.evaluate(REVEAL, card) == [True, "reveal"]
         assert await still.evaluate(REVEAL, card) == [True, "none"]
+
+
+TEN = {s: (f"Player {s}", 1000 - 10 * s) for s in range(1, 11)}
+OVERLAPS = """() => {
+  const b = document.querySelector('#leaderboard').getBoundingClientRect();
+  return [...document.querySelectorAll('#seats .seat:not([hidden])')].filter((s) => {
+    const p = s.getBoundingClientRect();
+    return p.left < b.right && b.left < p.right && p.top < b.bottom && b.top < p.bottom;
+  }).map((s) => s.dataset.seat);
+}"""
+
+
+async def test_the_leaderboard_of_ten_players_covers_no_plate(browser: Any) -> None:
+    async with room(LIVE, players=TEN) as r:
+        assert (await set_leaderboard(r.hub.web_url, r.hub.producer_token, True)).is_success
+        page = await browser.new_page(viewport={"width": 1920, "height": 1080})
+        await page.goto(r.hub.overlay_url + "&lang=en")
+        await page.wait_for_selector("#leaderboard:not([hidden])", timeout=WAIT)
+        await page.wait_for_function(
+            "document.querySelectorAll('#leaderboard-list li').length === 10", timeout=WAIT
+        )
+        stacks = [stack for _, stack in await leaders(page)]
+        assert stacks == sorted(stacks, reverse=True)
+        assert await page.evaluate(OVERLAPS) == []
+        await page.screenshot(
+            path=str(ARTIFACTS / "overlay-leaderboard-10p.png"), animations="disabled"
+        )

@@ -57,7 +57,7 @@ function sync(s) {
 export function drawTicker(s) {
   const parts = [];
   if (s.hand !== null && s.hand !== undefined) parts.push(t("ticker.hand", { n: s.hand }));
-  const k = s.stakes || (s.clock && !s.in_hand ? s.clock : null);
+  const k = s.clock && !s.in_hand ? s.clock : s.stakes; // between hands: the level's
   if (k && k.small_blind !== null && k.big_blind !== null) {
     parts.push(t("ticker.blinds", { sb: num(k.small_blind), bb: num(k.big_blind) }));
   }
