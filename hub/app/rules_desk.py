@@ -389,7 +389,7 @@ class RulesDesk:
         table, seat = self.table, cmd.seat
         entry = Entry.WAIT_FOR_BIG_BLIND if cmd.wait else Entry.POST
         if cmd.op is SeatOp.SIT:
-            table.join(seat, cmd.name, cmd.amount, now, entry, club_id=cmd.club_id)
+            table.join(seat, cmd.name, cmd.amount, now, entry, club_id=cmd.club_id, face=cmd.face)
             self._buy_in[seat] = cmd.amount
         elif cmd.op is SeatOp.TOP_UP:
             table.add_chips(seat, cmd.amount, now)

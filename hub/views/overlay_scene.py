@@ -51,7 +51,7 @@ from hub.rules.dealing import ShowOrMuck
 from hub.rules.pots import Pot
 from hub.rules.procedure import DealingMonitor
 from hub.rules.setup import HandSetup
-from hub.rules.table import Table
+from hub.rules.table import SeatedPlayer, Table
 
 __all__ = [
     "BOARD_READERS",
@@ -235,6 +235,17 @@ def hand_names(game_code: str, shown: Mapping[int, list[str]], board: list[str])
     return {seat: name for seat, name in zip(whole, named, strict=True) if name is not None}
 
 
+def _face(
+    player: SeatedPlayer | None, faces: Mapping[str, tuple[str | None, str | None]]
+) -> tuple[str | None, str | None]:
+    """A player's country and photo: those given when they sat down, else those of the
+    configured player of their name (None: none)."""
+    if player is None:
+        return None, None
+    country, photo = faces.get(player.name, (None, None))
+    return player.face.country or country, player.face.photo or photo
+
+
 def _code(card: CardIndex) -> str | None:
     return card_code(card) if card >= 0 else None
 
@@ -325,7 +336,7 @@ def _with_rules(
         stack = hand.stacks[h] if h is not None and live else None
         if stack is None and player is not None and (not live or h is not None):
             stack = player.stack
-        face = scene.faces.get(player.name, (None, None)) if player is not None else (None, None)
+        face = _face(player, scene.faces)
         known = [_code(c) for c in hand.hole[h]] if h is not None else []
         spare = [c for c in seat_cards(scene.antennas, seat) if c not in known]
         cards = [c if c is not None or not spare else spare.pop(0) for c in known]

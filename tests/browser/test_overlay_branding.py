@@ -192,3 +192,50 @@ async def test_the_leaderboard_of_ten_players_covers_no_plate(browser: Any) -> N
         await page.screenshot(
             path=str(ARTIFACTS / "overlay-leaderboard-10p.png"), animations="disabled"
         )
+
+
+async def sit(url: str, dealer: str, body: dict[str, Any]) -> httpx.Response:
+    """``POST /api/console/seat`` as the dealer."""
+    return await asyncio.to_thread(
+        httpx.post, f"{url}/api/console/seat?token={dealer}", json=body, timeout=10
+    )
+
+
+async def test_a_player_seated_at_the_console_with_a_country_shows_its_flag(
+    browser: Any, tmp_path: Path
+) -> None:
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    write_png(photos / "eva.png", 40, 40, (240, 200, 40))
+    async with room(LIVE, branding=BrandingSettings(photos_dir=photos)) as r:
+        url = r.hub.web_url
+        console = await browser.new_page(viewport={"width": 1024, "height": 768})
+        await console.goto(f"{url}/console?token={r.dealer}&lang=en")
+        await console.wait_for_selector("#status[data-state='live']", timeout=WAIT)
+        await console.click("#seat-list li[data-seat='5'] button[data-op='sit']")
+        await console.fill("#seat-name", "Eva")
+        await console.fill("#seat-country", "sk")
+        await console.click("#seat-submit")
+        await console.wait_for_selector(
+            ".seat[data-seat='5'] [data-field=name]:text-is('Eva')", timeout=WAIT
+        )
+        # the hand ends; a second player sits down with a photo, and the next hand deals
+        # them both in: the overlay shows the flag and the photo
+        page = await browser.new_page(viewport={"width": 1920, "height": 1080})
+        await page.goto(r.hub.overlay_url + "&lang=en")
+        sb, _bb, button = r.seats
+        await r.act(button, "fold")
+        await r.act(sb, "fold")
+        # a photo at sit-down must be one of the folder's, a country an ISO code
+        oto = {"op": "sit", "seat": 6, "name": "Oto", "amount": 500}
+        bad = await sit(url, r.dealer, oto | {"photo": "nobody.png"})
+        assert bad.status_code == 422, bad.text
+        bad = await sit(url, r.dealer, oto | {"country": "QQ"})
+        assert bad.status_code == 422 and "QQ" in bad.text, bad.text
+        ok = await sit(url, r.dealer, oto | {"photo": "eva.png"})
+        assert ok.status_code == 200, ok.text
+        await page.wait_for_selector(seat_sel(5), timeout=WAIT)
+        assert await page.text_content(seat_sel(5, "flag")) == "🇸🇰"
+        assert await page.locator(seat_sel(5, "photo")).is_hidden()
+        await page.wait_for_function(IMAGE, arg=seat_sel(6, "photo"), timeout=WAIT)
+        assert await page.locator(seat_sel(6, "flag")).is_hidden()

@@ -103,3 +103,33 @@ def test_the_producers_switches_outlive_a_restart(tmp_path: Path) -> None:
     assert again.get("t1").leaderboard is True and again.get("t2").leaderboard is False
     (tmp_path / SETTINGS_FILE).write_text("not json", encoding="utf-8")
     assert ProducerSwitches(tmp_path).get("t1").leaderboard is False  # said, and off
+
+
+def test_a_country_and_photo_given_at_sit_down_are_logged_and_kept() -> None:
+    from hub.app.codec import decode_table, encode_table
+    from hub.app.records import SeatCommand, SeatOp
+    from hub.rules.table.seating import PlayerFace
+
+    cmd = SeatCommand(SeatOp.SIT, 5, name="Eva", amount=500, face=PlayerFace("SK", "eva.png"))
+    payload = encode_table(cmd)
+    assert (payload["country"], payload["photo"]) == ("SK", "eva.png")
+    assert decode_table(payload) == cmd
+    plain = encode_table(SeatCommand(SeatOp.SIT, 5, name="Eva", amount=500))
+    assert "country" not in plain and "photo" not in plain  # older logs read the same
+    assert decode_table(plain).face == PlayerFace()
+
+
+def test_the_tables_state_keeps_a_players_country_and_photo() -> None:
+    from hub.config import RulesSettings
+    from hub.rules.table.seating import PlayerFace
+    from tests.support.clocks import FakeClock
+    from tests.support.service import hub_service
+
+    app, other = (hub_service(FakeClock(), rules=RulesSettings(), opened=False) for _ in "ab")
+    assert app.desk is not None and other.desk is not None
+    face = PlayerFace("SK", "eva.png")
+    app.desk.table.join(5, "Eva", 500, 0.0, face=face)
+    app.desk.table.join(6, "Oto", 500, 0.0)
+    other.desk.table.import_state(app.desk.table.export_state())
+    assert other.desk.table.players[5].face == face
+    assert other.desk.table.players[6].face == PlayerFace()
