@@ -39,6 +39,7 @@ console's view (never a hole card before showdown).
 ...     def publish(self, frame): pass
 ...     def both(self, frame, now): pass
 ...     def to_overlay(self, frame, happened): pass
+...     def overlay_changed(self, now): pass
 ...     def set_light(self, seat, pattern): pass
 ...     def send_alert(self, frame): pass
 >>> players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]

@@ -41,8 +41,8 @@ class Kind(enum.Enum):
 
 
 _K = Kind
-_STR = "action antenna card cards country dtype error fields game id known last loss node now op photo"
-_STR += " player rate ranks rule shape table tables value variant word"
+_STR = "action antenna card cards country dtype error fields game id known last loss node now op"
+_STR += " photo player rate ranks rule shape table tables value variant word"
 _INT = "amount bet big bought call cap count delivered got have held high index last_raise level"
 _INT += " limited lost low maximum minimum most n number pending players pot raise_by raises"
 _INT += " refused room seats size small stack started thrown to total unit"
