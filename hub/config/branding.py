@@ -66,7 +66,7 @@ def country_code(code: str) -> str:
 
 def photo_name(name: str) -> str:
     """``name`` as a photo's file name: a plain name (no folder) of an image type."""
-    if not name or name != Path(name).name or name.startswith("."):
+    if not name or "\x00" in name or name != Path(name).name or name.startswith("."):
         raise ValueError(f"{name!r}: a photo is a file name in [branding] photos_dir")
     if Path(name).suffix.lower() not in IMAGE_TYPES:
         raise ValueError(f"{name!r}: a photo is one of {', '.join(sorted(IMAGE_TYPES))}")

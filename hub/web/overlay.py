@@ -113,7 +113,7 @@ async def overlay_page(request: Request, service: ReaderDep, who: OverlayPageDep
         return await refused(request, refusal)
     table = escape(service.table)
     name = escape(brand_of(request, service.table).name or service.table)
-    html = page("overlay.html", TITLE=f"feltwire overlay — {table}", TABLE=name)
+    html = page("overlay.html", TITLE=f"feltwire overlay — {table}", TABLE=table, NAME=name)
     return HTMLResponse(html)
 
 

@@ -165,7 +165,11 @@ async def overlay_photo(conn: Request, service: ReaderDep, _: PublicDep, name: s
         path = None if folder is None else folder / photo_name(name)
     except ValueError:
         path = None
-    if path is None or not path.is_file():
+    try:
+        found = path is not None and path.is_file()
+    except (OSError, ValueError):  # a name no file system takes
+        found = False
+    if path is None or not found:
         raise Refusal(404, Text("refusal.http.no_photo", {"name": name}))
     media_type = IMAGE_TYPES[path.suffix.lower()]
     return FileResponse(path, media_type=media_type, headers={"Cache-Control": "max-age=300"})

@@ -75,6 +75,7 @@ async def test_branding_flags_photos_and_the_leaderboard(browser: Any, tmp_path:
         # the room's name and its logo, loaded from the hub
         assert await page.inner_text("#ticker-table") == "CASINO PRAHA — TABLE 1"  # CSS caps
         assert await page.text_content("#ticker-table") == "Casino Praha — Table 1"
+        assert await page.get_attribute("body", "data-table") == "t1"  # the id, for scenes
         await page.wait_for_function(IMAGE, arg="#ticker-logo", timeout=WAIT)
         assert await page.get_attribute("#ticker-logo", "src") == "/overlay/logo?table=t1"
         # flags and the photo from the players' records; the plate without them as ever
