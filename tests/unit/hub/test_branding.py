@@ -133,3 +133,33 @@ def test_the_tables_state_keeps_a_players_country_and_photo() -> None:
     other.desk.table.import_state(app.desk.table.export_state())
     assert other.desk.table.players[5].face == face
     assert other.desk.table.players[6].face == PlayerFace()
+
+
+def test_check_config_names_a_missing_logo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hub.cli.hub import main
+
+    hub_toml = config_file(tmp_path, '[branding]\nlogo = "logo.png"\n')
+    assert main(["--config", str(hub_toml), "--check-config"]) == 2
+    said = capsys.readouterr()
+    assert f"the logo {tmp_path}/logo.png: no such file" in said.out + said.err
+    write_png(tmp_path / "logo.png")
+    assert main(["--config", str(hub_toml), "--check-config"]) == 0
+
+
+async def test_a_logo_gone_by_the_start_stops_the_hub_with_a_config_error(
+    tmp_path: Path,
+) -> None:
+    from hub.bootstrap import start_hub
+    from hub.config import BrandingSettings, HubMqttSettings, WebSettings
+
+    logo = write_png(tmp_path / "logo.png")
+    config = HubConfig(
+        mqtt=HubMqttSettings(embedded_port=0),
+        web=WebSettings(port=0),
+        branding=BrandingSettings(logo=logo),
+    )
+    logo.unlink()  # checked when the config was read; gone before the hub starts
+    with pytest.raises(ConfigError, match=r"\[branding\] logo .*logo.png: cannot be read"):
+        await start_hub(config)
