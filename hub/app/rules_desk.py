@@ -303,7 +303,7 @@ class RulesDesk:
             equity=equity,
             clock=None
             if (c := self.tournament_clock) is None
-            else overlay_clock(c.state(now), now),
+            else overlay_clock(c.tournament, now),
             faces={p.name: (p.country, p.photo) for p in self.settings.players},
         )
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from feltwire.cards import CardIndex, card_code
 from feltwire.protocol import (
@@ -52,6 +51,7 @@ from hub.rules.pots import Pot
 from hub.rules.procedure import DealingMonitor
 from hub.rules.setup import HandSetup
 from hub.rules.table import SeatedPlayer, Table
+from hub.rules.tournament import Level, Tournament
 
 __all__ = [
     "BOARD_READERS",
@@ -100,34 +100,40 @@ class OverlayScene:
     faces: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
 
-def overlay_clock(state: Mapping[str, Any], now: float) -> OverlayClock:
-    """The tournament clock's state at ``now`` (:meth:`hub.app.tournament_clock.
-    TournamentClock.state`) as the picture holds it: when the level ends on the hub's
-    time while it runs (so the picture does not change as the seconds pass), the time left
-    when it stands still (paused, not started, or the last level over).
+def overlay_clock(tournament: Tournament, now: float) -> OverlayClock:
+    """The tournament clock at ``now`` as the picture holds it: while it runs, when the
+    level ends on the hub's time (so the picture does not change as the seconds pass);
+    the time left when it stands (paused, not started, or the last level's time up).
 
-    >>> c = overlay_clock({"level": 1, "levels": 2, "small_blind": 10, "big_blind": 20,
-    ...     "ante": 0, "time_left": 840.0, "started": True, "paused": False, "next": None}, 60.0)
-    >>> c.ends_at, c.time_left
-    (900.0, None)
+    >>> from hub.rules.tournament import Level
+    >>> t = Tournament([Level(10, 20, minutes=15), Level(15, 30, 5, 15)], 3000)
+    >>> _ = t.start(now=0.0)
+    >>> c = overlay_clock(t, 60.0)
+    >>> c.level, c.ends_at, c.time_left, c.next.big_blind
+    (1, 900.0, None, 30)
     """
-    left = float(state["time_left"])
-    runs = bool(state["started"]) and not state["paused"] and left > 0
-    nxt = state.get("next")
+    t = tournament
+    number = t.level_number(now)
+    level = t.levels[number - 1]
+    left = t.time_left(now)
+    runs = t.running and left > 0
+    nxt = t.levels[number] if number < len(t.levels) else None
     return OverlayClock(
-        level=state["level"],
-        levels=state["levels"],
-        small_blind=state["small_blind"],
-        big_blind=state["big_blind"],
-        ante=state["ante"],
-        started=state["started"],
-        paused=state["paused"],
-        time_left=None if runs else left,
+        level=number,
+        levels=len(t.levels),
+        small_blind=level.small_blind,
+        big_blind=level.big_blind,
+        ante=level.ante,
+        started=t.started_at is not None,
+        paused=t.paused,
+        time_left=None if runs else round(left, 3),
         ends_at=round(now + left, 3) if runs else None,
-        next=None
-        if nxt is None
-        else OverlayLevel(**{k: nxt[k] for k in OverlayLevel.model_fields}),
+        next=None if nxt is None else OverlayLevel(**_level(nxt)),
     )
+
+
+def _level(level: Level) -> dict[str, int]:
+    return {"small_blind": level.small_blind, "big_blind": level.big_blind, "ante": level.ante}
 
 
 def seat_cards(antennas: Mapping[str, Sequence[str]], seat: int) -> list[str]:

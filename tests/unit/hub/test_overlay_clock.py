@@ -49,8 +49,9 @@ def test_the_overlay_shows_the_clock_of_its_delayed_picture() -> None:
     assert (shown["small_blind"], shown["big_blind"], shown["next"]["big_blind"]) == (10, 20, 30)
 
     held = app.feeds.held
-    clock.now = 1700.0  # a running clock is no change: no new picture as the seconds pass
-    app.feeds.overlay_changed(clock.now)
+    for k in range(200):  # a running clock is no change: no new picture as time passes
+        clock.now = 1600.0 + k * 0.4321987
+        app.feeds.overlay_changed(clock.now)
     assert app.feeds.held == held
 
     clock.now = 2000.0  # live: level 2 (since 1900); the overlay still shows 1400
