@@ -51,6 +51,7 @@ from hub.config import HandsSettings, HubConfig, ResolvedTable
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
 from hub.web.metrics import HubMetrics
+from hub.web.producer import TableBrand
 from hub.web.server import server_config
 
 if TYPE_CHECKING:  # amqtt (the `broker` extra) is imported only when the hub runs it
@@ -217,6 +218,7 @@ async def start_hub(
     held the event loop 70–110 ms, the largest pause a read's frame met (issue 16).
     """
     tables = config.table_configs()
+    brands = {t.table: TableBrand.load(t.branding) for t in tables}  # before anything runs
     log_paths = (
         {
             t.table: event_log_path(config.state_dir, t.table, several=bool(config.tables))
@@ -308,6 +310,8 @@ async def start_hub(
         metrics_token=metrics_token.get_secret_value() if metrics_token is not None else None,
         monotonic=monotonic,
         history=StoreHistory(hands) if hands is not None else None,
+        brands=brands,
+        state_dir=config.state_dir,
     )
     server = _Server(server_config(app, config.web, access_log=access_log))
     workers = _equity_workers(config, services)

@@ -27,7 +27,12 @@ from pydantic import Field
 from feltwire.protocol.alerts import AlertAckFrame, AlertFrame
 from feltwire.protocol.console import ConsoleStateFrame
 from feltwire.protocol.events import OverlayHandEvent, PublicHandEvent
-from feltwire.protocol.overlay import EquityFrame, OverlaySnapshotFrame, OverlayStateFrame
+from feltwire.protocol.overlay import (
+    EquityFrame,
+    OverlaySettingsFrame,
+    OverlaySnapshotFrame,
+    OverlayStateFrame,
+)
 from feltwire.protocol.table import (
     ButtonFrame,
     ClockFrame,
@@ -69,6 +74,7 @@ ConsoleFrame = Annotated[ConsoleStateFrame | PublicFeedFrame, Field(discriminato
 OverlayFrame = Annotated[
     OverlaySnapshotFrame
     | OverlayStateFrame
+    | OverlaySettingsFrame
     | OverlayAntennaFrame
     | OverlayHandEvent
     | HandFrame

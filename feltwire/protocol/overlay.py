@@ -120,6 +120,18 @@ class OverlayPlayer(FrameModel):
     mucked: bool
     won: Chips
     equity: PlayerEquity | None
+    country: str | None = Field(
+        None,
+        pattern=r"^[A-Z]{2}$",
+        description="the player's country, ISO 3166 alpha-2 (shown as a flag; None: none)",
+    )
+    photo: str | None = Field(
+        None,
+        description=(
+            "the file name of the player's photo in the configured photo folder, served at "
+            "/overlay/photo/<name> (None: none)"
+        ),
+    )
 
 
 class EquitySummary(FrameModel):
@@ -149,6 +161,39 @@ class OverlayStakes(FrameModel):
     small_blind: Chips | None = Field(description="None: the game has no blinds (stud)")
     big_blind: Chips | None
     ante: Chips
+
+
+class OverlayLevel(FrameModel):
+    """A tournament level's blinds and ante, for the overlay's ticker."""
+
+    small_blind: Chips
+    big_blind: Chips
+    ante: Chips
+
+
+class OverlayClock(OverlayLevel):
+    """The tournament clock as of the picture (behind the delay, like every card).
+
+    The picture holds when its level ends on the hub's time (``ends_at``); the hub turns
+    that into ``time_left`` as of the delayed picture each time it sends one (a ``state``
+    frame as it is released, the snapshot), and the page counts down from there.
+    """
+
+    level: int = Field(ge=1, description="the running level, 1-based")
+    levels: int = Field(ge=1, description="how many levels the schedule has")
+    started: bool
+    paused: bool
+    time_left: float | None = Field(
+        ge=0,
+        description=(
+            "seconds left in the level as of the frame (None only inside the hub, before "
+            "it sends the picture)"
+        ),
+    )
+    ends_at: float | None = Field(
+        description="the hub's time the level ends (None: paused, not started, or over)"
+    )
+    next: OverlayLevel | None = Field(description="the next level (None: the last)")
 
 
 class OverlayAward(AwardLine):
@@ -196,6 +241,9 @@ class OverlayPicture(FrameModel):
         default_factory=list,
         description="the main pot, then each side pot, bets in front of the players included",
     )
+    clock: OverlayClock | None = Field(
+        None, description="the tournament clock as of the picture (None: a cash game)"
+    )
 
 
 class OverlayStateFrame(VersionedFrame):
@@ -204,6 +252,24 @@ class OverlayStateFrame(VersionedFrame):
     type: Literal["state"] = "state"
     t: Timestamp | None = Field(description="the time of the frame that changed it")
     state: OverlayPicture
+
+
+class OverlaySettings(FrameModel):
+    """The overlay's branding (from the config) and the producer's switches (live, not
+    delayed: they show or hide graphics, never a card)."""
+
+    name: str | None = Field(description="the room or table name on the ticker (None: the id)")
+    logo: str | None = Field(description="the logo's URL on the hub (None: no logo)")
+    leaderboard: bool = Field(description="the producer shows the chip leaderboard")
+
+
+class OverlaySettingsFrame(VersionedFrame):
+    """``GET``/``POST /api/overlay/settings`` and, on ``/ws/overlay`` at once (not behind
+    the delay), each change the producer makes."""
+
+    type: Literal["settings"] = "settings"
+    table: TableId
+    settings: OverlaySettings
 
 
 class OverlaySnapshotFrame(VersionedFrame):
@@ -217,6 +283,9 @@ class OverlaySnapshotFrame(VersionedFrame):
     held: int = Field(0, ge=0, description="frames the delay holds back now")
     next_release_s: float | None = Field(
         None, ge=0, description="seconds until the next held frame is released (None: none held)"
+    )
+    settings: OverlaySettings | None = Field(
+        None, description="the branding and the producer's switches (None: the defaults)"
     )
 
 
@@ -240,9 +309,13 @@ __all__ = [
     "LastAction",
     "OverlayAward",
     "OverlayAwardText",
+    "OverlayClock",
     "OverlayDelayStatus",
+    "OverlayLevel",
     "OverlayPicture",
     "OverlayPlayer",
+    "OverlaySettings",
+    "OverlaySettingsFrame",
     "OverlaySnapshotFrame",
     "OverlayStakes",
     "OverlayStateFrame",

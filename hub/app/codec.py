@@ -19,6 +19,7 @@ from hub.app.records import (
 )
 from hub.rules import procedure
 from hub.rules.errors import TableSeat
+from hub.rules.table.seating import PlayerFace
 
 
 def encode_read(read: InventoryRead) -> dict[str, Any]:
@@ -107,6 +108,10 @@ def encode_table(cmd: TableCommand) -> dict[str, Any]:
         out |= {"name": cmd.name, "amount": cmd.amount, "wait": cmd.wait}
         if cmd.club_id:
             out["club_id"] = cmd.club_id
+        if cmd.face.country:
+            out["country"] = cmd.face.country
+        if cmd.face.photo:
+            out["photo"] = cmd.face.photo
     elif cmd.op is SeatOp.TOP_UP:
         out["amount"] = cmd.amount
     elif cmd.op is SeatOp.COME_BACK:
@@ -131,4 +136,5 @@ def decode_table(payload: Mapping[str, Any]) -> TableCommand:
         amount=int(payload.get("amount", 0)),
         wait=bool(payload.get("wait", False)),
         club_id=str(payload.get("club_id", "")),
+        face=PlayerFace(str(payload.get("country", "")), str(payload.get("photo", ""))),
     )

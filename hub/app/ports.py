@@ -161,6 +161,9 @@ class TableOutput(Protocol):
     def to_overlay(self, frame: Event, happened: float) -> None:
         """A frame to the overlay only, now or after the overlay's delay."""
 
+    def overlay_changed(self, now: float) -> None:
+        """The overlay's picture of the table may have changed (sent when it did)."""
+
     def set_light(self, seat: int, pattern: LightPattern) -> None:
         """Command a seat light."""
 

@@ -85,8 +85,8 @@ class TablePublisher:
         self.public = Broadcaster(tap=self._to_public_topic)
         self.overlay = Broadcaster()
         self.overlay_presence = TablePresence()
-        self.picture_source: Callable[[], dict[str, Any]] | None = None
-        """The overlay's picture of the live table now (JSON-ready), given by the
+        self.picture_source: Callable[[float], dict[str, Any]] | None = None
+        """The overlay's picture of the live table at a time (JSON-ready), given by the
         application; None until it is (no picture frames are sent then)."""
         self._held_picture: dict[str, Any] | None = None
         self.overlay_picture: dict[str, Any] = frame(overlay_picture(OverlayScene({})))
@@ -211,7 +211,7 @@ class TablePublisher:
         delay as a ``state`` frame when it differs from the last one held."""
         if self.picture_source is None:
             return
-        picture = self.picture_source()
+        picture = self.picture_source(now)
         if picture != self._held_picture:
             self._held_picture = picture
             self.to_overlay({"type": "state", "t": now, "state": picture}, now)
@@ -222,7 +222,20 @@ class TablePublisher:
             self.overlay_presence.apply(event["reader"], frozenset(event["cards"]))
         elif event["type"] == "state":
             self.overlay_picture = event["state"]
+            event = event | {"state": self._clock_as_shown(event["state"])}
         self.overlay.publish(event)
+
+    def _clock_as_shown(self, picture: dict[str, Any]) -> dict[str, Any]:
+        """``picture`` with its running tournament clock's time left as of the delayed
+        picture — the level's end on the hub's time, less the time the overlay shows
+        (now, less the delay) — for a page to count down from (the picture held keeps the
+        end: it does not change as the seconds pass)."""
+        clock = picture.get("clock")
+        if not clock or clock.get("ends_at") is None:
+            return picture
+        shown_at = self._clock() - self.overlay_delay_s
+        left = round(max(0.0, clock["ends_at"] - shown_at), 3)
+        return picture | {"clock": clock | {"time_left": left}}
 
     def release_due(self) -> int:
         """Release every held overlay event whose delay has passed; returns how many."""
@@ -273,7 +286,7 @@ class TablePublisher:
             "table": self.table,
             "delay_s": self.overlay_delay_s,
             "antennas": [overlay_antenna(r, snap.get(r, ())) for r in self.readers],
-            "state": self.overlay_picture,
+            "state": self._clock_as_shown(self.overlay_picture),
             **self.delay_status(),
         }
 

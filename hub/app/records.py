@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hub.rules import procedure
+from hub.rules.table.seating import NO_FACE, PlayerFace
 
 ConsoleInput = (
     procedure.ConsoleAction
@@ -62,6 +63,8 @@ class SeatCommand:
     wait: bool = False
     club_id: str = ""
     """The player's club id (sit; empty: none given): the hands store's person."""
+    face: PlayerFace = NO_FACE
+    """The player's country and photo (sit; empty: none given): for the overlay."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,6 +39,7 @@ console's view (never a hole card before showdown).
 ...     def publish(self, frame): pass
 ...     def both(self, frame, now): pass
 ...     def to_overlay(self, frame, happened): pass
+...     def overlay_changed(self, now): pass
 ...     def set_light(self, seat, pattern): pass
 ...     def send_alert(self, frame): pass
 >>> players = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3)]
@@ -95,7 +96,7 @@ from hub.rules.setup import HandSetup, TableProfile
 from hub.rules.table import ChipsDelivered, Entry, Table
 from hub.views.alerts import award_line, award_record, award_record_model, rules_alert_frame
 from hub.views.antennas import public_antenna
-from hub.views.overlay_scene import OverlayScene
+from hub.views.overlay_scene import OverlayScene, overlay_clock
 from hub.views.public import public_results
 from hub.views.table import (
     board_view,
@@ -167,7 +168,7 @@ class RulesDesk:
         self.live_hole_cards = live_hole_cards
         self.profile = profile if profile is not None else profile_for(readers)
         self.game_code = game_code
-        clock_ = TournamentClock(tournament, out.publish) if tournament else None
+        clock_ = TournamentClock(tournament, self._clock_out) if tournament else None
         self.tournament_clock = clock_
         """The tournament clock (a table with ``[tournament]``), or None (a cash game)."""
         self.table = Table(
@@ -275,11 +276,17 @@ class RulesDesk:
         self.in_hand, self.monitor, self.setup, self._hints = False, None, None, None
         self._blinds, self._pots, self._stuck, self.started_from = (None, None), [], False, None
 
+    def _clock_out(self, frame: Event) -> None:
+        """A clock frame to the public; the overlay's picture then holds the clock too."""
+        self.out.publish(frame)
+        self.out.overlay_changed(frame["t"])
+
     def overlay_scene(
-        self, antennas: Mapping[str, Sequence[str]], equity: EquityFrame | None
+        self, antennas: Mapping[str, Sequence[str]], equity: EquityFrame | None, now: float
     ) -> OverlayScene:
-        """What the overlay's picture is projected from: the rules' table and hand, the
-        hand's pot awards (kept until the next hand starts), the last hand's read-outs."""
+        """What the overlay's picture at ``now`` is projected from: the rules' table and
+        hand, the hand's pot awards (kept until the next hand starts), the last hand's
+        read-outs, the tournament clock, the players' countries and photos."""
         if self.in_hand:
             pots = [award_record_model(e) for e in self._pots]
         else:
@@ -294,6 +301,10 @@ class RulesDesk:
             pots=pots,
             awards=[AwardLine.model_validate(a) for a in self.last_awards],
             equity=equity,
+            clock=None
+            if (c := self.tournament_clock) is None
+            else overlay_clock(c.tournament, now),
+            faces={p.name: (p.country, p.photo) for p in self.settings.players},
         )
 
     # ------------------------------------------------------------------ inputs
@@ -379,7 +390,7 @@ class RulesDesk:
         table, seat = self.table, cmd.seat
         entry = Entry.WAIT_FOR_BIG_BLIND if cmd.wait else Entry.POST
         if cmd.op is SeatOp.SIT:
-            table.join(seat, cmd.name, cmd.amount, now, entry, club_id=cmd.club_id)
+            table.join(seat, cmd.name, cmd.amount, now, entry, club_id=cmd.club_id, face=cmd.face)
             self._buy_in[seat] = cmd.amount
         elif cmd.op is SeatOp.TOP_UP:
             table.add_chips(seat, cmd.amount, now)

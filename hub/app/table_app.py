@@ -749,8 +749,8 @@ class TableApp:
             self._security_alert(frame, " and ".join(readers))
         return len(due)
 
-    def overlay_picture(self) -> dict[str, Any]:
-        """The overlay's picture of the live table now (JSON-ready): a projection of the
+    def overlay_picture(self, now: float) -> dict[str, Any]:
+        """The overlay's picture of the live table at ``now`` (JSON-ready): a projection of the
         rules' state and the antennas (:func:`hub.views.overlay_scene.overlay_picture`)."""
         unknown = self.intake.health.unknown_readers()
         antennas = {
@@ -759,7 +759,7 @@ class TableApp:
         if self.desk is None:
             scene = OverlayScene(antennas=antennas, equity=self._equity_frame)
         else:
-            scene = self.desk.overlay_scene(antennas, self._equity_frame)
+            scene = self.desk.overlay_scene(antennas, self._equity_frame, now)
         return frame(overlay_picture(replace(scene, unknown=unknown)))
 
     def _equity_out(self, event: Event, happened: float) -> None:

@@ -25,6 +25,8 @@ from feltwire.config import (
     MqttClientBase,
 )
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
+from hub.config.branding import BrandingSettings as BrandingSettings
+from hub.config.branding import check_image, country_code, photo_name
 from hub.config.web import WebSettings as WebSettings
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure, game
@@ -227,6 +229,22 @@ class PlayerSettings(ConfigModel):
     club_id: str | None = Field(
         None, min_length=1, max_length=40, description="the player's club id (unset: none)"
     )
+    country: str | None = Field(
+        None, description="ISO 3166 alpha-2 country (CZ, DE …): a flag on the overlay's plate"
+    )
+    photo: str | None = Field(
+        None, description="a photo for the overlay's plate: a file name in [branding] photos_dir"
+    )
+
+    @field_validator("country")
+    @classmethod
+    def _country(cls, code: str | None) -> str | None:
+        return None if code is None else country_code(code)
+
+    @field_validator("photo")
+    @classmethod
+    def _photo(cls, name: str | None) -> str | None:
+        return None if name is None else photo_name(name)
 
 
 class RulesSettings(ConfigModel):
@@ -416,6 +434,9 @@ class TableSettings(ConfigModel):
     rules: RulesSettings | None = Field(
         None, description="this table's rules (unset = the top-level [rules], if any)"
     )
+    branding: BrandingSettings | None = Field(
+        None, description="this table's overlay branding (unset = the top-level [branding])"
+    )
 
     @field_validator("readers")
     @classmethod
@@ -522,6 +543,7 @@ class ResolvedTable:
     deck: Path | None
     live_equity: bool
     rules: RulesSettings | None
+    branding: BrandingSettings
 
 
 class HubConfig(ConfigModel):
@@ -588,6 +610,9 @@ class HubConfig(ConfigModel):
     )
     tournament: TournamentSettings | None = Field(
         None, description="a tournament: blinds rise on a clock (needs [rules]); unset = cash game"
+    )
+    branding: BrandingSettings = Field(
+        default_factory=BrandingSettings, description="the overlay's name, logo and photos"
     )
     state_dir: ConfigPath | None = Field(
         None,
@@ -656,6 +681,7 @@ class HubConfig(ConfigModel):
                     deck=self.deck,
                     live_equity=self.live_equity,
                     rules=self.rules,
+                    branding=self.branding,
                 )
             ]
         return [
@@ -666,6 +692,7 @@ class HubConfig(ConfigModel):
                 deck=t.deck if t.deck is not None else self.deck,
                 live_equity=t.live_equity if t.live_equity is not None else self.live_equity,
                 rules=t.rules if t.rules is not None else self.rules,
+                branding=t.branding if t.branding is not None else self.branding,
             )
             for t in self.tables
         ]
@@ -688,6 +715,18 @@ class HubConfig(ConfigModel):
             if resolved.rules is None:
                 continue
             _check_rules(resolved.rules, resolved.game, f"[[tables]] {resolved.table!r}: ")
+        return self
+
+    @model_validator(mode="after")
+    def _photos_valid(self) -> HubConfig:
+        for t in self.table_configs():
+            for p in t.rules.players if t.rules is not None else ():
+                if p.photo is None:
+                    continue
+                where = f"seat {p.seat} ({p.name}): photo {p.photo!r}"
+                if t.branding.photos_dir is None:
+                    raise ValueError(f"{where} needs [branding] photos_dir, the photos' folder")
+                check_image(t.branding.photos_dir / p.photo, f"{where}:")
         return self
 
     @model_validator(mode="after")

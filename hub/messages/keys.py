@@ -41,10 +41,8 @@ class Kind(enum.Enum):
 
 
 _K = Kind
-_STR = (
-    "action antenna card cards dtype error field fields game id known last loss node now op player"
-)
-_STR += " rate ranks rule shape table tables value variant word"
+_STR = "action antenna card cards country dtype error field fields game id known last loss"
+_STR += " node now op photo player ranks rate rule shape table tables value variant word"
 _INT = "amount bet big bought call cap count delivered got have held high index last_raise level"
 _INT += " limited lost low maximum minimum most n number pending players pot raise_by raises"
 _INT += " refused room seats size small stack started thrown to total unit"
@@ -267,6 +265,8 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.body.invalid": ("hub/web/refusal.py:body_text",),
     "refusal.body.antenna_either": ("hub/web/console.py:CardBody._one_place",),
     "refusal.body.no_amount": ("hub/web/console.py:SeatCommandBody._fields_fit",),
+    "refusal.body.country": ("hub/web/console.py:SeatCommandBody._fields_fit",),
+    "refusal.body.photo": ("hub/web/console.py:SeatCommandBody._fields_fit",),
     "refusal.body.no_name": ("hub/web/console.py:SeatCommandBody._fields_fit",),
     "refusal.body.no_wait": ("hub/web/console.py:SeatCommandBody._fields_fit",),
     "refusal.body.sit_needs": ("hub/web/console.py:SeatCommandBody._fields_fit",),
@@ -390,6 +390,11 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.http.no_antenna": ("hub/web/console.py:console_card",),
     "refusal.http.no_clock": ("hub/web/clock.py:_command",),
     "refusal.http.no_hand": ("hub/web/console.py:_enter",),
+    "refusal.http.no_logo": ("hub/web/producer.py:overlay_logo",),
+    "refusal.http.no_photo": (
+        "hub/web/producer.py:overlay_photo",
+        "hub/web/console.py:console_seat",
+    ),
     "refusal.http.no_rules": ("hub/web/clock.py:_command", "hub/web/console.py:"),
     "refusal.http.no_table": ("hub/web/dependencies.py:get_table",),
     "refusal.http.no_hand_store": ("hub/web/history.py:history_of",),

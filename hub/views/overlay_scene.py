@@ -33,6 +33,8 @@ from feltwire.protocol import (
     LastAction,
     OverlayAward,
     OverlayAwardText,
+    OverlayClock,
+    OverlayLevel,
     OverlayPicture,
     OverlayPlayer,
     OverlayStakes,
@@ -48,13 +50,15 @@ from hub.rules.dealing import ShowOrMuck
 from hub.rules.pots import Pot
 from hub.rules.procedure import DealingMonitor
 from hub.rules.setup import HandSetup
-from hub.rules.table import Table
+from hub.rules.table import SeatedPlayer, Table
+from hub.rules.tournament import Level, Tournament
 
 __all__ = [
     "BOARD_READERS",
     "SEAT_EQUITY",
     "OverlayScene",
     "equity_summary",
+    "overlay_clock",
     "overlay_picture",
     "seat_cards",
 ]
@@ -78,7 +82,8 @@ class OverlayScene:
     events, kept until the next hand starts); ``awards``: the read-outs
     of the last hand's end (what ``hand_end`` carried); ``equity``: the last equity frame;
     ``unknown``: the readers whose node is offline (left out of ``antennas``; the picture
-    names them).
+    names them); ``clock``: the tournament clock (:func:`overlay_clock`; None: a cash
+    game); ``faces``: a player's country and photo file, by name (from their record).
     """
 
     antennas: Mapping[str, Sequence[str]]
@@ -91,6 +96,44 @@ class OverlayScene:
     awards: Sequence[AwardLine] = ()
     equity: EquityFrame | None = field(default=None)
     unknown: frozenset[str] = frozenset()
+    clock: OverlayClock | None = None
+    faces: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
+
+
+def overlay_clock(tournament: Tournament, now: float) -> OverlayClock:
+    """The tournament clock at ``now`` as the picture holds it: while it runs, when the
+    level ends on the hub's time (so the picture does not change as the seconds pass);
+    the time left when it stands (paused, not started, or the last level's time up).
+
+    >>> from hub.rules.tournament import Level
+    >>> t = Tournament([Level(10, 20, minutes=15), Level(15, 30, 5, 15)], 3000)
+    >>> _ = t.start(now=0.0)
+    >>> c = overlay_clock(t, 60.0)
+    >>> c.level, c.ends_at, c.time_left, c.next.big_blind
+    (1, 900.0, None, 30)
+    """
+    t = tournament
+    number = t.level_number(now)
+    level = t.levels[number - 1]
+    left = t.time_left(now)
+    runs = t.running and left > 0
+    nxt = t.levels[number] if number < len(t.levels) else None
+    return OverlayClock(
+        level=number,
+        levels=len(t.levels),
+        small_blind=level.small_blind,
+        big_blind=level.big_blind,
+        ante=level.ante,
+        started=t.started_at is not None,
+        paused=t.paused,
+        time_left=None if runs else round(left, 3),
+        ends_at=round(now + left, 3) if runs else None,
+        next=None if nxt is None else OverlayLevel(**_level(nxt)),
+    )
+
+
+def _level(level: Level) -> dict[str, int]:
+    return {"small_blind": level.small_blind, "big_blind": level.big_blind, "ante": level.ante}
 
 
 def seat_cards(antennas: Mapping[str, Sequence[str]], seat: int) -> list[str]:
@@ -198,6 +241,17 @@ def hand_names(game_code: str, shown: Mapping[int, list[str]], board: list[str])
     return {seat: name for seat, name in zip(whole, named, strict=True) if name is not None}
 
 
+def _face(
+    player: SeatedPlayer | None, faces: Mapping[str, tuple[str | None, str | None]]
+) -> tuple[str | None, str | None]:
+    """A player's country and photo: those given when they sat down, else those of the
+    configured player of their name (None: none)."""
+    if player is None:
+        return None, None
+    country, photo = faces.get(player.name, (None, None))
+    return player.face.country or country, player.face.photo or photo
+
+
 def _code(card: CardIndex) -> str | None:
     return card_code(card) if card >= 0 else None
 
@@ -250,6 +304,7 @@ def _without_rules(scene: OverlayScene) -> OverlayPicture:
         equity=equity_summary(scene.equity, board),
         awards=[],
         unknown=sorted(scene.unknown),
+        clock=scene.clock,
     )
 
 
@@ -287,6 +342,7 @@ def _with_rules(
         stack = hand.stacks[h] if h is not None and live else None
         if stack is None and player is not None and (not live or h is not None):
             stack = player.stack
+        face = _face(player, scene.faces)
         known = [_code(c) for c in hand.hole[h]] if h is not None else []
         spare = [c for c in seat_cards(scene.antennas, seat) if c not in known]
         cards = [c if c is not None or not spare else spare.pop(0) for c in known]
@@ -311,6 +367,8 @@ def _with_rules(
                 equity=None
                 if folded
                 else _settled(_player_equity(equity, seat), seat, won, alone, total_won),
+                country=face[0],
+                photo=face[1],
             )
         )
     names = hand_names(setup.game.code, shown, board) if scene.pots else {}
@@ -346,6 +404,7 @@ def _with_rules(
         hole_cards=sum(len(street.hole_up) for street in setup.game.streets),
         stakes=_stakes(setup, scene.blinds),
         pots=_contested(hand.pots()) if live and not monitor.void else [],
+        clock=scene.clock,
     )
 
 

@@ -19,6 +19,8 @@ importing nothing of this module (:mod:`hub.web.dependencies` is what they share
 * :mod:`hub.web.overlay` — the producer's overlay (``/overlay``, ``/ws/overlay``);
 * :mod:`hub.web.history` — the hand history (``/history``, ``/api/history/*``): the kept
   hands searched, stepped through and downloaded, each role seeing what it may;
+* :mod:`hub.web.producer` — the overlay's branding (``/overlay/logo``,
+  ``/overlay/photo/<name>``) and the producer's switches (``/api/overlay/settings``);
 * :mod:`hub.web.metrics` — ``/metrics``, the hub's figures for Prometheus (an admin or
   the configured metrics token).
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -39,7 +42,7 @@ from fastapi.staticfiles import StaticFiles
 
 from hub.app.errors import LogUnavailable
 from hub.app.hand_history import HandHistory
-from hub.web import admin, clock, console, history, metrics, overlay, public, session
+from hub.web import admin, clock, console, history, metrics, overlay, producer, public, session
 from hub.web.auth import WebAuth
 from hub.web.errors import AccessRefused
 from hub.web.guard import BodyLimit
@@ -59,6 +62,7 @@ ROUTERS = (
     admin.router,
     overlay.router,
     history.router,
+    producer.router,
     metrics.router,
 )
 """The app's routers, in the order they are included."""
@@ -76,13 +80,17 @@ def create_app(
     metrics_token: str | None = None,
     monotonic: Callable[[], float] = time.monotonic,
     history: HandHistory | None = None,
+    brands: Mapping[str, producer.TableBrand] | None = None,
+    state_dir: Path | None = None,
 ) -> FastAPI:
     """The hub's web app for ``tables`` (one or several, by table id); request bodies
     over ``max_body_bytes`` are refused (413) before anything reads them. ``figures``
     are the hub's ``/metrics`` (None: a registry of the app's own, without the tables'
     timings), ``metrics_token`` the bearer token a Prometheus scrape may send instead of
     an admin's credential; ``monotonic`` measures ``/healthz``'s uptime; ``history`` is
-    where the history page reads the kept hands (None: the hub keeps none)."""
+    where the history page reads the kept hands (None: the hub keeps none); ``brands``
+    each table's overlay branding (:class:`~hub.web.producer.TableBrand`; None: none),
+    and the producer's switches are kept in ``state_dir`` (None: in memory)."""
     served = dict(tables) if isinstance(tables, Mapping) else {tables.table: tables}
     if not served:
         raise ValueError("a hub serves at least one table")
@@ -102,6 +110,8 @@ def create_app(
     app.state.monotonic = monotonic
     app.state.started = monotonic()
     app.state.history = history
+    app.state.brands = dict(brands or {})
+    app.state.switches = producer.ProducerSwitches(state_dir)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes, counts=app.state.web_refusals)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_exception_handler(LogUnavailable, console.log_unavailable)

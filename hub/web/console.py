@@ -45,13 +45,16 @@ from feltwire.cards import card_index, normalize_card
 from feltwire.text import Text
 from hub.app.errors import LogUnavailable
 from hub.app.records import AckAlert, ConsoleInput, SeatCommand, SeatOp
+from hub.config.branding import country_code, photo_name
 from hub.messages import render
 from hub.rules import procedure
 from hub.rules.errors import RulesError, TableSeat
+from hub.rules.table.seating import PlayerFace
 from hub.views.frames import Event
 from hub.views.table import public_event
 from hub.web.dependencies import DealerDep, TableDep, audit, stream
 from hub.web.pages import page
+from hub.web.producer import brand_of
 from hub.web.refusal import BodyRefusal, Refusal
 from hub.web.tables import TableDesk, TableRules
 
@@ -141,6 +144,10 @@ class SeatCommandBody(_Strict):
     """The player's club id (sit only): one person across tables and nights."""
     amount: int | None = Field(None, gt=0)
     wait: bool = False
+    country: str | None = Field(None, min_length=2, max_length=2)
+    """The player's country, ISO 3166 alpha-2 (sit only): a flag on the overlay's plate."""
+    photo: str | None = Field(None, min_length=1, max_length=120)
+    """The player's photo, a file in ``[branding] photos_dir`` (sit only): on the overlay."""
 
     @model_validator(mode="after")
     def _fields_fit(self) -> SeatCommandBody:
@@ -149,8 +156,19 @@ class SeatCommandBody(_Strict):
             raise BodyRefusal(Text("refusal.body.sit_needs"))
         if op is SeatOp.TOP_UP and self.amount is None:
             raise BodyRefusal(Text("refusal.body.top_up_needs"))
-        if op is not SeatOp.SIT and (self.name is not None or self.club_id is not None):
+        record = (self.name, self.club_id, self.country, self.photo)
+        if op is not SeatOp.SIT and any(v is not None for v in record):
             raise BodyRefusal(Text("refusal.body.no_name", {"op": op.value}))
+        if self.country is not None:
+            try:
+                self.country = country_code(self.country)
+            except ValueError:
+                raise BodyRefusal(Text("refusal.body.country", {"country": self.country})) from None
+        if self.photo is not None:
+            try:
+                photo_name(self.photo)
+            except ValueError:
+                raise BodyRefusal(Text("refusal.body.photo", {"photo": self.photo})) from None
         if op not in (SeatOp.SIT, SeatOp.TOP_UP) and self.amount is not None:
             raise BodyRefusal(Text("refusal.body.no_amount", {"op": op.value}))
         if op not in (SeatOp.SIT, SeatOp.COME_BACK) and self.wait:
@@ -166,6 +184,7 @@ class SeatCommandBody(_Strict):
             amount=self.amount or 0,
             wait=self.wait,
             club_id=self.club_id or "",
+            face=PlayerFace(self.country or "", self.photo or ""),
         )
 
 
@@ -326,10 +345,17 @@ async def console_muck(body: SeatBody, service: TableDep, _: DealerDep) -> dict[
 
 
 @router.post("/api/console/seat")
-async def console_seat(body: SeatCommandBody, service: TableDep, _: DealerDep) -> dict[str, Any]:
+async def console_seat(
+    request: Request, body: SeatCommandBody, service: TableDep, _: DealerDep
+) -> dict[str, Any]:
     """Sit down with a buy-in, top up, sit out, come back or leave (the table's rules
-    decide; a refusal names the rule)."""
+    decide; a refusal names the rule). A photo given at sit-down must be in the table's
+    ``[branding] photos_dir`` (422 otherwise)."""
     rules = rules_of(service)
+    if body.photo is not None:
+        folder = brand_of(request, service.table).photos_dir
+        if folder is None or not (folder / body.photo).is_file():
+            raise Refusal(422, Text("refusal.http.no_photo", {"name": body.photo}))
     try:
         rules.table_command(body.command())
     except RulesError as err:  # a table's refusal: no hand's players in it

@@ -6,9 +6,11 @@ the URL: ``?token=…``, or a producer's session). The feed sends a snapshot (wi
 overlay's picture of the table, ``state``, and the delay's state), then every released
 frame; after every change the picture of the table as it was is one of them (a ``state``
 frame, projected by :func:`hub.views.overlay_scene.overlay_picture` and held by the delay
-like the rest). The page takes ``?offset_ms=N`` (board-sync offset: every frame is drawn N
-ms after it came), ``?lang=``, ``?setup=1`` (the producer's settings; the S key toggles
-them) and ``?preview=1`` (the producer's preview: the delayed-feed status, never on air;
+like the rest); the snapshot also carries the table's branding and the producer's switches
+(:mod:`hub.web.producer`, whose changes come as ``settings`` frames, not delayed). The page
+takes ``?offset_ms=N`` (board-sync offset: every frame is drawn N ms after it came),
+``?lang=``, ``?setup=1`` (the producer's settings; the S key toggles them) and
+``?preview=1`` (the producer's preview: the delayed-feed status, never on air;
 ``docs/overlay.md``).
 
 ``/api/overlay/delay`` is the delay's state (frames held, seconds until the next comes
@@ -36,6 +38,7 @@ from hub.web.auth import ACCESS_HEADER, ANONYMOUS, Access, Principal, Role, allo
 from hub.web.dependencies import ProducerDep, ReaderDep, stream
 from hub.web.errors import AccessRefused
 from hub.web.pages import page
+from hub.web.producer import brand_of, overlay_settings
 from hub.web.session import refused
 
 router = APIRouter()
@@ -109,7 +112,8 @@ async def overlay_page(request: Request, service: ReaderDep, who: OverlayPageDep
         refusal = AccessRefused(401, "sign in as producer", headers={ACCESS_HEADER: "refused"})
         return await refused(request, refusal)
     table = escape(service.table)
-    html = page("overlay.html", TITLE=f"feltwire overlay — {table}", TABLE=table)
+    name = escape(brand_of(request, service.table).name or service.table)
+    html = page("overlay.html", TITLE=f"feltwire overlay — {table}", TABLE=table, NAME=name)
     return HTMLResponse(html)
 
 
@@ -128,7 +132,12 @@ async def overlay_delay(service: ReaderDep, _: PreviewDep) -> dict[str, Any]:
 @router.websocket("/ws/overlay")
 async def ws_overlay(ws: WebSocket, service: ReaderDep, _: ProducerDep) -> None:
     """The overlay feed with every card, delayed as configured (producer role)."""
-    await stream(ws, service.overlay, service.overlay_snapshot, label="overlay")
+    table = service.table
+
+    def snapshot() -> dict[str, Any]:
+        return service.overlay_snapshot() | {"settings": overlay_settings(ws, table).model_dump()}
+
+    await stream(ws, service.overlay, snapshot, label="overlay")
 
 
 __all__ = ["OVERLAY_PAGE_RULE", "OverlayPageAccess", "router"]

@@ -37,6 +37,10 @@ class Feed(Protocol):
         feed the subscriber serves — ``public``, ``console``, ``overlay``)."""
         ...
 
+    def publish(self, frame: Event) -> None:
+        """Send ``frame`` to every subscriber now (the producer's switches)."""
+        ...
+
     def subscribers(self) -> Mapping[str, int]:
         """How many subscribers there are now, by label (for ``/metrics``)."""
         ...

@@ -6,7 +6,8 @@ The demo's own pieces run (:class:`simulator.demo.DemoTable`: the simulated node
 the embedded broker, the dealer making a mistake in every hand, the players acting through
 the console's HTTP API) at a table that also runs a tournament clock and holds the overlay
 back by a delay. The dealer acknowledges an alert, seats a player out and back, pauses and
-resumes the clock and presses a node's button; then the hub's clock passes the delay, so
+resumes the clock and presses a node's button, and the producer turns the overlay's chip
+leaderboard on (a ``settings`` frame); then the hub's clock passes the delay, so
 every held overlay frame is released. Each frame and payload is checked against the entry
 the schema's ``x-feltwire`` names for its feed or topic: a frame of an unknown type or
 shape fails the test.
@@ -217,6 +218,13 @@ async def run_demo() -> Run:
             assert await asyncio.to_thread(demo.transport.wait_connected, 10)
             await asyncio.to_thread(demo.play, HANDS)
             await asyncio.to_thread(dealer_inputs, hub, dealer)
+            switched = await asyncio.to_thread(  # the producer turns the leaderboard on
+                httpx.post,
+                f"{hub.web_url}/api/overlay/settings?token={hub.producer_token}",
+                json={"leaderboard": True},
+                timeout=WAIT,
+            )
+            assert switched.status_code == 200, switched.text
             press = ButtonPress(v=1, node="demo-node", button="next", ts=time.time())
             await asyncio.to_thread(
                 recorder.publish, button_topic(TABLE, "demo-node"), encode(press)
@@ -318,6 +326,7 @@ async def test_every_frame_and_payload_of_the_demo_validates_against_the_schema(
     overlay = {
         "snapshot",
         "state",
+        "settings",
         "antenna/seat",
         "antenna/board",
         "hand",

@@ -19,11 +19,13 @@ from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import (
+    BrandingSettings,
     HealthSettings,
     HubConfig,
     HubMqttSettings,
     PlayerSettings,
     RulesSettings,
+    TournamentSettings,
     WebSettings,
 )
 from hub.web.auth import Role
@@ -120,14 +122,22 @@ async def room(
     state_dir: Path | None = None,
     players: dict[int, tuple[str, int]] | None = None,
     health: HealthSettings | None = None,
+    tournament: TournamentSettings | None = None,
+    branding: BrandingSettings | None = None,
+    records: dict[int, dict[str, str]] | None = None,
 ) -> AsyncIterator[Room]:
     """A running hub with rules (three players: :data:`NAMES`), the node dealing at its
     table, and the dealer's token; ``clock`` and ``monotonic`` are the hub's wall and
     monotonic clocks (:func:`hub.bootstrap.start_hub`; None: the system's); with a
     ``state_dir`` the hub keeps its event log and audit trail there; ``players`` seats
-    others instead (seat: (name, buy-in)); ``health`` its ``[health]`` settings."""
+    others instead (seat: (name, buy-in)); ``health`` its ``[health]`` settings;
+    ``tournament`` its clock; ``branding`` the overlay's; ``records`` more of a seat's
+    player record (``country``, ``photo``)."""
     seated = players or {s: (n, 1000) for s, n in NAMES.items()}
-    settings = [PlayerSettings(seat=s, name=n, buy_in=b) for s, (n, b) in seated.items()]
+    more = records or {}
+    settings = [
+        PlayerSettings(seat=s, name=n, buy_in=b, **more.get(s, {})) for s, (n, b) in seated.items()
+    ]
     config = HubConfig(
         table="t1",
         mqtt=HubMqttSettings(embedded_port=0),
@@ -136,6 +146,8 @@ async def room(
         live_equity=live_equity,
         state_dir=state_dir,
         health=health or HealthSettings(),
+        tournament=tournament,
+        branding=branding or BrandingSettings(),
     )
     hub = await start_hub(config, clock=clock, monotonic=monotonic or time.monotonic)
     try:

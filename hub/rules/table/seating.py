@@ -11,7 +11,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["Entry", "Owed", "SeatedPlayer", "between", "hand_order", "next_seat"]
+__all__ = [
+    "NO_FACE",
+    "Entry",
+    "Owed",
+    "PlayerFace",
+    "SeatedPlayer",
+    "between",
+    "hand_order",
+    "next_seat",
+]
 
 
 class Entry(Enum):
@@ -31,6 +40,19 @@ class Owed(Enum):
     """Missed only the small blind: a live small blind (R-BLIND-7, *seed*)."""
     BOTH_BLINDS = "both blinds"
     """Missed the big blind: big blind live + small blind dead (R-BLIND-4, R-BLIND-5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFace:
+    """What a broadcast shows of a player beside their name: a country (ISO 3166 alpha-2,
+    a flag) and a photo (a file name); empty: none. The rules never read it."""
+
+    country: str = ""
+    photo: str = ""
+
+
+NO_FACE = PlayerFace()
+"""A player record without a country or photo."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +76,8 @@ class SeatedPlayer:
     joined_at: float = 0.0
     club_id: str = ""
     """The player's club id, when one was given at sit-down (empty: none)."""
+    face: PlayerFace = NO_FACE
+    """The player's country and photo, when given at sit-down (for the overlay)."""
 
 
 def next_seat(total: int, seat: int, among: Sequence[int] | Mapping[int, object]) -> int | None:

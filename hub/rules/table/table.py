@@ -42,7 +42,7 @@ from hub.rules.table.events import (
     SatOut,
     TableEvent,
 )
-from hub.rules.table.seating import Entry, Owed, SeatedPlayer
+from hub.rules.table.seating import NO_FACE, Entry, Owed, PlayerFace, SeatedPlayer
 from hub.rules.tournament import Elimination, Tournament
 
 __all__ = ["Table"]
@@ -232,13 +232,16 @@ class Table:
         entry: Entry = Entry.POST,
         override: Override | None = None,
         club_id: str = "",
+        face: PlayerFace = NO_FACE,
     ) -> PlayerJoined:
         """Seat ``player`` with ``buy_in`` chips. A new player posts a live big blind at
         once (``Entry.POST``) or waits for the big blind (R-BLIND-3); the players seated
-        before the first hand are simply dealt in (they drew for the button)."""
+        before the first hand are simply dealt in (they drew for the button). ``club_id``
+        and ``face`` (a country, a photo) are the player's record, which the rules keep
+        but never read."""
         limits = self.verify_join(seat, player, buy_in, now, override)
         self._players[seat] = SeatedPlayer(
-            player, buy_in, entry=entry, joined_at=now, club_id=club_id
+            player, buy_in, entry=entry, joined_at=now, club_id=club_id, face=face
         )
         self._departures.pop(player, None)
         if self.tournament is not None:
@@ -709,7 +712,17 @@ def _player_state(p: SeatedPlayer) -> dict[str, Any]:
         "new": p.new,
         "owes": p.owes.value,
         "joined_at": p.joined_at,
-    } | ({"club_id": p.club_id} if p.club_id else {})
+    } | (
+        {
+            k: v
+            for k, v in (
+                ("club_id", p.club_id),
+                ("country", p.face.country),
+                ("photo", p.face.photo),
+            )
+            if v
+        }
+    )
 
 
 def _player_of(state: Mapping[str, Any]) -> SeatedPlayer:
@@ -724,6 +737,7 @@ def _player_of(state: Mapping[str, Any]) -> SeatedPlayer:
         owes=Owed(state["owes"]),
         joined_at=float(state["joined_at"]),
         club_id=str(state.get("club_id", "")),
+        face=PlayerFace(str(state.get("country", "")), str(state.get("photo", ""))),
     )
 
 

@@ -4,7 +4,8 @@
 // the latest picture (overlay/picture.js), each frame offset_ms after it arrived
 // (overlay/delay.js). Seat panels carry data-seat="n" with [data-field=name|stack|bet].
 // With ?preview=1 (the producer's preview, never on air) a box says what a delayed feed
-// waits for (overlay/preview.js).
+// waits for (overlay/preview.js). The branding and the producer's switches (the chip
+// leaderboard) come in the snapshot and in "settings" frames, at once (overlay/settings.js).
 //
 // This is the page's entry module; its parts are under overlay/, the shared library under
 // lib/.
@@ -14,6 +15,7 @@ import { exposeForTests, i18n } from "./lib/i18n.js";
 import { enqueue, startDelay } from "./overlay/delay.js";
 import { draw, redraw } from "./overlay/picture.js";
 import { previewPicture, previewSnapshot, startPreview } from "./overlay/preview.js";
+import { settingsPicture, startSettings, takeSettings } from "./overlay/settings.js";
 import { STRINGS } from "./overlay/strings.js";
 
 i18n.add(STRINGS);
@@ -37,6 +39,7 @@ fit();
 function drawFrame(state) {
   draw(state);
   previewPicture(state);
+  settingsPicture(state);
 }
 
 startDelay(params, document.getElementById("offset"), (frame) => {
@@ -61,12 +64,15 @@ function setStatus(key) {
 const query = { token: params.get("token") || "" };
 if (params.get("table")) query.table = params.get("table");
 startPreview(params, query);
+startSettings(query);
 openFeed({
   path: "/ws/overlay",
   query,
   onStatus: setStatus,
   onFrame: (frame) => {
     if (frame.type === "snapshot") previewSnapshot(frame);
+    // the branding and the producer's switches: at once, never behind the delay
+    if (frame.type === "snapshot" || frame.type === "settings") takeSettings(frame.settings);
     if (frame.type === "snapshot" || frame.type === "state") enqueue(frame);
   },
 });

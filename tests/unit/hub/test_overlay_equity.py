@@ -76,7 +76,7 @@ def test_at_showdown_equity_is_each_seats_share_of_the_pots_won() -> None:
     for seat in rules.desk.setup.seats:
         rules.console(ShowHand(seat, clock.now))
     assert not rules.in_hand
-    picture = frame(overlay_picture(rules.desk.overlay_scene({}, last)))
+    picture = frame(overlay_picture(rules.desk.overlay_scene({}, last, 0.0)))
     shown = {p["seat"]: (p["won"], p["equity"]["equity"]) for p in picture["players"]}
     assert shown == {2: (1200, 0.5), 5: (1200, 0.5), 7: (0, 0.0)}
     assert [(a["pot"], a["amount"]) for a in picture["awards"]] == [(0, 1200), (1, 1200)]
@@ -105,7 +105,9 @@ def test_an_equity_frame_of_the_turn_agrees_with_the_result_once_the_pots_are_aw
     assert rules.desk.setup is not None
     for seat in rules.desk.setup.seats:
         rules.console(ShowHand(seat, clock.now))
-    picture = frame(overlay_picture(rules.desk.overlay_scene({}, EquityFrame.model_validate(turn))))
+    picture = frame(
+        overlay_picture(rules.desk.overlay_scene({}, EquityFrame.model_validate(turn), 0.0))
+    )
     equity = {p["seat"]: p["equity"] for p in picture["players"]}
     assert {s: e["equity"] for s, e in equity.items()} == {2: 0.5, 5: 0.5, 7: 0.0}
     assert all(e["exact"] for e in equity.values())

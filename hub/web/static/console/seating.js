@@ -70,6 +70,7 @@ export function renderSeatForm() {
   const { op, seat } = store.seatForm;
   byId("seat-form-title").textContent = t(TITLES[op], { seat });
   byId("seat-name-row").hidden = op !== "sit";
+  byId("seat-country-row").hidden = op !== "sit";
   byId("seat-amount-row").hidden = op === "come_back";
   byId("seat-wait-row").hidden = op === "top_up";
   const limits = seatLimits();
@@ -99,6 +100,7 @@ function seatOp(op, seat) {
   store.seatForm = { op, seat };
   const amount = byId("seat-amount");
   byId("seat-name").value = "";
+  byId("seat-country").value = "";
   byId("seat-wait").checked = false;
   renderSeatForm();
   const limits = seatLimits();
@@ -112,6 +114,9 @@ async function submitSeatForm(ev) {
   const { op, seat } = store.seatForm;
   const body = { op, seat };
   if (op === "sit") body.name = byId("seat-name").value.trim();
+  // the player's country (ISO 3166 alpha-2, optional): a flag on the overlay's plate
+  const country = byId("seat-country").value.trim().toUpperCase();
+  if (op === "sit" && country) body.country = country;
   if (op === "sit" || op === "top_up") {
     const limits = seatLimits();
     const amount = byId("seat-amount");

@@ -2,7 +2,7 @@
 // into one picture (players, board, pot, last action, equity, awards) and this draws the
 // latest one — seat panels (seat.js, placed by layout.js), the board and pot (main and
 // side pots labelled), the last action, heads-up outs in card symbols, the ticker (table,
-// hand number, blinds) and, at the end of a hand, the winner banner and each pot's
+// hand number, blinds, the tournament clock: ticker.js) and, at the end of a hand, the winner banner and each pot's
 // result (labelled, with the winning hand); an antenna whose reader is offline (the
 // picture's `unknown`) as a greyed "?". The body's data-hand and data-frames tell tests and
 // OBS scenes what is on screen.
@@ -12,6 +12,7 @@ import { el } from "../lib/dom.js";
 import { i18n } from "../lib/i18n.js";
 import { place } from "./layout.js";
 import { drawSeat, hideSeatsBut, nameOf, num, setCards } from "./seat.js";
+import { drawTicker } from "./ticker.js";
 
 const t = (key, values) => i18n.t(key, values);
 const BOARD_READERS = ["board", "flop1", "flop2", "flop3", "turn", "river"];
@@ -119,19 +120,6 @@ function drawPot(s) {
     return e;
   }));
   side.hidden = !pots.length;
-}
-
-// the ticker: the table, the hand's number, the blinds and ante
-function drawTicker(s) {
-  const parts = [];
-  if (s.hand !== null && s.hand !== undefined) parts.push(t("ticker.hand", { n: s.hand }));
-  const k = s.stakes;
-  if (k && k.small_blind !== null && k.big_blind !== null) {
-    parts.push(t("ticker.blinds", { sb: num(k.small_blind), bb: num(k.big_blind) }));
-  }
-  if (k && k.ante) parts.push(t("ticker.ante", { n: num(k.ante) }));
-  document.getElementById("ticker-hand").textContent = parts.join(" · ");
-  document.getElementById("ticker").hidden = !s.rules;
 }
 
 /** Draw picture `s` (a snapshot's or a "state" frame's state). */

@@ -1,6 +1,8 @@
 // The broadcast overlay's seat panels: cards (outlined when shown; R-SHOW-3: only those a
 // winner turned up), name, stack, bet and chips won, the button / SB / BB / all-in / fold
-// badges and the equity bar with the hand's name, hi-lo split and outs; a seat whose reader
+// badges and the equity bar with the hand's name, hi-lo split and outs; the player's flag
+// (their country, ISO 3166 alpha-2, as an emoji) and photo (served by the hub) when their
+// record has them, the plate as ever when not; a seat whose reader
 // is offline (the picture's `unknown`) greyed with a "?" and an "offline" badge. Each panel
 // is .seat[data-seat="n"] with [data-field=name|stack|bet|won|equity|blind|…] (OBS scenes
 // and the browser tests select them); layout.js places it by the number of players. The
@@ -14,11 +16,14 @@ import { i18n } from "../lib/i18n.js";
 
 const t = (key, values) => i18n.t(key, values);
 const seatsEl = document.getElementById("seats");
+const TABLE = new URLSearchParams(location.search).get("table");
+const TABLE_QUERY = TABLE ? "?table=" + encodeURIComponent(TABLE) : "";
 
 const PANEL =
   '<div class="cards" data-field="cards"></div>' +
   '<div class="info">' +
-  '  <div class="top"><span data-field="name"></span>' +
+  '  <div class="top"><img class="photo" data-field="photo" alt="" hidden>' +
+  '    <span class="flag" data-field="flag" hidden></span><span data-field="name"></span>' +
   '    <span class="badge blind" data-field="blind" hidden></span>' +
   '    <span class="badge button" hidden></span>' +
   '    <span class="badge allin" hidden></span>' +
@@ -133,6 +138,26 @@ function drawEquity(box, eq, stale) {
   field(box, "outs").textContent = outs;
 }
 
+/** The flag emoji of an ISO 3166 alpha-2 country code ("CZ" → 🇨🇿; "" for none). */
+export function flagOf(code) {
+  if (!/^[A-Z]{2}$/.test(code || "")) return "";
+  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}
+
+function drawFace(box, p) {
+  const flag = field(box, "flag");
+  flag.textContent = flagOf(p.country);
+  flag.hidden = !flag.textContent;
+  flag.dataset.country = p.country || "";
+  flag.title = p.country || "";
+  const photo = field(box, "photo");
+  const src = p.photo ? "/overlay/photo/" + encodeURIComponent(p.photo) + TABLE_QUERY : "";
+  if (src && photo.getAttribute("src") !== src) photo.src = src;
+  if (!src) photo.removeAttribute("src");
+  photo.hidden = !src;
+  box.classList.toggle("with-photo", !!src);
+}
+
 /** Draw one player's panel; `s` is the picture (its equity status, blinds, the game's
  * hole cards); `offline`: the seat's reader is offline. */
 export function drawSeat(p, s, offline = false) {
@@ -140,6 +165,7 @@ export function drawSeat(p, s, offline = false) {
   const box = panel(p.seat);
   box.hidden = false;
   field(box, "name").textContent = nameOf(p);
+  drawFace(box, p);
   field(box, "stack").textContent = num(p.stack);
   field(box, "bet").textContent = p.bet ? num(p.bet) : "";
   box.querySelector(".bet-chip").hidden = !p.bet;
