@@ -1,7 +1,9 @@
 """``feltwire demo``: a whole table on one machine — embedded broker, hub, simulated node.
 
 A simulated dealer (:mod:`simulator.dealer`) deals no-limit hold'em by the rules to six
-players (seats 1–6, 1,000 chips each at 5/10) onto the simulated node's antennas; every
+players (seats 1–6, 1,000 chips each at 5/10) at a six-seat table (its antennas: seats
+1–6, board, burn and muck; ``--seats`` up to 10 makes it larger) onto the simulated
+node's antennas; every
 read travels node → MQTT → hub, whose table service checks the deal and raises alerts.
 With ``--mistakes RATE`` (default 0.03) the dealer makes one dealing error in that share
 of hands (chosen at random among the kinds the table can see: out of order, wrong count,
@@ -288,7 +290,7 @@ class DemoTable:
     ) -> None:
         assert runtime.rules is not None
         self.rules: TableConsole = runtime.rules
-        self.antennas = SimulatedTable(default_readers())
+        self.antennas = SimulatedTable(list(runtime.config.readers))
         self.transport = PahoTransport(
             MqttClientSettings(url=f"mqtt://{runtime.broker.host}:{runtime.broker.port}"),
             table=TABLE,
@@ -375,9 +377,17 @@ class DemoTable:
         self.transport.close()
 
 
+def demo_readers(seats: Sequence[int]) -> list[str]:
+    """The demo table's antennas: a six-seat table (seats 1–6), or as many seats as the
+    highest one taken (``--seats``), and the board, burn and muck."""
+    size = max(6, *seats)
+    return [r for r in default_readers() if not r.startswith("seat") or int(r[4:]) <= size]
+
+
 def _demo_config(args: argparse.Namespace, web_port: int, fast: bool) -> HubConfig:
     return HubConfig(
         table=TABLE,
+        readers=demo_readers(args.seats),
         live_equity=not fast,  # nobody watches the overlay of a --hands run
         mqtt=HubMqttSettings(embedded_port=0),
         state_dir=args.state_dir,  # None: nothing kept (no event log, no hands store)

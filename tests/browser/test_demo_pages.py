@@ -203,5 +203,8 @@ async def test_screenshots_of_the_three_pages(demo: RunningDemo, browser: Any) -
         while len(received) < 5:
             assert time.monotonic() < deadline, f"the {name} page's feed sent {len(received)}"
             await asyncio.sleep(0.1)
+        if shot in ("public", "console"):  # the demo's table has six seats, not ten
+            await page.wait_for_selector("#seats .seat", timeout=WAIT * 1000)
+            assert await page.locator("#seats .seat").count() == 6, shot
         await page.screenshot(path=str(ARTIFACTS / f"demo-{shot}.png"))
         await page.close()
