@@ -32,6 +32,7 @@ from feltwire.protocol.overlay import (
     OverlaySettingsFrame,
     OverlaySnapshotFrame,
     OverlayStateFrame,
+    PlateStatsFrame,
 )
 from feltwire.protocol.table import (
     ButtonFrame,
@@ -75,6 +76,7 @@ OverlayFrame = Annotated[
     OverlaySnapshotFrame
     | OverlayStateFrame
     | OverlaySettingsFrame
+    | PlateStatsFrame
     | OverlayAntennaFrame
     | OverlayHandEvent
     | HandFrame

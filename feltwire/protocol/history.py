@@ -1,6 +1,7 @@
 """The hand history's API payloads: the kept hands a search finds (``GET
-/api/history/hands``, :class:`HandList`) and one hand street by street (``GET
-/api/history/hands/{id}``, :class:`HandView`).
+/api/history/hands``, :class:`HandList`), one hand street by street (``GET
+/api/history/hands/{id}``, :class:`HandView`) and the players' statistics (``GET
+/api/history/stats``, :class:`HistoryStats`: no card in them).
 
 Both are written through a perspective (``perspective``): ``all`` — every card the hands
 store holds (the dealer's, the producer's and the admin's), or ``shown`` — what the table
@@ -33,7 +34,11 @@ __all__ = [
     "HistoryPerspective",
     "HistoryPlayer",
     "HistoryPot",
+    "HistoryStats",
     "HistoryStreet",
+    "PlayerFigures",
+    "SessionFigures",
+    "StatsFigures",
 ]
 
 HistoryPerspective = Literal["shown", "all"]
@@ -156,3 +161,61 @@ class HandView(FrameModel):
     pots: list[HistoryPot]
     awards: list[HistoryAward]
     alerts: list[HistoryAlert]
+
+
+# ------------------------------------------------------------------ statistics
+
+
+class StatsFigures(FrameModel):
+    """One person's counts over some hands and the figures made of them
+    (``hub/adapters/hands/stats.py`` says what each counts; docs/hands.md
+    "Statistics"). Percentages are 0–100; a figure is null when nothing could count."""
+
+    name: str = Field(description="the person's name (their latest)")
+    club_id: str | None = Field(
+        description="the person's club id (sent to the staff only; null to the public)"
+    )
+    hands: int = Field(ge=0, description="hands the person was dealt in")
+    vpip_hands: int = Field(ge=0)
+    pfr_hands: int = Field(ge=0)
+    three_bet_chances: int = Field(ge=0)
+    three_bets: int = Field(ge=0)
+    bets_raises: int = Field(ge=0, description="bets and raises after the first betting round")
+    calls: int = Field(ge=0, description="calls after the first betting round")
+    saw_second: int = Field(ge=0, description="hands in which they saw the second street")
+    showdowns: int = Field(ge=0)
+    won_at_showdown: int = Field(ge=0)
+    net: int = Field(description="chips won less chips lost (after the rake)")
+    seconds: float = Field(ge=0, description="the sessions' time")
+    vpip: float | None = Field(description="VPIP, %")
+    pfr: float | None = Field(description="PFR, %")
+    three_bet: float | None = Field(description="3-bet, %")
+    aggression: float | None = Field(description="AF: (bets + raises) / calls, later streets")
+    wtsd: float | None = Field(description="WTSD, %")
+    wsd: float | None = Field(description="W$SD, %")
+    chips_per_hour: float | None
+    hands_per_hour: float | None
+
+
+class PlayerFigures(StatsFigures):
+    """One person over every hand found."""
+
+    sessions: int = Field(ge=0, description="how many sessions those hands make")
+
+
+class SessionFigures(StatsFigures):
+    """One person's session at one table."""
+
+    table: TableId
+    started: float = Field(description="the session's first hand's start, seconds since the epoch")
+    ended: float = Field(description="its last hand's end, seconds since the epoch")
+
+
+class HistoryStats(FrameModel):
+    """``GET /api/history/stats``: each person's figures over the hands the filters
+    find (``players``, by name), or with ``?sessions=1`` each person's sessions
+    (``sessions``, by name, then start; ``players`` empty)."""
+
+    by_session: bool = Field(description="rows per session (true) or per person (false)")
+    players: list[PlayerFigures]
+    sessions: list[SessionFigures]

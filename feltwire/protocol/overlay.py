@@ -261,6 +261,9 @@ class OverlaySettings(FrameModel):
     name: str | None = Field(description="the room or table name on the ticker (None: the id)")
     logo: str | None = Field(description="the logo's URL on the hub (None: no logo)")
     leaderboard: bool = Field(description="the producer shows the chip leaderboard")
+    plate_stats: bool = Field(
+        False, description="the producer shows each player's statistics on their plate"
+    )
 
 
 class OverlaySettingsFrame(VersionedFrame):
@@ -270,6 +273,37 @@ class OverlaySettingsFrame(VersionedFrame):
     type: Literal["settings"] = "settings"
     table: TableId
     settings: OverlaySettings
+
+
+class PlateFigures(FrameModel):
+    """One player's statistics on their plate (percentages 0–100, null: nothing could
+    count)."""
+
+    name: str = Field(description="the player's name, as the table and the store know it")
+    hands: int = Field(ge=1)
+    vpip: float | None
+    pfr: float | None
+    three_bet: float | None
+    aggression: float | None
+    wtsd: float | None
+    wsd: float | None
+    net: int
+
+
+class PlateStatsFrame(VersionedFrame):
+    """The players' statistics for the plates (``plate_stats`` switch on), from the hands
+    store: over the table's hands that ended in the ``night_s`` seconds up to
+    ``as_of`` — the time of the delayed picture when it was computed, so no hand the
+    picture has not finished counts. Sent on ``/ws/overlay`` as the delayed picture
+    reaches a hand's end or start (and in the snapshot), not per frame."""
+
+    type: Literal["plate_stats"] = "plate_stats"
+    table: TableId
+    as_of: Timestamp = Field(
+        description="the hub's time up to which the hands counted ended (the delayed picture's)"
+    )
+    night_s: float = Field(gt=0, description="how far back from as_of the hands counted ended")
+    players: list[PlateFigures]
 
 
 class OverlaySnapshotFrame(VersionedFrame):
@@ -286,6 +320,9 @@ class OverlaySnapshotFrame(VersionedFrame):
     )
     settings: OverlaySettings | None = Field(
         None, description="the branding and the producer's switches (None: the defaults)"
+    )
+    plate_stats: PlateStatsFrame | None = Field(
+        None, description="the plates' statistics (None: switched off or not computed yet)"
     )
 
 
@@ -319,6 +356,8 @@ __all__ = [
     "OverlaySnapshotFrame",
     "OverlayStakes",
     "OverlayStateFrame",
+    "PlateFigures",
+    "PlateStatsFrame",
     "PlayerEquity",
     "SeatChances",
     "SeatEquity",

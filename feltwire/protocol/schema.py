@@ -3,7 +3,8 @@ and every page feed, and ``feltwire protocol schema`` that prints or writes it.
 
 The document's ``$defs`` name each payload (``ReaderInventory``, ``LightCommand``,
 ``AlertPayload`` …) and each feed's union (``PublicFrame``, ``ConsoleFrame``,
-``OverlayFrame``) and the JSON API answers it publishes (``HandList``, ``HandView``);
+``OverlayFrame``) and the JSON API answers it publishes (``HandList``, ``HandView``,
+``HistoryStats``);
 ``x-feltwire`` says which topic, which WebSocket and which API route carries which.
 ``docs/protocol.schema.json`` is this document, committed; a test keeps it current.
 
@@ -26,7 +27,7 @@ from pydantic.json_schema import JsonSchemaMode
 from feltwire.cli import command_parser
 from feltwire.protocol.alerts import AlertPayload
 from feltwire.protocol.frames import ConsoleFrame, OverlayFrame, PublicFeedFrame, PublicFrame
-from feltwire.protocol.history import HandList, HandView
+from feltwire.protocol.history import HandList, HandView, HistoryStats
 from feltwire.protocol.payloads import (
     PROTOCOL_VERSION,
     Availability,
@@ -53,6 +54,7 @@ _ENTRIES: Final[dict[str, Any]] = {
     "OverlayFrame": OverlayFrame,
     "HandList": HandList,
     "HandView": HandView,
+    "HistoryStats": HistoryStats,
 }
 """Each named entry of the document and the type it is the schema of."""
 
@@ -76,6 +78,7 @@ FEEDS: Final = {
 API: Final = {
     "/api/history/hands": "HandList",
     "/api/history/hands/{id}": "HandView",
+    "/api/history/stats": "HistoryStats",
 }
 """Each JSON API route whose answer is an entry of the document."""
 

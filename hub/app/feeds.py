@@ -58,7 +58,16 @@ class Broadcaster:
         self._subs: set[Subscription] = set()
         self._maxsize = maxsize
         self._tap = tap
+        self._watchers: list[Callable[[Event], None]] = []
         self.sent = 0
+        self.last_t: float | None = None
+        """The time (``t``) of the latest event published that carries one (None: none
+        yet) — on the overlay's feed, the delayed picture's time."""
+
+    def watch(self, watcher: Callable[[Event], None]) -> None:
+        """Hand every event published from now on to ``watcher`` too, before the
+        subscribers get it (it must be quick: it runs on the event loop)."""
+        self._watchers.append(watcher)
 
     @contextmanager
     def subscribe(self, label: str = "") -> Iterator[Subscription]:
@@ -75,6 +84,11 @@ class Broadcaster:
         subscribers that are full."""
         if self._tap is not None:
             self._tap(event)
+        t = event.get("t")
+        if isinstance(t, int | float) and (self.last_t is None or t > self.last_t):
+            self.last_t = float(t)
+        for watcher in self._watchers:
+            watcher(event)
         for sub in list(self._subs):
             try:
                 sub.queue.put_nowait(event)

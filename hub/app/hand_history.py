@@ -33,6 +33,8 @@ from feltwire.protocol.history import (
     HistoryPlayer,
     HistoryPot,
     HistoryStreet,
+    PlayerFigures,
+    SessionFigures,
 )
 from feltwire.protocol.texts import TextFrame
 from feltwire.text import Text
@@ -74,13 +76,16 @@ def moment(text: str) -> float:
 class HandQuery:
     """Which hands: of a ``table``, started at or after ``since`` and before ``until``
     (seconds since the epoch), with a ``player`` (a name or a club id) dealt in, of a
-    ``game`` (variant code); None: any."""
+    ``game`` (variant code), ended after ``ended_after`` and at or before ``ended_by``
+    (the hub's time, the hands' ``ended_t``: what the overlay's delay runs on); None: any."""
 
     table: str | None = None
     since: float | None = None
     until: float | None = None
     player: str | None = None
     game: str | None = None
+    ended_after: float | None = None
+    ended_by: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +126,13 @@ class HandHistory(Protocol):
     def export(self, fmt: str, query: HandQuery, perspective: HistoryPerspective) -> ExportFile:
         """The hands ``query`` finds as one file of format ``fmt`` (``phh``,
         ``pokerstars``, ``ohh``) through ``perspective``."""
+
+    def player_figures(self, query: HandQuery) -> list[PlayerFigures]:
+        """Each person's statistics over the hands ``query`` finds, by name (``player``
+        keeps that person's row only; docs/hands.md "Statistics")."""
+
+    def session_figures(self, query: HandQuery) -> list[SessionFigures]:
+        """Each person's sessions in the hands ``query`` finds, by name, then start."""
 
 
 def visible(card: dict[str, Any], perspective: HistoryPerspective) -> bool:

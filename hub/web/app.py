@@ -20,7 +20,9 @@ importing nothing of this module (:mod:`hub.web.dependencies` is what they share
 * :mod:`hub.web.history` — the hand history (``/history``, ``/api/history/*``): the kept
   hands searched, stepped through and downloaded, each role seeing what it may;
 * :mod:`hub.web.producer` — the overlay's branding (``/overlay/logo``,
-  ``/overlay/photo/<name>``) and the producer's switches (``/api/overlay/settings``);
+  ``/overlay/photo/<name>``) and the producer's switches (``/api/overlay/settings``;
+  the plates' statistics of each table, :class:`~hub.app.plate_stats.PlateStats`, in
+  ``app.state.plates``);
 * :mod:`hub.web.metrics` — ``/metrics``, the hub's figures for Prometheus (an admin or
   the configured metrics token).
 
@@ -42,6 +44,7 @@ from fastapi.staticfiles import StaticFiles
 
 from hub.app.errors import LogUnavailable
 from hub.app.hand_history import HandHistory
+from hub.app.plate_stats import PlateStats
 from hub.web import admin, clock, console, history, metrics, overlay, producer, public, session
 from hub.web.auth import WebAuth
 from hub.web.errors import AccessRefused
@@ -112,6 +115,9 @@ def create_app(
     app.state.history = history
     app.state.brands = dict(brands or {})
     app.state.switches = producer.ProducerSwitches(state_dir)
+    app.state.plates = {t: PlateStats(t, history, s.overlay) for t, s in served.items()}
+    for t, plates in app.state.plates.items():
+        plates.enabled = app.state.switches.get(t).plate_stats
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes, counts=app.state.web_refusals)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_exception_handler(LogUnavailable, console.log_unavailable)

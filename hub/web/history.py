@@ -7,7 +7,10 @@ and any selection downloaded as PHH, PokerStars text or Open Hand History.
 * ``GET /api/history/hands/{id}`` — one hand street by street
   (:class:`~feltwire.protocol.history.HandView`);
 * ``GET /api/history/export?format=phh|pokerstars|ohh&<the same filters>`` — the hands
-  as one file (``Content-Disposition: attachment``).
+  as one file (``Content-Disposition: attachment``);
+* ``GET /api/history/stats?<the same filters>&sessions=0|1`` — each person's statistics
+  over the hands found, or each session's (:class:`~feltwire.protocol.history.HistoryStats`;
+  docs/hands.md "Statistics" says what each figure counts).
 
 ``since`` / ``until`` are a date (``2026-12-02``: its midnight, UTC) or a time
 (``2026-12-02T21:30``, UTC unless it names its zone); ``until`` is exclusive. ``player``
@@ -19,8 +22,10 @@ widest allowed): the dealer, the producer and the admin see every card the store
 ``shown``; the public role — anyone without a sign-in, as on the public view — sees only
 what the table saw (``shown``: the board, stud up cards, the hands shown at the
 showdown; never a mucked or folded hand, a burn or a discard), and asking for ``all`` is
-refused (403). A hub that keeps no hands, or a store that cannot be read, answers 503
-with a catalog text, never a 500.
+refused (403). The statistics hold no card — they count the actions everyone at the
+table saw — so every role reads them, the public too; only the people's club ids go to
+the staff alone (null to the public, who search by name). A hub that keeps no hands, or
+a store that cannot be read, answers 503 with a catalog text, never a 500.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import HTTPConnection
 
-from feltwire.protocol.history import HandList, HandView, HistoryPerspective
+from feltwire.protocol.history import HandList, HandView, HistoryPerspective, HistoryStats
 from feltwire.text import Text
 from hub.app.errors import HandStoreError
 from hub.app.hand_history import HandHistory, HandQuery, hand_summary, hand_view, moment
@@ -222,3 +227,38 @@ async def history_export(
         "X-Feltwire-Failed": str(len(file.failed)),
     }
     return Response(file.text, media_type=MEDIA[format], headers=headers)
+
+
+@router.get("/api/history/stats")
+async def history_stats(
+    request: Request,
+    who: PublicDep,
+    table: Table = None,
+    since: Since = None,
+    until: Until = None,
+    player: Player = None,
+    game: Game = None,
+    sessions: Annotated[bool, Query(description="a row per session (1) or per person (0)")] = False,
+) -> HistoryStats:
+    """Each person's statistics over the hands the filters find (``player``: that person
+    only), or with ``sessions=1`` each of their sessions. No card: every role reads them;
+    the club ids only the staff."""
+    query = _query(table, since, until, player, game)
+    history = history_of(request)
+    try:
+        if sessions:
+            rows = await run_in_threadpool(history.session_figures, query)
+            found = HistoryStats(by_session=True, players=[], sessions=rows)
+        else:
+            people = await run_in_threadpool(history.player_figures, query)
+            found = HistoryStats(by_session=False, players=people, sessions=[])
+    except HandStoreError as exc:
+        raise _unreadable(exc) from exc
+    if who.role not in STAFF:
+        found = found.model_copy(
+            update={
+                "players": [p.model_copy(update={"club_id": None}) for p in found.players],
+                "sessions": [s.model_copy(update={"club_id": None}) for s in found.sessions],
+            }
+        )
+    return found

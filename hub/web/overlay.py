@@ -7,7 +7,9 @@ overlay's picture of the table, ``state``, and the delay's state), then every re
 frame; after every change the picture of the table as it was is one of them (a ``state``
 frame, projected by :func:`hub.views.overlay_scene.overlay_picture` and held by the delay
 like the rest); the snapshot also carries the table's branding and the producer's switches
-(:mod:`hub.web.producer`, whose changes come as ``settings`` frames, not delayed). The page
+(:mod:`hub.web.producer`, whose changes come as ``settings`` frames, not delayed) and,
+with the ``plate_stats`` switch on, the plates' statistics (:mod:`hub.app.plate_stats`:
+``plate_stats`` frames, counted over the hands the delayed picture has finished). The page
 takes ``?offset_ms=N`` (board-sync offset: every frame is drawn N ms after it came),
 ``?lang=``, ``?setup=1`` (the producer's settings; the S key toggles them) and
 ``?preview=1`` (the producer's preview: the delayed-feed status, never on air;
@@ -38,7 +40,7 @@ from hub.web.auth import ACCESS_HEADER, ANONYMOUS, Access, Principal, Role, allo
 from hub.web.dependencies import ProducerDep, ReaderDep, stream
 from hub.web.errors import AccessRefused
 from hub.web.pages import page
-from hub.web.producer import brand_of, overlay_settings
+from hub.web.producer import brand_of, overlay_settings, plates_of
 from hub.web.session import refused
 
 router = APIRouter()
@@ -135,7 +137,11 @@ async def ws_overlay(ws: WebSocket, service: ReaderDep, _: ProducerDep) -> None:
     table = service.table
 
     def snapshot() -> dict[str, Any]:
-        return service.overlay_snapshot() | {"settings": overlay_settings(ws, table).model_dump()}
+        snap = service.overlay_snapshot()
+        plates = plates_of(ws, table)
+        if plates is not None:
+            snap["plate_stats"] = plates.current()
+        return snap | {"settings": overlay_settings(ws, table).model_dump()}
 
     await stream(ws, service.overlay, snapshot, label="overlay")
 

@@ -9,13 +9,16 @@
   admin); ``POST /api/overlay/settings`` with ``{"leaderboard": true}`` sets a switch
   (producer or admin; a session sends its CSRF token). A change goes to every open
   overlay at once, as a ``settings`` frame on ``/ws/overlay`` — not behind the delay: it
-  shows or hides a graphic, whose figures (the stacks) are the delayed picture's. The
+  shows or hides a graphic, whose figures (the stacks; the plates' statistics,
+  :mod:`hub.app.plate_stats`) are the delayed picture's. The
   switches are kept per table in ``overlay_settings.json`` in the state directory (in
   memory without one), so a restarted hub keeps them.
 
 >>> store = ProducerSwitches(None)
 >>> store.get("t1").leaderboard, store.set("t1", leaderboard=True).leaderboard
 (False, True)
+>>> store.set("t1", plate_stats=True)
+Switches(leaderboard=True, plate_stats=True)
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import json
 import logging
 import os
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,6 +39,7 @@ from starlette.requests import HTTPConnection, Request
 from feltwire.errors import ConfigError
 from feltwire.protocol import OverlaySettings, OverlaySettingsFrame
 from feltwire.text import Text
+from hub.app.plate_stats import PlateStats
 from hub.config.branding import IMAGE_TYPES, BrandingSettings, photo_name
 from hub.views.frames import Event
 from hub.web.auth import Principal, Role, allow
@@ -82,6 +86,7 @@ class Switches:
     """The producer's switches of one table."""
 
     leaderboard: bool = False
+    plate_stats: bool = False
 
 
 class ProducerSwitches:
@@ -94,7 +99,10 @@ class ProducerSwitches:
         if self._path is not None and self._path.exists():
             try:
                 data = json.loads(self._path.read_text(encoding="utf-8"))
-                self._tables = {t: Switches(bool(v["leaderboard"])) for t, v in data.items()}
+                self._tables = {
+                    t: Switches(bool(v.get("leaderboard")), bool(v.get("plate_stats")))
+                    for t, v in data.items()
+                }
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 log.warning("%s cannot be read: the producer's switches start off", self._path)
 
@@ -102,13 +110,17 @@ class ProducerSwitches:
         """The switches of ``table`` (all off until the producer turns one on)."""
         return self._tables.get(table, Switches())
 
-    def set(self, table: str, *, leaderboard: bool) -> Switches:
-        """Set the switches of ``table`` (kept in the state directory); what they are now."""
+    def set(
+        self, table: str, *, leaderboard: bool | None = None, plate_stats: bool | None = None
+    ) -> Switches:
+        """Set the switches of ``table`` that are given (kept in the state directory);
+        what they are now."""
+        given = {"leaderboard": leaderboard, "plate_stats": plate_stats}
         with self._lock:
-            now = replace(self.get(table), leaderboard=leaderboard)
+            now = replace(self.get(table), **{k: v for k, v in given.items() if v is not None})
             self._tables[table] = now
             if self._path is not None:
-                data = {t: {"leaderboard": s.leaderboard} for t, s in self._tables.items()}
+                data = {t: asdict(s) for t, s in self._tables.items()}
                 tmp = self._path.with_suffix(".tmp")
                 tmp.write_text(json.dumps(data), encoding="utf-8")
                 os.replace(tmp, self._path)
@@ -127,12 +139,20 @@ def switches_of(conn: HTTPConnection) -> ProducerSwitches:
     return store
 
 
+def plates_of(conn: HTTPConnection, table: str) -> PlateStats | None:
+    """The plates' statistics of ``table`` (None: an app built without them)."""
+    plates: dict[str, PlateStats] = getattr(conn.app.state, "plates", {})
+    return plates.get(table)
+
+
 def overlay_settings(conn: HTTPConnection, table: str) -> OverlaySettings:
     """What the overlay shows of ``table``'s branding and the producer's switches."""
     brand = brand_of(conn, table)
     logo = f"/overlay/logo?table={table}" if brand.logo is not None else None
     on = switches_of(conn).get(table)
-    return OverlaySettings(name=brand.name, logo=logo, leaderboard=on.leaderboard)
+    return OverlaySettings(
+        name=brand.name, logo=logo, leaderboard=on.leaderboard, plate_stats=on.plate_stats
+    )
 
 
 def settings_frame(conn: HTTPConnection, table: str) -> Event:
@@ -144,7 +164,12 @@ class SwitchesBody(BaseModel):
     """``POST /api/overlay/settings``: the switches to set."""
 
     model_config = ConfigDict(extra="forbid")
-    leaderboard: bool = Field(description="show the chip leaderboard on the overlay")
+    leaderboard: bool | None = Field(
+        None, description="show the chip leaderboard on the overlay (absent: as it is)"
+    )
+    plate_stats: bool | None = Field(
+        None, description="show each player's statistics on their plate (absent: as it is)"
+    )
 
 
 @router.get("/overlay/logo")
@@ -189,10 +214,21 @@ async def post_settings(
     body: SwitchesBody,
 ) -> dict[str, Any]:
     """Set the producer's switches; every open overlay of the table gets them at once."""
-    switches_of(conn).set(service.table, leaderboard=body.leaderboard)
-    log.info("table %s: %s: overlay leaderboard %s", service.table, who.name, body.leaderboard)
+    now = switches_of(conn).set(
+        service.table, leaderboard=body.leaderboard, plate_stats=body.plate_stats
+    )
+    log.info(
+        "table %s: %s: overlay leaderboard %s, plate statistics %s",
+        service.table,
+        who.name,
+        now.leaderboard,
+        now.plate_stats,
+    )
     frame = settings_frame(conn, service.table)
     service.overlay.publish(frame)
+    plates = plates_of(conn, service.table)
+    if plates is not None:
+        plates.switch(now.plate_stats)
     return frame
 
 
@@ -201,6 +237,7 @@ __all__ = [
     "ProducerSwitches",
     "TableBrand",
     "overlay_settings",
+    "plates_of",
     "router",
     "settings_frame",
 ]

@@ -18,7 +18,7 @@ them itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -39,6 +39,17 @@ class Feed(Protocol):
 
     def publish(self, frame: Event) -> None:
         """Send ``frame`` to every subscriber now (the producer's switches)."""
+        ...
+
+    def watch(self, watcher: Callable[[Event], None]) -> None:
+        """Hand every frame published from now on to ``watcher`` too (the plates'
+        statistics watch the overlay's released frames)."""
+        ...
+
+    @property
+    def last_t(self) -> float | None:
+        """The time of the latest frame published that carries one (the overlay's: the
+        delayed picture's time; None: none since the hub started)."""
         ...
 
     def subscribers(self) -> Mapping[str, int]:

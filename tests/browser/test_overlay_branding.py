@@ -126,6 +126,7 @@ async def test_branding_flags_photos_and_the_leaderboard(browser: Any, tmp_path:
             "name": "Casino Praha — Table 1",
             "logo": "/overlay/logo?table=t1",
             "leaderboard": False,
+            "plate_stats": False,  # (the other switch, untouched)
         }
         # a photo that is not there is a 404, not a file from elsewhere
         for name in ("nobody.png", "..%2Flogo.png"):

@@ -17,7 +17,9 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from feltwire.protocol.history import PlayerFigures, SessionFigures
 from hub.adapters.hands.reader import count_hands, hand_row, hand_rows, kept_hands, replay
+from hub.adapters.hands.stats import Stats, player_stats, session_stats
 from hub.adapters.hands.store import HandStore
 from hub.app.errors import HandStoreError
 from hub.app.hand_history import ExportFile, HandQuery, KeptHand
@@ -25,7 +27,7 @@ from hub.rules.errors import RulesError
 from hub.rules.exports import SEPARATOR, hand_text
 from hub.rules.pokerstars import Perspective
 
-__all__ = ["StoreHistory", "export_text", "perspective"]
+__all__ = ["StoreHistory", "export_text", "figures", "perspective"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +60,13 @@ def export_text(
     stored = replay(store, row)
     seen = perspective(view, stored.context.players, hero)
     return stored.context.table, hand_text(fmt, stored.hand, stored.context, seen, number=number)
+
+
+def figures(stats: Stats) -> dict[str, Any]:
+    """``stats``' counts and figures as the API's fields (the person flattened)."""
+    out = stats.as_json()
+    person = out.pop("player")
+    return out | {"name": person["name"], "club_id": person["club_id"]}
 
 
 class StoreHistory:
@@ -101,3 +110,17 @@ class StoreHistory:
         except SQLAlchemyError as exc:
             raise HandStoreError(f"hands store: the hands cannot be read ({exc})") from exc
         return ExportFile(SEPARATOR[fmt].join(texts), len(texts), tuple(failed))
+
+    def player_figures(self, query: HandQuery) -> list[PlayerFigures]:
+        try:
+            found = player_stats(self.store, query)
+        except SQLAlchemyError as exc:
+            raise HandStoreError(f"hands store: the statistics cannot be read ({exc})") from exc
+        return [PlayerFigures.model_validate(figures(s)) for s in found]
+
+    def session_figures(self, query: HandQuery) -> list[SessionFigures]:
+        try:
+            found = session_stats(self.store, query)
+        except SQLAlchemyError as exc:
+            raise HandStoreError(f"hands store: the statistics cannot be read ({exc})") from exc
+        return [SessionFigures.model_validate(figures(s)) for s in found]

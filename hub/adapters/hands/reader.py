@@ -54,7 +54,7 @@ class StoredHand:
 
 
 def hand_conditions(q: HandQuery) -> list[ColumnElement[bool]]:
-    """What ``q`` asks of a ``hands`` row — not voided, its table, game and start time —
+    """What ``q`` asks of a ``hands`` row — not voided, its table, game, start and end —
     leaving the player out (the statistics keep every seat of such a hand)."""
     h = schema.hands
     found: list[ColumnElement[bool]] = [h.c.voided.is_(False)]
@@ -66,6 +66,10 @@ def hand_conditions(q: HandQuery) -> list[ColumnElement[bool]]:
         found.append(h.c.started_at >= q.since)
     if q.until is not None:
         found.append(h.c.started_at < q.until)
+    if q.ended_after is not None:
+        found.append(h.c.ended_t > q.ended_after)
+    if q.ended_by is not None:
+        found.append(h.c.ended_t <= q.ended_by)
     return found
 
 

@@ -5,11 +5,13 @@
 // saw — the hub sends nothing more (GET /api/history/*), so neither does this page.
 //
 // This is the page's entry module; its parts are under history/, the shared library
-// under lib/. The section #stats is kept for the players' statistics (another module).
+// under lib/. The section #stats shows the players' statistics of the same filters
+// (history/stats.js).
 
 import { el } from "./lib/dom.js";
 import { exposeForTests, i18n } from "./lib/i18n.js";
 import { filtersOf, getJson, withQuery } from "./history/api.js";
+import { loadStats, startStats } from "./history/stats.js";
 import { STRINGS } from "./history/strings.js";
 import { renderHand, timeOf } from "./history/view.js";
 import { STRINGS as SIGN_IN } from "./login/strings.js";
@@ -145,6 +147,7 @@ $("filters").addEventListener("submit", (ev) => {
   state.filters = filtersOf($("filters"));
   state.offset = 0;
   search();
+  loadStats(state.filters);
 });
 $("page-prev").addEventListener("click", () => {
   state.offset = Math.max(0, state.offset - LIMIT);
@@ -158,6 +161,7 @@ $("step-prev").addEventListener("click", () => step(-1));
 $("step-next").addEventListener("click", () => step(1));
 
 $("lang").appendChild(i18n.switcher());
+startStats();
 i18n.onChange(renderAll);
 i18n.apply();
 renderAll();
@@ -165,6 +169,6 @@ Promise.all([
   getJson("/api/session").then((who) => (state.who = who), () => null),
   loadTables(),
 ]).then(async () => {
-  await search();
+  await Promise.all([search(), loadStats(state.filters)]);
   document.body.dataset.ready = "true";
 });

@@ -5,7 +5,9 @@
 // (overlay/delay.js). Seat panels carry data-seat="n" with [data-field=name|stack|bet].
 // With ?preview=1 (the producer's preview, never on air) a box says what a delayed feed
 // waits for (overlay/preview.js). The branding and the producer's switches (the chip
-// leaderboard) come in the snapshot and in "settings" frames, at once (overlay/settings.js).
+// leaderboard, the plates' statistics) come in the snapshot and in "settings" frames, at
+// once (overlay/settings.js); the plates' figures in "plate_stats" frames, through the
+// offset like the pictures (overlay/plates.js).
 //
 // This is the page's entry module; its parts are under overlay/, the shared library under
 // lib/.
@@ -14,6 +16,7 @@ import { openFeed } from "./lib/feed.js";
 import { exposeForTests, i18n } from "./lib/i18n.js";
 import { enqueue, startDelay } from "./overlay/delay.js";
 import { draw, redraw } from "./overlay/picture.js";
+import { drawPlates, platesSwitch, takePlateStats } from "./overlay/plates.js";
 import { previewPicture, previewSnapshot, startPreview } from "./overlay/preview.js";
 import { settingsPicture, startSettings, takeSettings } from "./overlay/settings.js";
 import { STRINGS } from "./overlay/strings.js";
@@ -40,9 +43,12 @@ function drawFrame(state) {
   draw(state);
   previewPicture(state);
   settingsPicture(state);
+  drawPlates(state);
 }
 
 startDelay(params, document.getElementById("offset"), (frame) => {
+  if (frame.type === "snapshot") takePlateStats(frame.plate_stats);
+  if (frame.type === "plate_stats") takePlateStats(frame);
   if (frame.type === "snapshot" && frame.state) drawFrame(frame.state);
   else if (frame.type === "state") drawFrame(frame.state);
 });
@@ -72,7 +78,10 @@ openFeed({
   onFrame: (frame) => {
     if (frame.type === "snapshot") previewSnapshot(frame);
     // the branding and the producer's switches: at once, never behind the delay
-    if (frame.type === "snapshot" || frame.type === "settings") takeSettings(frame.settings);
-    if (frame.type === "snapshot" || frame.type === "state") enqueue(frame);
+    if (frame.type === "snapshot" || frame.type === "settings") {
+      takeSettings(frame.settings);
+      platesSwitch(frame.settings);
+    }
+    if (["snapshot", "state", "plate_stats"].includes(frame.type)) enqueue(frame);
   },
 });

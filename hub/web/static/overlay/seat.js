@@ -7,7 +7,8 @@
 // is .seat[data-seat="n"] with [data-field=name|stack|bet|won|equity|blind|…] (OBS scenes
 // and the browser tests select them); layout.js places it by the number of players. The
 // cards box keeps a slot for every hole card the game deals, so the name never moves as
-// the cards arrive.
+// the cards arrive. The producer's plate statistics (overlay/plates.js) take the equity
+// row's place while it has nothing to show.
 
 import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { field } from "../lib/dom.js";
@@ -34,6 +35,7 @@ const PANEL =
   '    <span class="won-chip" hidden>+<span data-field="won">0</span></span></div>' +
   '  <div class="eq"><div class="bar"><div class="fill"></div></div>' +
   '    <span data-field="equity"></span></div>' +
+  '  <div class="stats-line" data-field="stats" hidden></div>' +
   '  <div class="sub"><span data-field="hand-name"></span><span data-field="hilo"></span>' +
   '    <span data-field="outs"></span></div>' +
   "</div>";

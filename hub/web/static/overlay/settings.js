@@ -1,7 +1,8 @@
 // The overlay's branding and the producer's switches (hub/web/producer.py): the room's
 // name and logo on the ticker (the logo served by the hub at settings.logo), and the chip
 // leaderboard the producer turns on (the setup panel's checkbox, or POST
-// /api/overlay/settings) — its figures are the delayed picture's stacks. The snapshot
+// /api/overlay/settings) — its figures are the delayed picture's stacks — and the plates'
+// statistics switch (the figures themselves: overlay/plates.js). The snapshot
 // carries the settings, a "settings" frame each change (at once, not behind the delay).
 // #leaderboard lists li[data-seat] in stack order, [data-field=name|stack] inside.
 
@@ -9,7 +10,7 @@ import { el } from "../lib/dom.js";
 import { i18n } from "../lib/i18n.js";
 import { nameOf, num } from "./seat.js";
 
-let settings = { name: null, logo: null, leaderboard: false };
+let settings = { name: null, logo: null, leaderboard: false, plate_stats: false };
 let picture = null;
 let query = "";
 const box = document.getElementById("leaderboard");
@@ -40,8 +41,8 @@ function drawBrand() {
   if (settings.logo && logo.getAttribute("src") !== settings.logo) logo.src = settings.logo;
   logo.hidden = !settings.logo;
   if (settings.name) document.getElementById("ticker-table").textContent = settings.name;
-  const check = document.getElementById("leaderboard-on");
-  check.checked = !!settings.leaderboard;
+  document.getElementById("leaderboard-on").checked = !!settings.leaderboard;
+  document.getElementById("plate-stats-on").checked = !!settings.plate_stats;
 }
 
 /** Take the settings of a snapshot or a "settings" frame. */
@@ -58,23 +59,27 @@ export function settingsPicture(s) {
   drawLeaderboard();
 }
 
-/** Start: `feedQuery` the feed's (token, table); the setup's checkbox sets the switch. */
+async function setSwitch(body) {
+  const headers = { "Content-Type": "application/json" };
+  const csrf = document.querySelector("meta[name=csrf-token]")?.content;
+  if (csrf) headers["X-CSRF-Token"] = csrf;
+  try {
+    const r = await fetch("/api/overlay/settings?" + query, {
+      method: "POST", credentials: "same-origin", headers, body: JSON.stringify(body),
+    });
+    if (r.ok) takeSettings((await r.json()).settings);
+  } catch {
+    /* the snapshot of the next connection says what is set */
+  }
+}
+
+/** Start: `feedQuery` the feed's (token, table); the setup's checkboxes set the switches
+ * (every open overlay gets the "settings" frame, this one too). */
 export function startSettings(feedQuery) {
   query = new URLSearchParams(feedQuery).toString();
   const check = document.getElementById("leaderboard-on");
-  check.addEventListener("change", async () => {
-    const headers = { "Content-Type": "application/json" };
-    const csrf = document.querySelector("meta[name=csrf-token]")?.content;
-    if (csrf) headers["X-CSRF-Token"] = csrf;
-    try {
-      const r = await fetch("/api/overlay/settings?" + query, {
-        method: "POST", credentials: "same-origin", headers,
-        body: JSON.stringify({ leaderboard: check.checked }),
-      });
-      if (r.ok) takeSettings((await r.json()).settings);
-    } catch {
-      /* the snapshot of the next connection says what is set */
-    }
-  });
+  check.addEventListener("change", () => setSwitch({ leaderboard: check.checked }));
+  const plates = document.getElementById("plate-stats-on");
+  plates.addEventListener("change", () => setSwitch({ plate_stats: plates.checked }));
   i18n.onChange(drawLeaderboard);
 }
