@@ -310,6 +310,7 @@ async def start_hub(
         metrics_token=metrics_token.get_secret_value() if metrics_token is not None else None,
         monotonic=monotonic,
         history=StoreHistory(hands) if hands is not None else None,
+        history_unopened=hands is None and hands_url(config) is not None,
         brands=brands,
         state_dir=config.state_dir,
     )

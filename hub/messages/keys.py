@@ -398,6 +398,7 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     "refusal.http.no_rules": ("hub/web/clock.py:_command", "hub/web/console.py:"),
     "refusal.http.no_table": ("hub/web/dependencies.py:get_table",),
     "refusal.http.no_hand_store": ("hub/web/history.py:history_of",),
+    "refusal.http.hand_store_unopened": ("hub/web/history.py:history_of",),
     "refusal.http.hand_store_failed": ("hub/web/history.py:_unreadable",),
     "refusal.http.no_kept_hand": ("hub/web/history.py:history_hand",),
     "refusal.http.history_all_cards": ("hub/web/history.py:_perspective",),

@@ -83,6 +83,7 @@ def create_app(
     metrics_token: str | None = None,
     monotonic: Callable[[], float] = time.monotonic,
     history: HandHistory | None = None,
+    history_unopened: bool = False,
     brands: Mapping[str, producer.TableBrand] | None = None,
     state_dir: Path | None = None,
 ) -> FastAPI:
@@ -91,7 +92,8 @@ def create_app(
     are the hub's ``/metrics`` (None: a registry of the app's own, without the tables'
     timings), ``metrics_token`` the bearer token a Prometheus scrape may send instead of
     an admin's credential; ``monotonic`` measures ``/healthz``'s uptime; ``history`` is
-    where the history page reads the kept hands (None: the hub keeps none); ``brands``
+    where the history page reads the kept hands (None: the hub keeps none — or, with
+    ``history_unopened``, its store could not be opened at start); ``brands``
     each table's overlay branding (:class:`~hub.web.producer.TableBrand`; None: none),
     and the producer's switches are kept in ``state_dir`` (None: in memory)."""
     served = dict(tables) if isinstance(tables, Mapping) else {tables.table: tables}
@@ -113,6 +115,7 @@ def create_app(
     app.state.monotonic = monotonic
     app.state.started = monotonic()
     app.state.history = history
+    app.state.history_unopened = history_unopened
     app.state.brands = dict(brands or {})
     app.state.switches = producer.ProducerSwitches(state_dir)
     app.state.plates = {t: PlateStats(t, history, s.overlay) for t, s in served.items()}

@@ -24,8 +24,9 @@ what the table saw (``shown``: the board, stud up cards, the hands shown at the
 showdown; never a mucked or folded hand, a burn or a discard), and asking for ``all`` is
 refused (403). The statistics hold no card — they count the actions everyone at the
 table saw — so every role reads them, the public too; only the people's club ids go to
-the staff alone (null to the public, who search by name). A hub that keeps no hands, or
-a store that cannot be read, answers 503 with a catalog text, never a 500.
+the staff alone (null to the public, who search by name). A hub that keeps no hands
+answers 404, a store that could not be opened or cannot be read 503, each with a catalog
+text, never a 500.
 """
 
 from __future__ import annotations
@@ -69,10 +70,13 @@ MEDIA = {
 
 
 def history_of(conn: HTTPConnection) -> HandHistory:
-    """The kept hands this hub reads (503 when it keeps none)."""
+    """The kept hands this hub reads: 404 when it keeps none (its config says so), 503
+    when its store could not be opened at start."""
     history: HandHistory | None = getattr(conn.app.state, "history", None)
     if history is None:
-        raise Refusal(503, Text("refusal.http.no_hand_store"))
+        if getattr(conn.app.state, "history_unopened", False):
+            raise Refusal(503, Text("refusal.http.hand_store_unopened"))
+        raise Refusal(404, Text("refusal.http.no_hand_store"))
     return history
 
 

@@ -100,11 +100,14 @@ class HandStore:
             raise HandStoreError(f"hands store: {url!r} is no database URL ({exc})") from exc
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             path = Path(parsed.database or "")
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-            else:
-                path.chmod(0o600)  # a looser file is tightened: it holds hole cards
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                if not path.exists():
+                    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+                else:
+                    path.chmod(0o600)  # a looser file is tightened: it holds hole cards
+            except OSError as exc:  # a file where the directory should be, no permission
+                raise HandStoreError(f"hands store {path}: {exc}") from exc
         connect_args: dict[str, Any] = {}
         if parsed.get_backend_name() == "postgresql":
             # a server that hangs or a lock held elsewhere fails a write (tried again
@@ -114,12 +117,12 @@ class HandStore:
             engine = create_engine(driver, pool_pre_ping=True, connect_args=connect_args)
         except Exception as exc:  # a driver missing (psycopg without the postgres extra)
             raise HandStoreError(f"hands store {parsed!r}: {exc}") from exc
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-            with engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA journal_mode=WAL")
         store = cls(engine)
         try:
+            if engine.dialect.name == "sqlite":
+                event.listen(engine, "connect", _sqlite_pragmas)
+                with engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA journal_mode=WAL")
             store.migrate()
         except SQLAlchemyError as exc:
             engine.dispose()

@@ -234,9 +234,16 @@ async def test_a_hub_without_a_store_and_a_store_it_cannot_read(tmp_path: Path) 
             ("/api/history/export", {"format": "ohh"}),
         ):
             r = await get(http, path, **params)
-            assert r.status_code == 503, r.text
+            assert r.status_code == 404, r.text
             assert r.json()["text"]["key"] == "refusal.http.no_hand_store"
         assert (await http.get("/history")).status_code == 200  # the page says it
+    blocked = tmp_path / "a-file-not-a-directory"
+    blocked.write_text("")
+    unopened = HandsSettings(url=f"sqlite:///{blocked / 'hands.sqlite'}")
+    async with history_hub(tmp_path / "c", unopened) as http:  # the hub starts without it
+        r = await get(http, "/api/history/hands")
+        assert r.status_code == 503, r.text
+        assert r.json()["text"]["key"] == "refusal.http.hand_store_unopened"
     settings = kept_night(tmp_path, hands=3)
     assert settings.url is not None
     async with history_hub(tmp_path, settings) as http:
