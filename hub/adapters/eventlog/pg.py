@@ -35,9 +35,13 @@ WAL and a file can be truncated, copied or replaced from outside — nothing in 
 tells that its tail is gone. A PostgreSQL server writes its WAL with checksummed records
 and replays it after a crash, a committed transaction is never silently undone, and the
 log's rows are reached only through the server (its constraints and triggers). What is
-left is a row changed or removed by someone with the server's rights: opening a log
-verifies every row's chain and that no sequence number is missing (:func:`check_pg`), and
-refuses a damaged log with the same :class:`EventLogDamaged` as a SQLite log.
+left is someone with the rights to get past the triggers (a superuser, the tables' owner
+— the hub's own role, which created them): opening a log verifies every row's chain and
+that no sequence number is missing (:func:`check_pg`), and refuses a changed or removed
+row with the same :class:`EventLogDamaged` as a SQLite log. Rows removed from the *end*
+leave a shorter log that verifies: only a seal outside the database could tell, and one
+on a hub's disk would tie the table to that hub — so keep that power away from anyone
+but the operator (the database's roles, its backups).
 ``feltwire event-log accept-loss`` is for SQLite files only; on PostgreSQL the operator
 restores the database from its backup.
 

@@ -1,5 +1,7 @@
 """The event log: append-only, in order, durable across a reopen, private — and the hub's
-state after a replay is the state live processing reached."""
+state after a replay is the state live processing reached. The tests that take
+``log_place`` run on both backends (a SQLite file, then PostgreSQL); the file's own
+properties are SQLite's."""
 
 from __future__ import annotations
 

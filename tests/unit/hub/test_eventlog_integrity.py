@@ -10,6 +10,11 @@ Opening the log must then refuse with a message that names the file, what was lo
 leave the damaged files as they were, for forensics. A log ahead of its seal (the hub
 died between a commit and the seal's write) and a torn write of the seal itself are not
 damage. A full disk refuses the input and leaves the log as it was.
+
+Those are a SQLite file's damages (its WAL, its seal, its pages) and run on SQLite only;
+the last tests — a row changed behind the hub's back, a batch all or none — run on both
+backends (``log_place``: SQLite, then PostgreSQL; the PostgreSQL log's own damages are in
+test_eventlog_pg.py).
 """
 
 from __future__ import annotations

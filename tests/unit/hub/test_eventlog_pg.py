@@ -3,11 +3,12 @@ the tests both backends pass (``log_place`` in test_eventlog*.py): one table's i
 totally ordered — a second writer fails, never interleaves —, each row with its writer's
 epoch, append-only in the database itself, a missing row refused, every table of a room
 in one database, a lost connection refusing the input, ``feltwire event-log check`` on
-it. On the tests' own server
+it, a hub refusing to start on a damaged one. On the tests' own server
 (:mod:`tests.support.postgres`)."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import psycopg
@@ -18,8 +19,12 @@ from hub.adapters.eventlog.backend import open_event_log
 from hub.adapters.eventlog.pg import PgEventLog
 from hub.adapters.eventlog.store import EventLog
 from hub.app.records import InputKind
+from hub.bootstrap import start_hub
 from hub.cli.event_log import main as event_log_main
+from hub.config import HubConfig, HubMqttSettings, WebSettings
+from tests.support.ports import free_port
 from tests.support.postgres import PostgresServer
+from tests.support.web_hub import two_seated
 
 T0 = 1_700_000_000.0
 
@@ -181,3 +186,30 @@ def test_the_check_command_verifies_a_postgresql_log_read_only(
     assert "input 2 was changed after it was written" in out and "lost: inputs 2..3" in out
     assert event_log_main(["accept-loss", "--config", str(config)]) == 2
     assert "restore the database from its backup" in capsys.readouterr().err
+
+
+async def test_the_hub_refuses_a_damaged_postgresql_log_and_starts_nothing(
+    url: str, tmp_path: Path
+) -> None:
+    log = PgEventLog(url, "t1")
+    log.append_many(ticks(4))
+    log.close()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SET session_replication_role = replica")
+        conn.execute("""UPDATE event_inputs SET payload = '{"i":7}' WHERE seq = 3""")
+    web, broker = free_port(), free_port()
+    config = HubConfig(
+        table="t1",
+        live_equity=False,
+        mqtt=HubMqttSettings(embedded_port=broker),
+        web=WebSettings(port=web),
+        rules=two_seated(),
+        state_dir=tmp_path / "state",
+        event_log_url=url,
+    )
+    with pytest.raises(EventLogDamaged, match="input 3 was changed"):
+        await start_hub(config)
+    for port in (web, broker):  # nothing started
+        with socket.socket() as s:
+            assert s.connect_ex(("127.0.0.1", port)) != 0
+    assert not (tmp_path / "state" / "events.sqlite").exists()

@@ -3,7 +3,8 @@ the inputs in the log's file, used by a start only when it verifies against the 
 
 A snapshot changed behind the hub's back, of another format, or left over from another
 history of the log is never loaded (a log line says why, the start replays every input);
-an older log without the table gains it and stays readable.
+an older log without the table gains it and stays readable. Every test but the last
+(an older SQLite file) runs on both backends (``log_place``: SQLite, then PostgreSQL).
 """
 
 from __future__ import annotations
