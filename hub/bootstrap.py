@@ -8,10 +8,13 @@ table (:func:`hub.adapters.mqtt.run_mqtt`), each table's timed tasks and the web
 (every table behind ``?table=``); it returns a :class:`HubRuntime` to stop them again.
 ``feltwire hub``, the demo and the integration tests all start the hub this way.
 
-Event logs: a one-table hub keeps its log at ``state_dir/events.sqlite`` (as it always
-did); a hub with ``[[tables]]`` keeps each table's at ``state_dir/<table>/events.sqlite``
-— except a table whose log already lies at ``state_dir/events.sqlite`` (the hub served
-only that table before), which keeps it there (:func:`event_log_path`).
+Event logs: with ``event_log_url`` every table's log is in that PostgreSQL database
+(:mod:`hub.adapters.eventlog.pg`; :func:`~hub.adapters.eventlog.backend.open_event_log`
+picks the backend); otherwise a one-table hub keeps its log at
+``state_dir/events.sqlite`` (as it always did); a hub with ``[[tables]]`` keeps each
+table's at ``state_dir/<table>/events.sqlite`` — except a table whose log already lies
+at ``state_dir/events.sqlite`` (the hub served only that table before), which keeps it
+there (:func:`event_log_path`).
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ import uvicorn
 from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.equity_workers import EquityWorkers, default_workers
+from hub.adapters.eventlog.backend import TableLog, open_event_log
 from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
-from hub.adapters.eventlog.repair import open_log
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands.history import StoreHistory
 from hub.adapters.hands.retention import EVERY_SECONDS as RETENTION_EVERY_S
@@ -125,12 +128,14 @@ class HubRuntime:
     embedded: EmbeddedBroker | None
     _server: _Server
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
-    log: EventLog | None = None
-    """The first table's event log (when the config has a ``state_dir``)."""
+    log: TableLog | None = None
+    """The first table's event log (when the config has a ``state_dir`` or an
+    ``event_log_url``)."""
     services: dict[str, TableApp] = field(default_factory=dict)
     """Every table's application, by table id (the first is :attr:`service`)."""
-    logs: dict[str, EventLog] = field(default_factory=dict)
-    """Every table's event log, by table id (when the config has a ``state_dir``)."""
+    logs: dict[str, TableLog] = field(default_factory=dict)
+    """Every table's event log, by table id (when the config has a ``state_dir`` or an
+    ``event_log_url``)."""
     metrics: HubMetrics = field(default_factory=HubMetrics)
     """This hub's figures (``/metrics``): a registry of its own."""
     equity_workers: EquityWorkers | None = None
@@ -230,15 +235,17 @@ async def start_hub(
     decks: dict[Path | None, Deck] = {}
     hands = hands_store(config)
     services: dict[str, TableApp] = {}
-    logs: dict[str, EventLog] = {}
+    logs: dict[str, TableLog] = {}
     now = TableTime(wall=clock, monotonic=monotonic)
     figures = HubMetrics()
+    pg_url = config.event_log_url
     try:
         for table in tables:
-            if table.table in log_paths:
-                opened = open_log(
-                    log_paths[table.table],
+            if pg_url is not None or table.table in log_paths:
+                opened = open_event_log(
                     table.table,
+                    url=pg_url,
+                    path=log_paths.get(table.table),
                     sync=config.event_log_sync,
                     torn=config.event_log_torn,
                     clock=clock,
@@ -256,7 +263,7 @@ async def start_hub(
                 table_deck = decks[table.deck]
             service = _table_app(config, table, table_deck, now, logs.get(table.table))
             service.timings = figures.timings(table.table)  # the /metrics histograms
-            if table.table in log_paths:  # /readyz asks the log's disk, writing nothing
+            if pg_url is None and table.table in log_paths:  # /readyz asks the log's disk
                 service.log_disk = LogDisk(
                     log_paths[table.table],
                     min_free_bytes=int(config.health.log_min_free_mb * MIB),
@@ -384,7 +391,7 @@ async def start_hub(
             name,
             broker.host,
             broker.port,
-            table_log.path if table_log is not None else "none",
+            table_log.where if table_log is not None else "none",
             table_app.replayed,
         )
     if freeze_gc:
@@ -395,10 +402,13 @@ async def start_hub(
 
 def hands_url(config: HubConfig) -> str | None:
     """The hands store's URL: ``[hands] url``, else SQLite in the state directory (None:
-    no store — ``[hands] enabled = false``, or no state directory, so no event log)."""
-    if not config.hands.enabled or config.state_dir is None:
+    no store — ``[hands] enabled = false``, or no event log: neither a state directory
+    nor an ``event_log_url``; or only the latter and no ``[hands] url``)."""
+    if not config.hands.enabled or (config.state_dir is None and config.event_log_url is None):
         return None
-    return config.hands.url or sqlite_url(config.state_dir / HANDS_FILE)
+    if config.hands.url is not None:
+        return config.hands.url
+    return None if config.state_dir is None else sqlite_url(config.state_dir / HANDS_FILE)
 
 
 async def run_retention(
@@ -470,7 +480,7 @@ def _table_app(
     table: ResolvedTable,
     deck: Deck,
     now: TableTime,
-    event_log: EventLog | None,
+    event_log: TableLog | None,
 ) -> TableApp:
     """One table's application with its rules (not replayed yet), on the hub's time
     ``now``, its event log ``event_log``."""

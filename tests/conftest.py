@@ -1,5 +1,6 @@
-"""Fixtures every part of the suite may use: a real Mosquitto on a free port, and the
-table's certificates and credentials made once per session. Their machinery lives in
+"""Fixtures every part of the suite may use: a real Mosquitto on a free port, a
+PostgreSQL server of the tests' own (one per session), and the table's certificates and
+credentials made once per session. Their machinery lives in
 :mod:`tests.support`; the browser's fixture is in ``tests/browser/conftest.py``, the
 guarded brokers' in ``tests/integration/security/conftest.py``."""
 
@@ -12,6 +13,7 @@ import pytest
 
 from tests.support.guarded_brokers import TableSecrets, make_table_secrets
 from tests.support.mosquitto import MosquittoProcess
+from tests.support.postgres import PostgresServer, postgres_server
 
 
 @pytest.fixture
@@ -23,6 +25,14 @@ def mosquitto(tmp_path: Path) -> Iterator[MosquittoProcess]:
         yield broker
     finally:
         broker.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """The tests' own PostgreSQL server (started once, when a test first asks for it;
+    the test is skipped, with the reason, when PostgreSQL is not installed)."""
+    with postgres_server() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

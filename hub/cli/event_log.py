@@ -12,7 +12,10 @@ that verify, moves the damaged files aside as ``events.sqlite.damaged-<UTC time>
 their ``-wal`` and ``.seal``) for forensics, rebuilds and reseals the log, records the
 loss in it (the hub tells the dealer at start) and prints what was dropped. The logs are
 found as ``feltwire hub`` finds them: ``state_dir`` of the config, else
-``$STATE_DIRECTORY`` or ``./feltwire-state``.
+``$STATE_DIRECTORY`` or ``./feltwire-state`` — or, with ``event_log_url``, in that
+PostgreSQL database: ``check`` verifies each table's rows there (their chain, no input
+missing: :func:`hub.adapters.eventlog.pg.check_url`, read-only), and ``accept-loss``
+refuses (a database is restored from its backup, see :mod:`hub.adapters.eventlog.pg`).
 """
 
 from __future__ import annotations
@@ -96,6 +99,37 @@ def _accept(table: str, path: Path) -> None:
     print(f"  {loss.description}")
 
 
+def _on_postgres(url: str, tables: list[str], command: str) -> int:
+    """``check`` or ``accept-loss`` of the logs in the PostgreSQL database at ``url``."""
+    from hub.adapters.eventlog.pg import check_url, safe_url
+
+    if command != "check":
+        print(
+            f"{PROG}: the event logs are in PostgreSQL ({safe_url(url)}): accept-loss is for "
+            "SQLite files; restore the database from its backup",
+            file=sys.stderr,
+        )
+        return 2
+    ok = True
+    for table in tables:
+        try:
+            report = check_url(url, table)
+        except EventLogError as exc:
+            print(f"table {table}: {exc}")
+            ok = False
+            continue
+        print(f"table {table}: {report.where}")
+        if report.damage is not None:
+            print("  " + report.message().replace("\n", "\n  "))
+            ok = False
+        elif report.inputs == 0:
+            print("  OK: no log yet (the hub starts a new one)")
+        else:
+            wall = report.last_wall if report.last_wall is not None else report.last_t
+            print(f"  OK: {report.inputs} inputs, the last of {local_time(wall)}")
+    return 0 if ok else 1
+
+
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire event-log``; returns the exit code."""
     args = _parser().parse_args(argv)
@@ -107,6 +141,8 @@ def main(argv: list[str]) -> int:
     except EventLogError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    if config.event_log_url is not None:
+        return _on_postgres(config.event_log_url, [table for table, _ in logs], args.command)
     ok = True
     for table, path in logs:
         try:

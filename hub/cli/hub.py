@@ -216,7 +216,7 @@ async def _serve(config: HubConfig, token_file: Path | None, *, access_log: bool
         print(f"  overlay     : {runtime.web_url}/overlay{query} (producer role)")
         event_log = runtime.logs.get(table)
         if event_log is not None:
-            print(f"  event log   : {event_log.path} ({service.replayed} inputs replayed)")
+            print(f"  event log   : {event_log.where} ({service.replayed} inputs replayed)")
     print(f"sign in       : {runtime.web_url}/login")
     if not config.web.users and config.web.users_file is None:
         print(

@@ -623,6 +623,15 @@ class HubConfig(ConfigModel):
             "./feltwire-state, a hub started in-process (the demo, tests) keeps no log"
         ),
     )
+    event_log_url: str | None = Field(
+        None,
+        pattern=r"^(postgresql|postgres|postgresql\+psycopg)://",
+        description=(
+            "where the tables' event logs are: unset = SQLite files in state_dir; "
+            "postgresql://user:password@host:5432/db = a PostgreSQL database, every table's "
+            "log in it (the postgres extra; docs/scaling.md)"
+        ),
+    )
     event_log_sync: Literal["full", "normal"] = Field(
         "full",
         description=(

@@ -34,6 +34,7 @@ from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, TableSettings, WebSettings
 from tests.support.clocks import FakeClock
 from tests.support.mosquitto import MosquittoProcess
+from tests.support.postgres import PostgresServer
 from tests.support.readme import toml_block_after
 from tests.support.service import hub_service
 
@@ -315,6 +316,41 @@ async def test_each_table_keeps_its_own_event_log_and_an_old_state_dir_still_wor
     try:
         assert again.services["t1"].intake.presence.snapshot() == {"seat1": ("As",)}
         assert again.services["t2"].intake.presence.snapshot() == {"seat2": ("Kd",)}
+    finally:
+        await again.stop()
+
+
+async def test_every_tables_log_in_one_postgresql_database(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """``event_log_url``: each table's inputs in the database, apart by table, none in a
+    file; after a restart each table is where it was."""
+    url = postgres.new_database()
+    config = HubConfig(
+        live_equity=False,
+        mqtt=HubMqttSettings(embedded_port=0),
+        web=live_web(),
+        state_dir=tmp_path / "state",
+        event_log_url=url,
+        tables=[TableSettings(table="t1"), TableSettings(table="t2")],
+    )
+    hub = await start_hub(config)
+    try:
+        assert {name: log.where for name, log in hub.logs.items()} == {"t1": url, "t2": url}
+        hub.services["t1"].handle_message(*_read("t1", "seat1", "As", seq=1))
+        hub.services["t2"].handle_message(*_read("t2", "seat2", "Kd", seq=1))
+        hub.services["t2"].handle_message(*_read("t2", "seat3", "Qh", seq=2))
+    finally:
+        await hub.stop()
+    assert not list((tmp_path / "state").rglob("events.sqlite*"))
+    again = await start_hub(config)
+    try:
+        assert again.services["t1"].intake.presence.snapshot() == {"seat1": ("As",)}
+        assert again.services["t2"].intake.presence.snapshot() == {
+            "seat2": ("Kd",),
+            "seat3": ("Qh",),
+        }
+        assert (again.logs["t1"].last_seq, again.logs["t2"].last_seq) == (1, 2)
     finally:
         await again.stop()
 

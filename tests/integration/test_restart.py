@@ -4,8 +4,10 @@
 event log in a state directory under ``tmp_path``. A node (paho transport, inventory
 publisher, simulated antennas) deals a hand; the dealer's console actions go through
 ``POST /api/console/action``. Mid-hand the hub gets ``kill -9``; a new hub process on the
-same state directory replays the log: same hand, same acting seat, same pot, and the
-hand plays on to the right pot award.
+same state directory replays the log: same hand, same acting seat, same pot, same stacks,
+and the hand plays on to the right pot award; stopped and started once more, the hub is
+where the hand left it. Twice: with the event log in SQLite (the state directory) and in
+PostgreSQL (``event_log_url``, a database of the tests' own server).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from feltwire.publisher import InventoryPublisher
 from table_node.simulated import SimulatedTable
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
+from tests.support.postgres import PostgresServer
 from tests.support.table_procs import READERS, HubProc, write_hub_config
 
 DECK = simulated_deck()
@@ -61,11 +64,24 @@ def counts(snap: dict[str, Any] | None) -> dict[str, int]:
     return {a["reader"]: a["count"] for a in snap["antennas"]}
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def log_url(request: pytest.FixtureRequest) -> str | None:
+    """The hub's ``event_log_url``: None (SQLite in the state directory), then a fresh
+    PostgreSQL database."""
+    if request.param == "sqlite":
+        return None
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.new_database()
+
+
 @pytest.fixture
-def rig(tmp_path: Path, mosquitto: MosquittoProcess) -> Iterator[tuple[HubProc, Dealer]]:
+def rig(
+    tmp_path: Path, mosquitto: MosquittoProcess, log_url: str | None
+) -> Iterator[tuple[HubProc, Dealer]]:
     web_port = free_port()
+    top = "" if log_url is None else f'event_log_url = "{log_url}"\n'
     hub = HubProc(
-        write_hub_config(tmp_path, mosquitto.url, web_port, players=PLAYERS),
+        write_hub_config(tmp_path, mosquitto.url, web_port, players=PLAYERS, top=top),
         web_port,
         tmp_path / "hub.log",
     )
@@ -79,7 +95,7 @@ def rig(tmp_path: Path, mosquitto: MosquittoProcess) -> Iterator[tuple[HubProc, 
 
 
 def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
-    rig: tuple[HubProc, Dealer], tmp_path: Path
+    rig: tuple[HubProc, Dealer], tmp_path: Path, log_url: str | None
 ) -> None:
     hub, dealer = rig
     first = hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
@@ -101,13 +117,17 @@ def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
     assert rules(before)["pot"] == 30
 
     log_file = tmp_path / "state" / "events.sqlite"
-    assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
+    if log_url is None:
+        assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
+    else:  # every input in the database, none in a file
+        assert not log_file.exists() and logged_inputs(log_url) > 0
     hub.kill9()
     assert hub.public() is None  # really gone
     hub.start()
 
     after = hub.until(lambda s: rules(s)["in_hand"], what="the replayed hand")
-    for key in ("hand", "acting", "pot", "button", "seats", "folded", "all_in", "alerts"):
+    keys = ("hand", "acting", "pot", "button", "seats", "folded", "all_in", "alerts", "players")
+    for key in keys:
         assert rules(after)[key] == rules(before)[key], key
     assert rules(after)["hand"] == 1 and rules(after)["acting"] == bb
     assert counts(after) == counts(before)
@@ -132,7 +152,32 @@ def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
     done = hub.until(lambda s: rules(s)["awards"], what="the pot award")
     assert rules(done)["hand"] == 1 and not rules(done)["in_hand"]
     assert rules(done)["awards"] == [{"text": awards[0]["text"], "message": awards[0]["message"]}]
-    assert os.path.getsize(log_file) > 0
+    if log_url is None:
+        assert os.path.getsize(log_file) > 0
+    else:
+        assert not log_file.exists()
+
+    # stopped and started again: the hand number and every stack as the hand left them
+    inputs = None if log_url is None else logged_inputs(log_url)
+    hub.stop()
+    hub.start()
+    again = hub.until(lambda s: rules(s)["awards"], what="the hub after its second start")
+    for key in ("hand", "in_hand", "players", "awards", "button"):
+        assert rules(again)[key] == rules(done)[key], key
+    stacks = {p["seat"]: p["stack"] for p in rules(again)["players"]}
+    assert stacks == {sb: 1000 + 20, bb: 1000 - 10, button: 1000 - 10}
+    if log_url is not None:
+        assert logged_inputs(log_url) >= (inputs or 0)
+
+
+def logged_inputs(url: str) -> int:
+    """How many inputs table t1's log holds in the PostgreSQL database at ``url``."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM event_inputs WHERE table_id = 't1'").fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 def _connect_mqtt(port: int) -> socket.socket:

@@ -1,5 +1,8 @@
 """The hub's event log: every input the hub accepts, in order, before it is applied.
 
+Two backends behind one port (:class:`hub.app.ports.EventStore`): one SQLite file per
+table, described here (the default), and PostgreSQL (:mod:`~.pg`, ``event_log_url``).
+
 "The event log is the truth" (see ``ARCHITECTURE.md``): the hub appends each input —
 an accepted reader inventory, a dealer button press, a console action, a dealer command,
 a tick, a table command — with its time, *then* applies it. The hub's state after a
@@ -82,6 +85,11 @@ The package, by what each module is:
   verifies (:mod:`hub.app.snapshot`). ``accept-loss`` rebuilds the log without them;
 - :mod:`~.report` — :func:`check_log` and its :class:`LogReport`;
 - :mod:`~.repair` — :func:`accept_loss`, :func:`open_log`;
+- :mod:`~.pg` — :class:`~.pg.PgEventLog`, the same port on PostgreSQL (every table's
+  inputs in one database, each row with its writer's lease epoch; no seal, see there),
+  imported only by a hub that uses it (psycopg, the ``postgres`` extra);
+- :mod:`~.backend` — :func:`open_event_log`, which picks the backend from the config
+  (``event_log_url``), and :class:`TableLog`, what the hub holds of either;
 - :mod:`~.errors` — what the log raises under the event store's
   :class:`~hub.app.errors.EventLogError` (a ``FeltwireError`` and an ``OSError``).
 
@@ -97,6 +105,7 @@ LogRecord(table='t1', seq=1, t=12.5, kind=<InputKind.CONSOLE: 'console'>, payloa
 
 from __future__ import annotations
 
+from hub.adapters.eventlog.backend import TableLog, open_event_log
 from hub.adapters.eventlog.errors import (
     EventLogError,
     EventLogWriteError,
@@ -155,6 +164,7 @@ __all__ = [
     "SeatOp",
     "Sync",
     "TableCommand",
+    "TableLog",
     "accept_loss",
     "chain_digest",
     "check_log",
@@ -167,6 +177,7 @@ __all__ = [
     "encode_read",
     "encode_table",
     "local_time",
+    "open_event_log",
     "open_log",
     "read_seal",
     "seal_path",

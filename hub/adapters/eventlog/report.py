@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from hub.adapters.eventlog.errors import EventLogError, SealDamaged
 from hub.adapters.eventlog.files import is_locked, read_only, seal_path, sidecar, wal_state
@@ -288,14 +289,39 @@ def _against_seal(
     return replace(report, ahead=seq > seal.seq)
 
 
-class EventLogDamaged(EventLogError):
-    """The log on disk is not what was committed to it: a row changed, rows missing at
-    the end or in the middle, the seal missing or not matching, the file unreadable.
+class DamageReport(Protocol):
+    """What a check of a log found, as :class:`EventLogDamaged` carries it: a SQLite
+    log's :class:`LogReport`, a PostgreSQL log's :class:`~hub.adapters.eventlog.pg.
+    PgReport`."""
 
-    The message names the file, what is lost and what to do; :attr:`report` holds the
-    details (:func:`check_log`'s answer).
+    @property
+    def table(self) -> str:
+        """The table whose log was checked."""
+
+    @property
+    def inputs(self) -> int:
+        """Inputs that verify (1..``inputs``)."""
+
+    @property
+    def damage(self) -> str | None:
+        """What is wrong, in words (None: sound)."""
+
+    @property
+    def torn(self) -> bool:
+        """Exactly the last write is missing (only a sealed SQLite log can tell)."""
+
+    def message(self) -> str:
+        """The operator's message."""
+
+
+class EventLogDamaged(EventLogError):
+    """The log is not what was committed to it: a row changed, rows missing at the end
+    or in the middle, the seal missing or not matching, the file unreadable.
+
+    The message names the log, what is lost and what to do; :attr:`report` holds the
+    details (:func:`check_log`'s answer, or the PostgreSQL log's check).
     """
 
-    def __init__(self, report: LogReport) -> None:
+    def __init__(self, report: DamageReport) -> None:
         super().__init__(report.message())
         self.report = report

@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +133,15 @@ def latest_snapshot(
             "table %s: the snapshots cannot be read (%s): replaying every input", table, exc
         )
         return None
+    return pick_snapshot(rows, table, fmt, chain_at)
+
+
+def pick_snapshot(
+    rows: Iterable[Sequence[Any]], table: str, fmt: int, chain_at: Callable[[int], str | None]
+) -> Snapshot | None:
+    """The first of ``rows`` — (seq, format, state, wall, chain, digest), newest first —
+    that verifies (see the module; each one skipped is told in a log line): the SQLite
+    log's snapshots and the PostgreSQL log's (:mod:`~hub.adapters.eventlog.pg`) alike."""
     for seq, fmt_, text, wall, chain, digest in rows:
         why = _unusable(table, seq, fmt_, text, chain, digest, fmt, chain_at)
         if why is None:

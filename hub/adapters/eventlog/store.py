@@ -161,6 +161,11 @@ class EventLog:
         return cls(":memory:", table)
 
     @property
+    def where(self) -> str:
+        """The log's place, for people: its file (``(in memory)``: none)."""
+        return str(self.path) if self.path is not None else "(in memory)"
+
+    @property
     def last_seq(self) -> int:
         """The sequence number of the last input appended (0: the log is empty)."""
         return self._seq

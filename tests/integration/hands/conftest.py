@@ -1,24 +1,17 @@
 """The hands store's tests run on both databases: ``store_url`` is a fresh SQLite file,
 then a fresh database on a PostgreSQL server the tests start themselves
-(:mod:`tests.support.postgres`: one server for the session; skipped, with the reason,
+(:mod:`tests.support.postgres`, the ``postgres`` fixture of ``tests/conftest.py``: one
+server for the session; skipped, with the reason,
 only when PostgreSQL's binaries are not installed)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from hub.adapters.hands.store import sqlite_url
-from tests.support.postgres import PostgresServer, postgres_server
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
-    """The tests' own PostgreSQL server (started once, stopped at the end)."""
-    with postgres_server() as server:
-        yield server
+from tests.support.postgres import PostgresServer
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

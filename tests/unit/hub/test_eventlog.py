@@ -1,5 +1,7 @@
 """The event log: append-only, in order, durable across a reopen, private — and the hub's
-state after a replay is the state live processing reached."""
+state after a replay is the state live processing reached. The tests that take
+``log_place`` run on both backends (a SQLite file, then PostgreSQL); the file's own
+properties are SQLite's."""
 
 from __future__ import annotations
 
@@ -17,12 +19,14 @@ from hypothesis import strategies as st
 from feltwire.deck import simulated_deck
 from hub.adapters.eventlog.store import EventLog
 from hub.app.errors import EventLogError
+from hub.app.ports import EventStore
 from hub.app.records import InputKind
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.config import PlayerSettings, RulesSettings
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal, ShowHand, UndoAction
 from tests.support.clocks import FakeClock
+from tests.support.eventlogs import LogPlace
 from tests.support.service import hub_service
 
 DECK = simulated_deck()
@@ -32,7 +36,7 @@ BOGUS = "04DEADBEEF0000"
 
 
 def build(
-    log: EventLog | None,
+    log: EventStore | None,
     clock: FakeClock,
     *,
     rules: bool = True,
@@ -90,16 +94,16 @@ def state(svc: TableApp, table: TableConsole | None) -> dict[str, Any]:
     return out
 
 
-def test_appends_read_back_in_order_and_survive_a_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "state" / "events.sqlite"
-    log = EventLog(path, "t1")
-    assert log.last_seq == 0
+def test_appends_read_back_in_order_and_survive_a_reopen(log_place: LogPlace) -> None:
+    log = log_place.open()
+    assert log.last_seq == 0 and log.origin is None and log.last_t is None
     for i in range(5):
         rec = log.append(InputKind.TICK, {"i": i}, 100.0 + i)
         assert rec.seq == i + 1
+    origin = log.origin
     log.close()
-    again = EventLog(path, "t1")
-    assert again.last_seq == 5
+    again = log_place.open()
+    assert (again.last_seq, again.origin, again.last_t) == (5, origin, 104.0)
     again.append(InputKind.CONSOLE, {"type": "UndoAction"}, 200.0)
     got = [(r.seq, r.t, r.kind, r.payload) for r in again.records()]
     assert got == [(i + 1, 100.0 + i, InputKind.TICK, {"i": i}) for i in range(5)] + [
@@ -107,6 +111,10 @@ def test_appends_read_back_in_order_and_survive_a_reopen(tmp_path: Path) -> None
     ]
     assert [r.seq for r in again.records(after=4)] == [5, 6]
     again.close()
+
+
+# The file's own properties (its modes, SQLite's lock, the WAL): SQLite's only. The
+# PostgreSQL log's counterparts are in test_eventlog_pg.py.
 
 
 def test_the_file_is_private_and_append_only(tmp_path: Path) -> None:
@@ -291,10 +299,9 @@ def test_replayed_state_equals_live_state(script: list[Any], with_rules: bool, d
     assert state(again, rules2) == state(live, rules)
 
 
-def test_a_file_log_replays_after_a_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "events.sqlite"
+def test_a_stored_log_replays_after_a_reopen(log_place: LogPlace) -> None:
     clock = FakeClock()
-    log = EventLog(path, "t1")
+    log = log_place.open()
     live, rules = build(log, clock)
     script = [("put", "seat2", "As"), ("put", "seat5", "Kd"), ("put", "seat7", "7c")]
     script += [("put", "seat2", "Ah"), ("put", "seat5", "Kc"), ("put", "seat7", "2d")]
@@ -303,7 +310,7 @@ def test_a_file_log_replays_after_a_reopen(tmp_path: Path) -> None:
     assert rules is not None and rules.in_hand and rules.public_state()["pot"] == 30
     expected = state(live, rules)
     log.close()
-    log2 = EventLog(path, "t1")
+    log2 = log_place.open()
     again, rules2 = build(log2, clock)
     again.replay()
     assert state(again, rules2) == expected

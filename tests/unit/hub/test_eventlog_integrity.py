@@ -10,6 +10,11 @@ Opening the log must then refuse with a message that names the file, what was lo
 leave the damaged files as they were, for forensics. A log ahead of its seal (the hub
 died between a commit and the seal's write) and a torn write of the seal itself are not
 damage. A full disk refuses the input and leaves the log as it was.
+
+Those are a SQLite file's damages (its WAL, its seal, its pages) and run on SQLite only;
+the last tests — a row changed behind the hub's back, a batch all or none — run on both
+backends (``log_place``: SQLite, then PostgreSQL; the PostgreSQL log's own damages are in
+test_eventlog_pg.py).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import os
 import random
 import sqlite3
@@ -31,6 +37,7 @@ from hub.adapters.eventlog.store import EventLog
 from hub.app.errors import EventLogError
 from hub.app.records import InputKind
 from tests.support.eventlog_damage import T0, N, killed_writer, overwrite, seal_of, wal_of
+from tests.support.eventlogs import LogPlace
 
 FRAME = 24 + 4096
 """A WAL frame: its header and one page."""
@@ -261,15 +268,7 @@ def test_a_full_disk_refuses_the_input_and_leaves_the_log_as_it_was(tmp_path: Pa
 def test_append_many_is_one_transaction_all_or_none(tmp_path: Path) -> None:
     path = tmp_path / "events.sqlite"
     log = EventLog(path, "t1")
-    first = log.append_many([(InputKind.TICK, {"i": i}, T0 + i, T0 + 0.5 + i) for i in range(3)])
-    assert [(r.seq, r.t, r.wall) for r in first] == [
-        (i + 1, T0 + i, T0 + 0.5 + i) for i in range(3)
-    ]
-    assert log.append_many([]) == []
-    with pytest.raises(TypeError):  # a payload that is not JSON: nothing of the batch
-        log.append_many(
-            [(InputKind.TICK, {"i": 3}, T0, None), (InputKind.TICK, {"x": {1, 2}}, T0, None)]
-        )
+    log.append_many([(InputKind.TICK, {"i": i}, T0 + i, T0 + 0.5 + i) for i in range(3)])
     (pages,) = log._db.execute("PRAGMA page_count").fetchone()
     log._db.execute(f"PRAGMA max_page_count = {pages + 2}")
     big = [(InputKind.TICK, {"pad": "x" * 3000}, T0 + 10, None)] * 50
@@ -376,3 +375,44 @@ def test_the_hub_still_refuses_damage_deeper_than_the_last_write(tmp_path: Path)
         eventlog.open_log(path, "t1").close()
     assert not caught.value.report.torn
     assert not list(tmp_path.glob("events.sqlite.damaged-*"))
+
+
+# ------------------------------------------------------------------- on both backends
+
+
+def test_a_row_changed_behind_the_hubs_back_is_refused_on_either_backend(
+    log_place: LogPlace,
+) -> None:
+    """A row edited by someone with the shell (SQLite) or the database's rights
+    (PostgreSQL) breaks the chain: the log is refused, naming the input."""
+    log = log_place.open()
+    log.append_many([(InputKind.TICK, {"i": i}, T0 + i, None) for i in range(1, 9)])
+    log.close()
+    log_place.edit("""UPDATE {inputs} SET payload = '{{"i":9}}' WHERE seq = 5""")
+    with pytest.raises(eventlog.EventLogDamaged) as caught:
+        log_place.open().close()
+    message = str(caught.value)
+    assert log_place.where in message and "table t1" in message
+    assert "input 5 was changed after it was written" in message
+    assert "lost: inputs 5..8 (4 inputs); inputs 1..4 verify" in message
+    assert caught.value.report.inputs == 4
+
+
+def test_a_batch_is_all_or_none_on_either_backend(log_place: LogPlace) -> None:
+    log = log_place.open()
+    first = log.append_many([(InputKind.TICK, {"i": i}, T0 + i, T0 + 0.5 + i) for i in range(3)])
+    assert [(r.seq, r.t, r.wall) for r in first] == [
+        (i + 1, T0 + i, T0 + 0.5 + i) for i in range(3)
+    ]
+    assert log.append_many([]) == []
+    with pytest.raises(TypeError):  # a payload that is not JSON: nothing of the batch
+        log.append_many(
+            [(InputKind.TICK, {"i": 3}, T0, None), (InputKind.TICK, {"x": {1, 2}}, T0, None)]
+        )
+    with pytest.raises(ValueError, match="finite"):
+        log.append_many([(InputKind.TICK, {}, T0, None), (InputKind.TICK, {}, math.nan, None)])
+    assert log.last_seq == 3 and [r.seq for r in log.records()] == [1, 2, 3]
+    log.close()
+    again = log_place.open()
+    assert [(r.seq, r.wall) for r in again.records()] == [(i + 1, T0 + 0.5 + i) for i in range(3)]
+    again.close()

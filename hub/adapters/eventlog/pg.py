@@ -1,0 +1,476 @@
+"""The event log on PostgreSQL: :class:`PgEventLog`, the same port as the SQLite
+:class:`~hub.adapters.eventlog.store.EventLog`, for hubs that keep their tables' logs on
+a database server (``event_log_url = "postgresql://…"`` in ``hub.toml``; psycopg 3, the
+``postgres`` extra).
+
+Tables (created when a log is opened, under an advisory lock, so several hubs may open
+logs in one database at once):
+
+* ``event_inputs`` — every table's inputs, one row each, keyed ``(table_id, seq)``: the
+  same fields as a SQLite log's row (``t``, ``kind``, the JSON ``payload``, ``wall``) and
+  the same hash chain (:func:`hub.security.chain.row_chain`, so a row changed behind the
+  hub's back breaks the chain from that row on), plus ``epoch``: the lease epoch of the
+  hub that appended the row, and ``written``, the server's time of the commit.
+  Triggers refuse ``UPDATE``, ``DELETE`` and ``TRUNCATE``: the table is append-only.
+* ``event_snapshots`` — the tables' snapshots (:mod:`~hub.adapters.eventlog.snapshots`:
+  derived data, the newest kept, each verified before it is loaded).
+* ``event_log_meta`` — the schema's version.
+
+Order: a table's inputs are totally ordered by ``seq``, which the log assigns in the
+append's transaction (the last one plus one). Two writers on one table cannot interleave:
+the second one's ``seq`` is taken already, the primary key refuses its insert and its
+:meth:`~PgEventLog.append_many` raises :class:`EventLogWriteError` with nothing written.
+
+The epoch is, for now, what the hub was given (a constructor argument, ``0`` by default)
+and is only recorded. Fencing comes next (issue 19): a lease per table in the database,
+and an append whose epoch is not the lease's refused by the database itself.
+
+Durability: each :meth:`~PgEventLog.append_many` is one transaction, committed before it
+returns; with ``sync = "full"`` the session's ``synchronous_commit`` is at least ``on``
+(the commit is in the server's WAL on disk), with ``"normal"`` it is ``off`` (a crash of
+the server may lose its last commits, never a crash of the hub).
+
+No seal: a SQLite log needs one because SQLite silently drops the frames of a damaged
+WAL and a file can be truncated, copied or replaced from outside — nothing in the file
+tells that its tail is gone. A PostgreSQL server writes its WAL with checksummed records
+and replays it after a crash, a committed transaction is never silently undone, and the
+log's rows are reached only through the server (its constraints and triggers). What is
+left is someone with the rights to get past the triggers (a superuser, the tables' owner
+— the hub's own role, which created them): opening a log verifies every row's chain and
+that no sequence number is missing (:func:`check_pg`), and refuses a changed or removed
+row with the same :class:`EventLogDamaged` as a SQLite log. Rows removed from the *end*
+leave a shorter log that verifies: only a seal outside the database could tell, and one
+on a hub's disk would tie the table to that hub — so keep that power away from anyone
+but the operator (the database's roles, its backups).
+``feltwire event-log accept-loss`` is for SQLite files only; on PostgreSQL the operator
+restores the database from its backup.
+
+**Secrecy**: the rows hold every hole card. Give the hub's database role its own
+database (or schema), let no other role read it, and use TLS to a remote server
+(``?sslmode=verify-full`` in the URL).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError
+from hub.adapters.eventlog.report import EventLogDamaged, inputs_text
+from hub.adapters.eventlog.snapshots import (
+    SNAPSHOTS_KEPT,
+    Snapshot,
+    pick_snapshot,
+    snapshot_digest,
+)
+from hub.adapters.eventlog.store import Sync
+from hub.app.records import AcceptedLoss, InputKind, Item, LogRecord, local_time
+from hub.security.chain import GENESIS, row_chain
+
+if TYPE_CHECKING:  # psycopg (the `postgres` extra) is imported only by a hub that uses it
+    import psycopg
+
+log = logging.getLogger("hub.adapters.eventlog")
+
+PG_SCHEMA_VERSION = 1
+SCHEMA_LOCK = 0x66657674
+"""The advisory lock held while the log's tables are created (``fevt``)."""
+PG_OPTIONS = "-c lock_timeout=15s -c statement_timeout=60s"
+"""The log's session limits: a server that hangs fails an append instead of holding
+the table forever."""
+FETCH = 2000
+"""Rows read at a time when a log is verified."""
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS event_inputs (
+        table_id TEXT NOT NULL,
+        seq BIGINT NOT NULL CHECK (seq > 0),
+        t DOUBLE PRECISION NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        wall DOUBLE PRECISION,
+        chain TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        written TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_id, seq)
+    )""",
+    """CREATE TABLE IF NOT EXISTS event_snapshots (
+        table_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        format INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        wall DOUBLE PRECISION,
+        chain TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    )""",
+    "CREATE TABLE IF NOT EXISTS event_log_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE OR REPLACE FUNCTION event_inputs_append_only() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the event log is append-only'; END $$""",
+    """CREATE OR REPLACE TRIGGER event_inputs_append_only
+        BEFORE UPDATE OR DELETE ON event_inputs
+        FOR EACH ROW EXECUTE FUNCTION event_inputs_append_only()""",
+    """CREATE OR REPLACE TRIGGER event_inputs_no_truncate
+        BEFORE TRUNCATE ON event_inputs
+        FOR EACH STATEMENT EXECUTE FUNCTION event_inputs_append_only()""",
+)
+
+INSERT = (
+    "INSERT INTO event_inputs (table_id, seq, t, kind, payload, wall, chain, epoch) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+def safe_url(url: str) -> str:
+    """``url`` without its password, for messages and log lines.
+
+    >>> safe_url("postgresql://hub:secret@db.local:5432/felt")
+    'postgresql://hub@db.local:5432/felt'
+    >>> safe_url("postgresql:///felt")
+    'postgresql:///felt'
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    auth, at, host = rest.partition("@")
+    if not at:
+        return url
+    return f"{scheme}://{auth.partition(':')[0]}@{host}"
+
+
+def _driver_url(url: str) -> str:
+    """psycopg's spelling of ``url`` (``postgresql+psycopg://`` as SQLAlchemy has it)."""
+    for alias in ("postgresql+psycopg://", "postgres://"):
+        if url.startswith(alias):
+            return "postgresql://" + url[len(alias) :]
+    return url
+
+
+@dataclass(frozen=True)
+class PgReport:
+    """What :func:`check_pg` found in one table's rows (``damage`` None: sound)."""
+
+    where: str
+    table: str
+    inputs: int
+    """Inputs that verify: 1..``inputs``."""
+    last_chain: str = GENESIS
+    last_t: float | None = None
+    last_wall: float | None = None
+    damage: str | None = None
+    lost: tuple[int, int] | None = None
+    """The sequence numbers after the verified ones that the log holds but that do not
+    verify (None: none)."""
+    torn: bool = False
+    """Never: a torn write is SQLite's (a PostgreSQL commit is all or none)."""
+
+    def message(self) -> str:
+        """The operator's message: the log, what is wrong, what is lost, what to do."""
+        if self.damage is None:
+            return f"event log {self.where} (table {self.table}): OK, {self.inputs} inputs"
+        kept = (
+            f"inputs 1..{self.inputs} verify, the last of "
+            f"{local_time(self.last_wall if self.last_wall is not None else self.last_t)}"
+            if self.inputs
+            else "no input verifies"
+        )
+        lost = "no input" if self.lost is None else inputs_text(*self.lost)
+        return "\n".join(
+            [
+                f"event log {self.where} (table {self.table}) is damaged: {self.damage}.",
+                f"  lost: {lost}; {kept}.",
+                "  The hub does not start on a damaged log: the table it rebuilt would not be "
+                "the one the dealer saw.",
+                "  What to do: restore the database from its backup (the rows of table "
+                f"{self.table} in event_inputs).",
+            ]
+        )
+
+
+def check_pg(conn: psycopg.Connection[Any], where: str, table: str) -> PgReport:
+    """Verify ``table``'s rows in ``event_inputs`` (read in one snapshot of the database):
+    every row's chain, no sequence number missing. Damage is in the report (never raised)."""
+    chain, seq, t, wall = GENESIS, 0, None, None
+    damage: str | None = None
+    with conn.transaction(), conn.cursor(name="feltwire_check") as cur:
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        cur.itersize = FETCH
+        cur.execute(
+            "SELECT seq, t, kind, payload, wall, chain FROM event_inputs WHERE table_id = %s "
+            "ORDER BY seq",
+            (table,),
+        )
+        for row_seq, row_t, kind, payload, row_wall, row_chain_ in cur:
+            if row_seq != seq + 1:
+                verb = "is" if row_seq - 1 == seq + 1 else "are"
+                damage = f"{inputs_text(seq + 1, row_seq - 1)} {verb} missing from the log"
+                break
+            expected = row_chain(
+                chain, table, int(row_seq), float(row_t), kind, payload, _float(row_wall)
+            )
+            if row_chain_ != expected:
+                damage = (
+                    f"input {row_seq} was changed after it was written (its chain does not match)"
+                )
+                break
+            chain, seq, t, wall = expected, int(row_seq), float(row_t), _float(row_wall)
+    report = PgReport(where, table, seq, chain, t, wall)
+    if damage is None:
+        return report
+    (top,) = conn.execute(
+        "SELECT max(seq) FROM event_inputs WHERE table_id = %s", (table,)
+    ).fetchone() or (None,)
+    last = int(top) if top is not None else seq
+    lost = (seq + 1, last) if last > seq else None
+    return PgReport(where, table, seq, chain, t, wall, damage, lost)
+
+
+def check_url(url: str, table: str) -> PgReport:
+    """Verify ``table``'s log in the database at ``url`` read-only (``feltwire event-log
+    check``): what :func:`check_pg` finds; a database without the log's tables holds no
+    log yet (``inputs`` 0). EventLogError when the database cannot be reached."""
+    import psycopg
+
+    where = safe_url(url)
+    try:
+        with psycopg.connect(
+            _driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
+        ) as conn:
+            (found,) = conn.execute("SELECT to_regclass('event_inputs')").fetchone() or (None,)
+            if found is None:
+                return PgReport(where, table, 0)
+            return check_pg(conn, where, table)
+    except psycopg.Error as exc:
+        raise EventLogError(f"event log {where}: {exc}") from exc
+
+
+def _float(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
+
+
+class PgEventLog:
+    """An append-only log of one table's inputs in PostgreSQL (see the module).
+
+    Opening it creates the tables when they are missing and verifies the table's rows
+    (:func:`check_pg`, :class:`EventLogDamaged` when they do not); ``epoch`` is the
+    appending hub's lease epoch, recorded on every row. One connection per log,
+    thread-safe (one lock around it), as the SQLite log.
+    """
+
+    path = None
+    """No file (the SQLite log's path): :attr:`where` names the log."""
+
+    def __init__(self, url: str, table: str, *, epoch: int = 0, sync: Sync = "full") -> None:
+        try:
+            import psycopg
+        except ImportError as exc:  # pragma: no cover - the postgres extra is missing
+            raise EventLogError(
+                "event_log_url is a PostgreSQL URL but psycopg is not installed: "
+                "pip install 'feltwire[postgres]'"
+            ) from exc
+        self.where = safe_url(url)
+        self.table = table
+        self.epoch = int(epoch)
+        self._lock = threading.Lock()
+        self._psycopg = psycopg
+        self.accepted_losses: list[AcceptedLoss] = []
+        """Always empty: ``accept-loss`` is a SQLite log's (see the module)."""
+        try:
+            self._db = psycopg.connect(
+                _driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
+            )
+        except psycopg.Error as exc:
+            raise EventLogError(f"event log {self.where}: {exc}") from exc
+        try:
+            self._open(sync)
+        except BaseException as exc:
+            self._db.close()
+            if isinstance(exc, psycopg.Error):
+                raise EventLogError(f"event log {self.where}: {exc}") from exc
+            raise
+
+    def _open(self, sync: Sync) -> None:
+        db = self._db
+        with db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            for statement in SCHEMA:
+                db.execute(statement)
+            row = db.execute("SELECT value FROM event_log_meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                db.execute(
+                    "INSERT INTO event_log_meta (key, value) VALUES ('schema', %s)",
+                    (str(PG_SCHEMA_VERSION),),
+                )
+            elif int(row[0]) != PG_SCHEMA_VERSION:
+                raise EventLogError(
+                    f"event log {self.where}: schema {row[0]}; this hub reads "
+                    f"{PG_SCHEMA_VERSION} (a newer feltwire wrote it)"
+                )
+        if sync == "normal":
+            db.execute("SET synchronous_commit = off")
+        else:
+            (current,) = db.execute("SHOW synchronous_commit").fetchone() or ("on",)
+            if current in ("off", "local"):
+                db.execute("SET synchronous_commit = on")
+        report = check_pg(db, self.where, self.table)
+        if report.damage is not None:
+            raise EventLogDamaged(report)
+        self._seq, self._chain = report.inputs, report.last_chain
+        self._last_t = report.last_t
+
+    @property
+    def last_seq(self) -> int:
+        """The sequence number of the last input appended (0: the log is empty)."""
+        return self._seq
+
+    @property
+    def origin(self) -> str | None:
+        """The log's identity: the chain of its first input (None: the log is empty)."""
+        with self._lock:
+            return self._chain_at(1)
+
+    @property
+    def last_t(self) -> float | None:
+        """The table time ``t`` of the last input appended (None: the log is empty)."""
+        return self._last_t
+
+    def append(
+        self, kind: InputKind, payload: Mapping[str, Any], t: float, *, wall: float | None = None
+    ) -> LogRecord:
+        """Append one input (its own transaction, committed before this returns)."""
+        return self.append_many([(kind, payload, t, wall)])[0]
+
+    def append_many(self, items: Sequence[Item]) -> list[LogRecord]:
+        """Append inputs in one transaction, all or none, committed before this returns.
+
+        :class:`EventLogWriteError` when the commit fails — the server is gone, or
+        another writer appended to this table meanwhile (the primary key refuses the
+        sequence numbers, see the module) — with the log and :attr:`last_seq` as they were.
+        """
+        prepared = []
+        for kind, payload, t, wall in items:
+            t_, wall_ = float(t), None if wall is None else float(wall)
+            if not math.isfinite(t_) or (wall_ is not None and not math.isfinite(wall_)):
+                raise ValueError(f"an input's times must be finite (t={t}, wall={wall})")
+            text = json.dumps(payload, separators=(",", ":"), sort_keys=True)
+            prepared.append((kind, dict(payload), text, t_, wall_))
+        if not prepared:
+            return []
+        with self._lock:
+            seq, chain, rows = self._seq, self._chain, []
+            for kind, _, text, t_, wall_ in prepared:
+                seq += 1
+                chain = row_chain(chain, self.table, seq, t_, kind.value, text, wall_)
+                rows.append((self.table, seq, t_, kind.value, text, wall_, chain, self.epoch))
+            try:
+                with self._db.transaction(), self._db.cursor() as cur:
+                    cur.executemany(INSERT, rows)
+            except self._psycopg.Error as exc:
+                raise EventLogWriteError(self._not_written(self._seq + 1, seq, exc)) from exc
+            self._seq, self._chain, self._last_t = seq, chain, rows[-1][2]
+        return [
+            LogRecord(self.table, row[1], row[2], item[0], item[1], row[5])
+            for row, item in zip(rows, prepared, strict=True)
+        ]
+
+    def _not_written(self, first: int, last: int, exc: Exception) -> str:
+        reason = str(exc).strip()
+        if isinstance(exc, self._psycopg.errors.UniqueViolation):
+            reason = (
+                f"another writer appended input {first} of table {self.table} meanwhile; "
+                "this log no longer writes (reopen it to read what was written)"
+            )
+        return (
+            f"event log {self.where}: {inputs_text(first, last)} of table {self.table} not "
+            f"written ({reason}); the log is unchanged"
+        )
+
+    def records(self, after: int = 0) -> Iterator[LogRecord]:
+        """Every input after sequence number ``after``, in order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, t, kind, payload, wall FROM event_inputs "
+                "WHERE table_id = %s AND seq > %s ORDER BY seq",
+                (self.table, after),
+            ).fetchall()
+        for seq, t, kind, payload, wall in rows:
+            yield LogRecord(
+                self.table, int(seq), float(t), InputKind(kind), json.loads(payload), _float(wall)
+            )
+
+    def _chain_at(self, seq: int) -> str | None:
+        """The chain of input ``seq`` (None: no such input); hold the lock."""
+        if seq == self._seq and seq > 0:
+            return self._chain
+        row = self._db.execute(
+            "SELECT chain FROM event_inputs WHERE table_id = %s AND seq = %s", (self.table, seq)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def save_snapshot(
+        self, seq: int, fmt: int, state: Mapping[str, Any], *, wall: float | None = None
+    ) -> None:
+        """Store the table's ``state`` as of input ``seq`` in format ``fmt`` (its own
+        transaction; only the newest snapshots are kept). ValueError when the log holds no
+        input ``seq``; :class:`EventLogWriteError` when it cannot be written."""
+        text = json.dumps(state, separators=(",", ":"), sort_keys=True, allow_nan=False)
+        with self._lock:
+            chain = self._chain_at(seq)
+            if chain is None:
+                raise ValueError(f"the event log holds no input {seq} to snapshot at")
+            digest = snapshot_digest(chain, self.table, seq, fmt, text)
+            try:
+                with self._db.transaction():
+                    self._db.execute(
+                        "INSERT INTO event_snapshots (table_id, seq, format, state, wall, chain, "
+                        "digest) VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (table_id, seq) "
+                        "DO UPDATE SET format = excluded.format, state = excluded.state, "
+                        "wall = excluded.wall, chain = excluded.chain, digest = excluded.digest",
+                        (self.table, seq, fmt, text, wall, chain, digest),
+                    )
+                    self._db.execute(
+                        "DELETE FROM event_snapshots WHERE table_id = %s AND seq NOT IN (SELECT "
+                        "seq FROM event_snapshots WHERE table_id = %s ORDER BY seq DESC LIMIT %s)",
+                        (self.table, self.table, SNAPSHOTS_KEPT),
+                    )
+            except self._psycopg.Error as exc:
+                raise EventLogWriteError(
+                    f"event log {self.where}: the snapshot of table {self.table} as of input "
+                    f"{seq} not written ({exc})"
+                ) from exc
+
+    def latest_snapshot(self, fmt: int) -> Snapshot | None:
+        """The newest snapshot in format ``fmt`` that verifies against this log (None:
+        none does; each one skipped is told in a log line)."""
+        with self._lock:
+            try:
+                rows = self._db.execute(
+                    "SELECT seq, format, state, wall, chain, digest FROM event_snapshots "
+                    "WHERE table_id = %s ORDER BY seq DESC",
+                    (self.table,),
+                ).fetchall()
+            except self._psycopg.Error as exc:
+                log.warning(
+                    "table %s: the snapshots cannot be read (%s): replaying every input",
+                    self.table,
+                    exc,
+                )
+                return None
+            return pick_snapshot(
+                [(int(r[0]), *r[1:3], _float(r[3]), *r[4:]) for r in rows],
+                self.table,
+                fmt,
+                self._chain_at,
+            )
+
+    def close(self) -> None:
+        """Close the connection (appending afterwards is an error)."""
+        with self._lock, contextlib.suppress(self._psycopg.Error):
+            self._db.close()
