@@ -18,6 +18,10 @@ never mix their figures. What it serves, each with the ``table`` label:
                                           hub's own: security, event log, nodes)
 ``feltwire_hands_total``                  hands played, by ``outcome`` (``finished``,
                                           ``voided``) — since the event log began
+``feltwire_hands_stored_total``           finished hands handed to the hands store, by
+                                          ``result``: ``written``, ``already`` (stored
+                                          before: a replay's), ``failed`` (a write that
+                                          failed; each is tried again later)
 ``feltwire_nodes_online``                 nodes the table hears (:func:`nodes_online`)
 ``feltwire_websocket_clients``            open pages, by ``feed`` (public, console,
                                           overlay)
@@ -103,6 +107,21 @@ class MeteredTable(Protocol):
         ...
 
 
+@runtime_checkable
+class StoreCounts(Protocol):
+    """A table's hand book as the figures read it (:class:`~hub.app.hand_book.HandBook`)."""
+
+    written: int
+    already: int
+    failed: int
+
+
+def stored(table: object) -> StoreCounts | None:
+    """``table``'s hand book, when it keeps one (:class:`~hub.app.table_app.TableApp`)."""
+    book = getattr(table, "hand_book", None)
+    return book if isinstance(book, StoreCounts) else None
+
+
 def nodes_online(table: TableReader) -> int:
     """How many of ``table``'s nodes are online: every node heard from or announced,
     but those whose availability is ``offline`` (their will fired, or they said so)."""
@@ -147,6 +166,11 @@ FIGURES: dict[str, tuple[type[CounterMetricFamily | GaugeMetricFamily], str, tup
         "Hands played since the event log began, by outcome.",
         ("outcome",),
     ),
+    "feltwire_hands_stored": (
+        CounterMetricFamily,
+        "Finished hands handed to the hands store, by result (written, already, failed).",
+        ("result",),
+    ),
     "feltwire_nodes_online": (
         GaugeMetricFamily,
         "The table's nodes online (heard from or announced, and not offline).",
@@ -176,7 +200,7 @@ class TableFigures(Collector):
         refused, lost = family["feltwire_messages_refused"], family["feltwire_reads_lost"]
         tags, alerts = family["feltwire_tags_refused"], family["feltwire_alerts"]
         hands, online = family["feltwire_hands"], family["feltwire_nodes_online"]
-        clients = family["feltwire_websocket_clients"]
+        clients, kept = family["feltwire_websocket_clients"], family["feltwire_hands_stored"]
         for name, table in self.tables.items():
             counters = table.counters
             received.add_metric([name], counters.get("received", 0))
@@ -193,6 +217,10 @@ class TableFigures(Collector):
             if isinstance(table, MeteredTable):
                 for outcome, count in table.hands.items():
                     hands.add_metric([name, outcome], count)
+            book = stored(table)
+            if book is not None:
+                for result in ("written", "already", "failed"):
+                    kept.add_metric([name, result], getattr(book, result))
             online.add_metric([name], nodes_online(table))
             by_label = {
                 "public": table.public.subscribers(),

@@ -109,6 +109,7 @@ async def test_metrics_move_as_reads_alerts_and_a_hand_happen(
             "feltwire_reads_lost_total",
             "feltwire_tags_refused_total",
             "feltwire_hands_total",
+            "feltwire_hands_stored_total",
             "feltwire_nodes_online",
             "feltwire_websocket_clients",
             "feltwire_read_to_frame_seconds_bucket",
@@ -163,11 +164,18 @@ async def test_metrics_move_as_reads_alerts_and_a_hand_happen(
             for card in r.held[seat]:
                 r.table.move(DECK.uid_for(card), f"seat{seat}", "muck")
             await r.sweep()
+        book = r.hub.service.hand_book  # the store takes the hand in its writer thread
+        for _ in range(1000):
+            await asyncio.to_thread(book.flush)
+            if book.written:
+                break
+            await asyncio.sleep(0.01)
         played = await figures(r)
         assert counters_only(moved(refused, played)) == {
             "feltwire_messages_received_total": 6,
             "feltwire_reads_accepted_total": 6,
             "feltwire_hands_total{outcome=finished}": 1,
+            "feltwire_hands_stored_total{result=written}": 1,
         }
 
         # between hands, a tag that is not in the deck on the board: the read is taken,
