@@ -363,18 +363,21 @@ class HandStore:
 
 
 def _after_the_last(conn: Connection, hand: HandRecord) -> HandRecord:
-    """``hand`` starting no earlier than the table's hand before it ended (nor after its
-    own end): its start is counted back from its end by its length in table time, and
-    where table time runs faster than the wall clock (the demo's dealer clock) that put
-    hand 7 before hand 1. Taken from the store, not from the writer's memory, the start
-    is the same whether the hub wrote the hand live, after a restart, or import-log did."""
+    """``hand`` starting no earlier than the table's previous hand ended (nor after its
+    own end). Its start is counted back from its end by its length in table time; where
+    table time runs faster than the wall clock (the demo's dealer clock) that put hand 7
+    before hand 1. The previous hand's start was kept after its own predecessor's end,
+    so a table's starts keep their order. Taken from the store, not from the writer's
+    memory, the start is the same whether the hub wrote the hand live, after a restart,
+    or import-log did."""
     if hand.started_at is None:
         return hand
     h = schema.hands
-    before = conn.execute(
-        select(func.max(h.c.ended_at)).where(
-            h.c.table_id == hand.table, h.c.origin == hand.origin, h.c.number < hand.number
-        )
+    before = conn.execute(  # the hand before it (the hand's key is an index: one row read)
+        select(h.c.ended_at)
+        .where(h.c.table_id == hand.table, h.c.origin == hand.origin, h.c.number < hand.number)
+        .order_by(h.c.number.desc())
+        .limit(1)
     ).scalar()
     if before is None or hand.started_at >= before:
         return hand
