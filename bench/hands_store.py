@@ -28,7 +28,9 @@ PostgreSQL's own defaults, ``fsync`` and ``synchronous_commit`` on), or on ``--p
 server (a database made there and dropped at the end). Then:
 
 * **write**: every hand through :meth:`HandStore.write`, one transaction each, in the
-  tables' order of play; hands a second, and each write's p50 / p99 in ms;
+  tables' order of play; hands a second, each write's p50 / p99 in ms, and the rate
+  over the first and the last tenth of the hands (a write that slows as the store
+  grows shows there);
 * **export**: ``feltwire history export --format F --perspective shown --out FILE
   --json`` (:func:`hub.cli.history.main`, in this process) for each format, over every
   stored hand; hands a second and the file's size;
@@ -176,11 +178,18 @@ class Run:
             "write_hands_per_s": self.hands / self.write_s,
             "write_p50_ms": p50,
             "write_p99_ms": p99,
+            "write_first_tenth_per_s": tenth_rate(self.write_ms[: max(1, self.hands // 10)]),
+            "write_last_tenth_per_s": tenth_rate(self.write_ms[-max(1, self.hands // 10) :]),
             "exports": self.exports,
             "stats_s": self.stats_s,
             "players": self.players,
             "size_mb": self.size_mb,
         }
+
+
+def tenth_rate(ms: Sequence[float]) -> float:
+    """Hands a second over these writes (their own time: the store's cost as it grows)."""
+    return len(ms) / (sum(ms) / 1000.0) if ms else 0.0
 
 
 def percentiles(ms: Sequence[float]) -> tuple[float, float]:
@@ -338,7 +347,15 @@ def one_run(
 def median_of(runs: Sequence[Run]) -> dict[str, Any]:
     docs = [r.as_json() for r in runs]
     med = dict(docs[0])
-    for key in ("write_s", "write_hands_per_s", "write_p50_ms", "write_p99_ms", "stats_s"):
+    for key in (
+        "write_s",
+        "write_hands_per_s",
+        "write_p50_ms",
+        "write_p99_ms",
+        "write_first_tenth_per_s",
+        "write_last_tenth_per_s",
+        "stats_s",
+    ):
         med[key] = statistics.median(d[key] for d in docs)
     med["exports"] = {
         fmt: {
@@ -362,6 +379,13 @@ def table(results: Sequence[dict[str, Any]]) -> str:
         ],
         ["write: p50 ms", *(f"{r['write_p50_ms']:.2f}" for r in results)],
         ["write: p99 ms", *(f"{r['write_p99_ms']:.2f}" for r in results)],
+        [
+            "write: hands/s, first / last tenth",
+            *(
+                f"{r['write_first_tenth_per_s']:,.0f} / {r['write_last_tenth_per_s']:,.0f}"
+                for r in results
+            ),
+        ],
         ["write: s", *(f"{r['write_s']:.1f}" for r in results)],
     ]
     for fmt in FORMATS:
