@@ -50,6 +50,7 @@ import os
 import platform
 import random
 import resource
+import signal
 import sqlite3
 import statistics
 import sys
@@ -504,4 +505,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # stopped by a kill (a background run ignores Ctrl-C's SIGINT): the server still stops
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     raise SystemExit(main())
