@@ -1,7 +1,11 @@
 """A PostgreSQL server started by the tests themselves: Debian's ``postgresql`` binaries
 (``/usr/lib/postgresql/*/bin``, which ``scripts/test`` installs when missing), a cluster
 made with ``initdb`` in a temporary directory, its own config, on a free loopback port,
-started and stopped with ``pg_ctl`` — never the machine's running server.
+started and stopped with ``pg_ctl`` — never the machine's running server. The tests'
+server trades durability for speed (``fsync = off``); ``durable=True`` keeps PostgreSQL's
+own defaults (``bench/hands_store.py`` measures writes on it). No pytest here: the bench
+imports :class:`PostgresServer` too; :func:`postgres_server` turns
+:class:`PostgresUnavailable` into a skip.
 
 PostgreSQL refuses to run as root: as root the cluster belongs to the ``postgres`` user
 (which Debian's package creates) and its commands run through ``runuser``. Tests that
@@ -19,8 +23,6 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.support.ports import free_port, wait_port
 
@@ -41,22 +43,30 @@ def postgres_bin() -> Path | None:
     return found[-1] if found else None
 
 
+class PostgresUnavailable(RuntimeError):
+    """This machine cannot run a PostgreSQL of our own (the reason)."""
+
+
 class PostgresServer:
     """One PostgreSQL cluster of the tests' own (see the module)."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
         self.bindir = bindir
-        self.port = free_port()
-        self.root = Path(tempfile.mkdtemp(prefix="feltwire-pg-"))
-        self.data = self.root / "data"
-        self.log = self.root / "server.log"
+        self.durable = durable
         self.user: str | None = None
         if os.geteuid() == 0:
             try:
                 pwd.getpwnam("postgres")
             except KeyError:
-                pytest.skip("running as root and there is no postgres user to run PostgreSQL")
+                raise PostgresUnavailable(
+                    "running as root and there is no postgres user to run PostgreSQL"
+                ) from None
             self.user = "postgres"
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="feltwire-pg-"))
+        self.data = self.root / "data"
+        self.log = self.root / "server.log"
+        if self.user is not None:
             shutil.chown(self.root, "postgres", "postgres")
         self.root.chmod(0o700)
 
@@ -75,10 +85,11 @@ class PostgresServer:
             *("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8"),
             *("--no-sync", "--no-instructions"),
         )
+        fast = "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
         (self.data / "postgresql.auto.conf").write_text(
             f"listen_addresses = '127.0.0.1'\nport = {self.port}\n"
-            f"unix_socket_directories = '{self.root}'\nfsync = off\n"
-            "synchronous_commit = off\nfull_page_writes = off\nmax_connections = 40\n"
+            f"unix_socket_directories = '{self.root}'\n"
+            f"{'' if self.durable else fast}max_connections = 40\n"
         )
         if self.user is not None:
             shutil.chown(self.data / "postgresql.auto.conf", "postgres", "postgres")
@@ -114,10 +125,15 @@ class PostgresServer:
 @contextlib.contextmanager
 def postgres_server() -> Iterator[PostgresServer]:
     """A started server of the tests' own (skips the test when PostgreSQL is not installed)."""
+    import pytest
+
     bindir = postgres_bin()
     if bindir is None:
         pytest.skip(NOT_INSTALLED)
-    server = PostgresServer(bindir)
+    try:
+        server = PostgresServer(bindir)
+    except PostgresUnavailable as exc:
+        pytest.skip(str(exc))
     try:
         server.start()
         yield server

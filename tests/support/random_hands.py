@@ -25,8 +25,13 @@ def random_hand(variant: str, seed: int, *, players: int = 0, antes: int = 0) ->
         stakes = Stakes.stud_game(n, antes or 1, 3, 10, 20)
     else:
         stakes = Stakes.blind_game(n, 5, 10, ante=antes, small_bet=10, big_bet=20)
-    hand = Hand(g, stakes, stacks)
-    deck = [card_index(c) for c in FULL_DECK if card_index(c) >> 2 >= g.lowest_rank]
+    return play_out(Hand(g, stakes, stacks), rng)
+
+
+def play_out(hand: Hand, rng: random.Random) -> Hand:
+    """``hand`` (just begun: its forced bets posted) played to the end from a deck
+    ``rng`` shuffles, each player's choices random and legal (see the module)."""
+    deck = [card_index(c) for c in FULL_DECK if card_index(c) >> 2 >= hand.game.lowest_rank]
     rng.shuffle(deck)
     while hand.phase is not Phase.COMPLETE:
         if hand.phase is Phase.DEALING or (hand.phase is Phase.DRAWING and hand.drawer is None):

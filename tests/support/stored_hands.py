@@ -80,14 +80,48 @@ def stored_hand(
     hand = setup.new_hand()
     for action in actions:
         apply_action(hand, action)
+    return kept_hand(
+        setup,
+        hand,
+        players,
+        variant=variant,
+        started_at=started_at,
+        seconds=seconds,
+        table=table,
+        voided=voided,
+        club_ids=club_ids,
+    )
+
+
+def kept_hand(
+    setup: HandSetup,
+    hand: Hand,
+    players: Mapping[int, str],
+    *,
+    variant: str,
+    started_at: float,
+    seconds: float = 60.0,
+    table: str = "t1",
+    voided: bool = False,
+    club_ids: Mapping[str, str] | None = None,
+) -> HandRecord:
+    """The record the hub keeps of ``hand`` (played from ``setup``: complete, or as far
+    as it went before a misdeal when ``voided``) by ``players`` (table seat → name, in
+    ``setup``'s order), stamped as :class:`~hub.app.hand_book.HandBook` stamps it: the
+    work of :func:`stored_hand` once the hand is played."""
+    seats = setup.seats
+    number = setup.number
     pots: list[dict[str, Any]] = []
     if not voided:
         assert hand.phase is Phase.COMPLETE, (number, hand.phase)
         assert hand.result is not None
         pots = [award_record(pot_awarded(a, seats)) for a in hand.result.awards]
     ids = club_ids or {}
-    people = {s: SeatedPlayer(n, stack, club_id=ids.get(n, "")) for s, n in players.items()}
-    blinds = (None, None) if g.family is Family.STUD else (seats[0], seats[1])
+    people = {
+        s: SeatedPlayer(n, setup.starting_stacks[h], club_id=ids.get(n, ""))
+        for h, (s, n) in enumerate(players.items())
+    }
+    blinds = (None, None) if setup.game.family is Family.STUD else (seats[0], seats[1])
     desk = _EndingDesk(
         table_id=table,
         game_code=variant,
