@@ -61,6 +61,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hub.adapters.eventlog.basics import LogBasics
 from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError
 from hub.adapters.eventlog.report import EventLogDamaged, inputs_text
 from hub.adapters.eventlog.snapshots import (
@@ -255,7 +256,7 @@ def _float(value: object) -> float | None:
     return None if value is None else float(value)  # type: ignore[arg-type]
 
 
-class PgEventLog:
+class PgEventLog(LogBasics):
     """An append-only log of one table's inputs in PostgreSQL (see the module).
 
     Opening it creates the tables when they are missing and verifies the table's rows
@@ -324,28 +325,6 @@ class PgEventLog:
             raise EventLogDamaged(report)
         self._seq, self._chain = report.inputs, report.last_chain
         self._last_t = report.last_t
-
-    @property
-    def last_seq(self) -> int:
-        """The sequence number of the last input appended (0: the log is empty)."""
-        return self._seq
-
-    @property
-    def origin(self) -> str | None:
-        """The log's identity: the chain of its first input (None: the log is empty)."""
-        with self._lock:
-            return self._chain_at(1)
-
-    @property
-    def last_t(self) -> float | None:
-        """The table time ``t`` of the last input appended (None: the log is empty)."""
-        return self._last_t
-
-    def append(
-        self, kind: InputKind, payload: Mapping[str, Any], t: float, *, wall: float | None = None
-    ) -> LogRecord:
-        """Append one input (its own transaction, committed before this returns)."""
-        return self.append_many([(kind, payload, t, wall)])[0]
 
     def append_many(self, items: Sequence[Item]) -> list[LogRecord]:
         """Append inputs in one transaction, all or none, committed before this returns.

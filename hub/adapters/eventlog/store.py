@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from hub.adapters.eventlog.basics import LogBasics
 from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError
 from hub.adapters.eventlog.files import create_private, is_locked, seal_path
 from hub.adapters.eventlog.report import EventLogDamaged, LogReport, check_log, inputs_text
@@ -38,7 +39,7 @@ is exclusive, so SQLite never drops it): at 256 KiB a table's cache went on fill
 its first ~1,200 inputs (20 minutes at a read a second), up to 51 MB at 200 tables."""
 
 
-class EventLog:
+class EventLog(LogBasics):
     """An append-only log of one table's inputs in SQLite (see :mod:`hub.adapters.eventlog`).
 
     Opening a file verifies it (:func:`check_log`) and raises :class:`EventLogDamaged`
@@ -164,29 +165,6 @@ class EventLog:
     def where(self) -> str:
         """The log's place, for people: its file (``(in memory)``: none)."""
         return str(self.path) if self.path is not None else "(in memory)"
-
-    @property
-    def last_seq(self) -> int:
-        """The sequence number of the last input appended (0: the log is empty)."""
-        return self._seq
-
-    @property
-    def origin(self) -> str | None:
-        """The log's identity: the chain of its first input (None: the log is empty) —
-        the hands store keeps a table's hands of different logs apart by it."""
-        with self._lock:
-            return self._chain_at(1)
-
-    @property
-    def last_t(self) -> float | None:
-        """The table time ``t`` of the last input appended (None: the log is empty)."""
-        return self._last_t
-
-    def append(
-        self, kind: InputKind, payload: Mapping[str, Any], t: float, *, wall: float | None = None
-    ) -> LogRecord:
-        """Append one input (its own transaction, committed before this returns)."""
-        return self.append_many([(kind, payload, t, wall)])[0]
 
     def append_many(self, items: Sequence[Item]) -> list[LogRecord]:
         """Append inputs — (kind, payload, table time ``t``, wall time or None) — in one
