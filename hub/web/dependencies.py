@@ -176,20 +176,20 @@ def _ignore(ws: WebSocket, message: Message) -> None:
 
 def audit(
     conn: HTTPConnection,
-    table: TableReader,
+    table: TableReader | str,
     who: Principal,
     *,
     outcome: Outcome,
     feed: str,
     detail: str,
 ) -> None:
-    """Write what ``who`` did at ``table`` to the audit trail (who, from where, which
-    route; never a card)."""
+    """Write what ``who`` did at ``table`` (the table, or its id) to the audit trail
+    (who, from where, which route; never a card)."""
     auth_of(conn).audit.record(
         outcome=outcome,
         feed=feed,
         route=conn.url.path,
-        table=table.table,
+        table=table if isinstance(table, str) else table.table,
         name=who.name,
         role=who.role.value,
         via=who.via,

@@ -34,7 +34,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import HTTPConnection
@@ -46,7 +46,7 @@ from hub.app.hand_history import HandHistory, HandQuery, hand_summary, hand_view
 from hub.rules.exports import SUFFIX, file_name
 from hub.security.audit import AuditError
 from hub.web.auth import STAFF, Principal
-from hub.web.dependencies import PublicDep, auth_of
+from hub.web.dependencies import PublicDep, audit, auth_of
 from hub.web.pages import page
 from hub.web.refusal import Refusal
 
@@ -98,18 +98,6 @@ def _moment(name: str, value: str | None) -> float | None:
         raise Refusal(422, said) from None
 
 
-def _query(
-    table: str | None, since: str | None, until: str | None, player: str | None, game: str | None
-) -> HandQuery:
-    return HandQuery(
-        table=table or None,
-        since=_moment("since", since),
-        until=_moment("until", until),
-        player=player or None,
-        game=game or None,
-    )
-
-
 def _unreadable(exc: HandStoreError) -> Refusal:
     return Refusal(503, Text("refusal.http.hand_store_failed", {"error": str(exc)}))
 
@@ -118,22 +106,10 @@ def _audit(conn: HTTPConnection, who: Principal, table: str, detail: str) -> Non
     """A read with every card, written to the audit trail (who, from where; no card)
     before the cards go out: a trail that cannot be written refuses the read (503), as
     the overlay's feed does not open unaudited."""
-    auth = auth_of(conn)
     try:
-        auth.audit.record(
-            outcome="open",
-            feed=HISTORY_FEED,
-            route=conn.url.path,
-            table=table,
-            name=who.name,
-            role=who.role.value,
-            via=who.via,
-            address=conn.client.host if conn.client is not None else "",
-            user_agent=conn.headers.get("user-agent", ""),
-            detail=detail,
-        )
+        audit(conn, table, who, outcome="open", feed=HISTORY_FEED, detail=detail)
     except (sqlite3.Error, OSError, AuditError) as exc:
-        auth.refusal_log.error(
+        auth_of(conn).refusal_log.error(
             "audit trail: cannot be written (%s): open at %s", exc, conn.url.path
         )
         raise Refusal(503, Text("refusal.http.audit_unavailable", {"error": str(exc)})) from None
@@ -147,6 +123,27 @@ Game = Annotated[str | None, Query(max_length=16, description="a variant code (N
 Seen = Annotated[HistoryPerspective | None, Query(description="shown or all (staff only)")]
 
 
+def hand_filters(
+    table: Table = None,
+    since: Since = None,
+    until: Until = None,
+    player: Player = None,
+    game: Game = None,
+) -> HandQuery:
+    """The hands a request's filters choose (an empty filter: any)."""
+    return HandQuery(
+        table=table or None,
+        since=_moment("since", since),
+        until=_moment("until", until),
+        player=player or None,
+        game=game or None,
+    )
+
+
+Filters = Annotated[HandQuery, Depends(hand_filters)]
+"""A route parameter: the hands the query's table, dates, player and game choose."""
+
+
 @router.get("/history", response_class=HTMLResponse)
 async def history_page(_: PublicDep) -> str:
     """The hand history page: search, step through a hand, download."""
@@ -157,18 +154,13 @@ async def history_page(_: PublicDep) -> str:
 async def history_hands(
     request: Request,
     who: PublicDep,
-    table: Table = None,
-    since: Since = None,
-    until: Until = None,
-    player: Player = None,
-    game: Game = None,
+    query: Filters,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
     offset: Annotated[int, Query(ge=0)] = 0,
     perspective: Seen = None,
 ) -> HandList:
     """The hands the filters find, ``limit`` from ``offset``, oldest first."""
     seen = _perspective(who, perspective)
-    query = _query(table, since, until, player, game)
     history = history_of(request)
     try:
         total, kept = await run_in_threadpool(history.find, query, limit, offset)
@@ -203,11 +195,7 @@ async def history_export(
     request: Request,
     who: PublicDep,
     format: Annotated[Format, Query(description="phh, pokerstars or ohh")],
-    table: Table = None,
-    since: Since = None,
-    until: Until = None,
-    player: Player = None,
-    game: Game = None,
+    query: Filters,
     perspective: Seen = None,
 ) -> Response:
     """The hands the filters find as one file of ``format``: PHH (``.phhs``), PokerStars
@@ -215,14 +203,14 @@ async def history_export(
     ``X-Feltwire-Hands`` and ``X-Feltwire-Failed`` count the hands written and those
     that could not be read."""
     seen = _perspective(who, perspective)
-    query = _query(table, since, until, player, game)
     history = history_of(request)
     try:
         file = await run_in_threadpool(history.export, format, query, seen)
     except HandStoreError as exc:
         raise _unreadable(exc) from exc
     if seen == "all":
-        _audit(request, who, table or "", f"export {format}: {file.hands} hands")
+        _audit(request, who, query.table or "", f"export {format}: {file.hands} hands")
+    table = query.table
     name = "hands" + (f"-{file_name(table)}" if table else "") + SUFFIX[format]
     headers = {
         "Content-Disposition": f'attachment; filename="{name}"',
@@ -237,17 +225,12 @@ async def history_export(
 async def history_stats(
     request: Request,
     who: PublicDep,
-    table: Table = None,
-    since: Since = None,
-    until: Until = None,
-    player: Player = None,
-    game: Game = None,
+    query: Filters,
     sessions: Annotated[bool, Query(description="a row per session (1) or per person (0)")] = False,
 ) -> HistoryStats:
     """Each person's statistics over the hands the filters find (``player``: that person
     only), or with ``sessions=1`` each of their sessions. No card: every role reads them;
     the club ids only the staff."""
-    query = _query(table, since, until, player, game)
     history = history_of(request)
     try:
         if sessions:
