@@ -120,8 +120,25 @@ class Params(Mapping[str, Param]):
         return repr(self._items)
 
 
+_NAMES_SEEN: set[str] = set()
+"""Parameter names already matched against :data:`_NAME` (texts are built on every
+change a console sees, from a few hundred names: the pattern is matched once each)."""
+_KEYS_SEEN: set[str] = set()
+"""Text keys already matched against :data:`_KEY` (as :data:`_NAMES_SEEN`)."""
+
+
+def _valid(pattern: re.Pattern[str], seen: set[str], s: object) -> bool:
+    if s.__class__ is str and s in seen:  # exactly a str: a subclass may hash otherwise
+        return True
+    if isinstance(s, str) and pattern.match(s):
+        if s.__class__ is str and len(seen) < 10_000:
+            seen.add(s)
+        return True
+    return False
+
+
 def _check_param(name: object, value: object) -> None:
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not _valid(_NAME, _NAMES_SEEN, name):
         raise ValueError(f"a parameter name is a lower-case identifier, not {name!r}")
     if isinstance(value, bool) or not isinstance(value, int | str | Text | Seat | Player):
         raise TypeError(
@@ -141,7 +158,7 @@ class Text:
     params: Mapping[str, Param] = field(default_factory=Params)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.key, str) or not _KEY.match(self.key):
+        if not _valid(_KEY, _KEYS_SEEN, self.key):
             raise ValueError(f"a text key is dotted lower-case words, not {self.key!r}")
         if not isinstance(self.params, Params):
             object.__setattr__(self, "params", Params(self.params))

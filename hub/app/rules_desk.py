@@ -102,7 +102,7 @@ from hub.views.table import (
     board_view,
     console_alerts,
     console_hand_view,
-    console_player,
+    console_players,
     legal_view,
     limits_view,
     overlay_event,
@@ -722,11 +722,11 @@ class RulesDesk:
         """Every seated player as anyone may see them (:func:`hub.views.table.players_view`)."""
         return players_view(self.table, self._live_hand(), self.setup)
 
-    def _console_player(self, view: dict[str, Any], now: float) -> dict[str, Any]:
+    def _console_players(self, now: float) -> list[dict[str, Any]]:
         hand = self.monitor.hand if self.monitor is not None else None
         setup = self.setup if self.in_hand else None
         waiting = self.monitor.waiting_discards if self.monitor is not None else {}
-        return console_player(self.table, view, now, hand, setup, waiting)
+        return console_players(self.table, now, hand, setup, waiting)
 
     # ------------------------------------------------------------------ the console
 
@@ -775,7 +775,7 @@ class RulesDesk:
             "pot": live.pot_total if live is not None else 0,
             "current_bet": live.current_bet if live is not None else 0,
             "board": [card_code(c) for c in hand.board if c >= 0] if hand is not None else [],
-            "players": [self._console_player(v, now) for v in self.players_view()],
+            "players": self._console_players(now),
             "acting": hints.acting if hints is not None and live is not None else None,
             "legal": legal_view(live, setup) if live is not None else None,
             "showdown": showdown_view(live, setup) if live is not None else None,

@@ -45,9 +45,24 @@ def public_antenna_view(reader: str, cards: tuple[str, ...]) -> FaceUpAntenna | 
     return FaceDownAntenna(reader=reader, kind=kind.value, count=len(cards))
 
 
+_PUBLIC: dict[tuple[str, int | tuple[str, ...]], Event] = {}
+""":func:`public_antenna`'s frames already built, by antenna and what the public sees of
+it: the face-up cards, or only how many (never a hidden card in the key: a frame's
+cost does not depend on which cards lie face down)."""
+
+
 def public_antenna(reader: str, cards: tuple[str, ...]) -> Event:
-    """:func:`public_antenna_view` as a JSON object."""
-    return frame(public_antenna_view(reader, cards))
+    """:func:`public_antenna_view` as a JSON object (a fresh one each call, built once
+    for each antenna and what the public sees on it: the console and the public view
+    show every antenna on every change)."""
+    seen: int | tuple[str, ...] = cards if reader_kind(reader) in PUBLIC_KINDS else len(cards)
+    built = _PUBLIC.get((reader, seen))
+    if built is None:
+        built = frame(public_antenna_view(reader, cards))
+        if len(_PUBLIC) >= 2048:  # the boards of many hands: start again (memory flat)
+            _PUBLIC.clear()
+        _PUBLIC[reader, seen] = built
+    return {**built, "cards": list(built["cards"])} if "cards" in built else dict(built)
 
 
 def overlay_antenna_view(reader: str, cards: tuple[str, ...]) -> OverlayAntenna:

@@ -174,18 +174,22 @@ def console_player_model(
     )
 
 
-def console_player(
+def console_players(
     table: Table,
-    view: Event,
     now: float,
     hand: Hand | None,
     setup: HandSetup | None,
     discards: Mapping[int, int] | None = None,
-) -> Event:
-    """:func:`console_player_model` as a JSON object, from a player of
-    :func:`players_view`."""
-    player = PublicPlayer.model_validate(view)
-    return frame(console_player_model(table, player, now, hand, setup, discards))
+) -> list[Event]:
+    """Every seated player as :func:`console_player_model` shows them, as JSON objects
+    (``hand``, ``setup``: the running hand's, or None between hands). The public views
+    are built once as models and each console player dumped once: a player's frame is
+    built on every change the console sees."""
+    live = hand if setup is not None else None
+    return [
+        frame(console_player_model(table, view, now, hand, setup, discards))
+        for view in players_view_model(table, live, setup)
+    ]
 
 
 def _nth(n: int) -> Text:

@@ -263,8 +263,9 @@ class Table:
             )
 
     def can_leave(self, seat: int) -> bool:
-        """True when :meth:`leave` would be accepted."""
-        return _accepted(self.verify_leave, seat)
+        """True when :meth:`leave` would be accepted (:meth:`verify_leave`'s test without
+        building its refusal: the console asks it of every seat on every change)."""
+        return seat in self._players and not self._in_hand(seat)
 
     def leave(self, seat: int, now: float) -> PlayerLeft:
         """The player in ``seat`` leaves with their chips (pending ones included); the
@@ -285,8 +286,9 @@ class Table:
             )
 
     def can_sit_out(self, seat: int) -> bool:
-        """True when :meth:`sit_out` would be accepted."""
-        return _accepted(self.verify_sit_out, seat)
+        """True when :meth:`sit_out` would be accepted (as :meth:`can_leave`)."""
+        p = self._players.get(seat)
+        return p is not None and not p.sitting_out
 
     def sit_out(self, seat: int) -> SatOut:
         """The player in ``seat`` is not dealt in from the next hand on; blinds that pass
@@ -303,8 +305,9 @@ class Table:
             raise SeatError("R-BLIND-4", Text("refusal.seat.not_sitting_out", {"seat": Seat(seat)}))
 
     def can_come_back(self, seat: int) -> bool:
-        """True when :meth:`come_back` would be accepted."""
-        return _accepted(self.verify_come_back, seat)
+        """True when :meth:`come_back` would be accepted (as :meth:`can_leave`)."""
+        p = self._players.get(seat)
+        return p is not None and p.sitting_out
 
     def come_back(self, seat: int, entry: Entry = Entry.POST) -> CameBack:
         """The player in ``seat`` is back from the next hand: they post what they owe

@@ -17,12 +17,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from hub.rules.errors import RulesError
 from hub.rules.games import game
 from hub.rules.hand import Hand, Phase, PostKind
 from hub.rules.rake import Rake
@@ -338,3 +341,43 @@ def _check_deliveries(deliveries: tuple[ChipsDelivered, ...]) -> int:
         assert d.stack <= max(MAXIMUM, before), d  # bought chips never lift it over
         assert d.refused == 0 or d.stack >= MAXIMUM, d  # only what would not fit is refused
     return sum(d.refused for d in deliveries)
+
+
+def _verified(verify: Callable[[int], object], seat: int) -> bool:
+    try:
+        verify(seat)
+    except RulesError:
+        return False
+    return True
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=OPS, in_hand=st.booleans())
+def test_the_seat_commands_questions_answer_what_the_commands_would_do(
+    ops: list[tuple[str, int, int]], in_hand: bool
+) -> None:
+    """``can_leave`` / ``can_sit_out`` / ``can_come_back`` (asked of every seat on every
+    change the console sees, so answered without building a refusal) say exactly
+    whether ``leave`` / ``sit_out`` / ``come_back`` would be accepted: empty seats,
+    seats off the table, players sitting out, players dealt in a running hand."""
+    table = Table(TableConfig(game("NT"), small_blind=10, big_blind=20))
+    walk = Comings(table)
+    now = 0.0
+    for kind, seat, param in ops:
+        now += 60.0
+        if kind == "join":
+            walk.join(seat, param, now)
+        elif kind == "leave":
+            walk.leave(seat, now)
+        elif kind == "sit_out" and table.can_sit_out(seat):
+            table.sit_out(seat)
+        elif kind == "back" and table.can_come_back(seat):
+            table.come_back(seat)
+    if in_hand:
+        ready = [s for s, p in table.players.items() if not p.sitting_out and p.stack]
+        with contextlib.suppress(NotEnoughPlayersError):
+            table.start_hand(now, button=ready[0] if ready else None)
+    for seat in range(0, table.profile.seats + 2):
+        assert table.can_leave(seat) == _verified(table.verify_leave, seat), seat
+        assert table.can_sit_out(seat) == _verified(table.verify_sit_out, seat), seat
+        assert table.can_come_back(seat) == _verified(table.verify_come_back, seat), seat
