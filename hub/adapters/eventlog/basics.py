@@ -19,11 +19,20 @@ class LogBasics(ABC):
 
     _lock: threading.Lock
     _seq: int
+    _chain: str
     _last_t: float | None
 
     @abstractmethod
+    def _stored_chain(self, seq: int) -> str | None:
+        """The chain value the database holds for input ``seq`` (None: no such input);
+        the lock held."""
+
     def _chain_at(self, seq: int) -> str | None:
-        """The chain value of input ``seq`` (None: no such input); the lock held."""
+        """The chain value of input ``seq`` (None: no such input): the last input's from
+        memory, any other from the database; the lock held."""
+        if seq == self._seq and seq > 0:
+            return self._chain
+        return self._stored_chain(seq)
 
     @abstractmethod
     def append_many(self, items: Sequence[Item]) -> list[LogRecord]:

@@ -384,10 +384,7 @@ class PgEventLog(LogBasics):
                 self.table, int(seq), float(t), InputKind(kind), json.loads(payload), _float(wall)
             )
 
-    def _chain_at(self, seq: int) -> str | None:
-        """The chain of input ``seq`` (None: no such input); hold the lock."""
-        if seq == self._seq and seq > 0:
-            return self._chain
+    def _stored_chain(self, seq: int) -> str | None:
         row = self._db.execute(
             "SELECT chain FROM event_inputs WHERE table_id = %s AND seq = %s", (self.table, seq)
         ).fetchone()

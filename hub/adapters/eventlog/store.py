@@ -247,10 +247,7 @@ class EventLog(LogBasics):
                 None if wall is None else float(wall),
             )
 
-    def _chain_at(self, seq: int) -> str | None:
-        """The chain of input ``seq`` (None: the log holds no such input); hold the lock."""
-        if seq == self._seq and seq > 0:
-            return self._chain
+    def _stored_chain(self, seq: int) -> str | None:
         row = self._db.execute(
             "SELECT chain FROM events WHERE table_id = ? AND seq = ?", (self.table, seq)
         ).fetchone()
