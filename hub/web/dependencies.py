@@ -67,8 +67,10 @@ def tables_of(conn: HTTPConnection) -> Mapping[str, TableDesk]:
     return tables
 
 
-def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> TableDesk:
-    """The table a request names (``?table=``), or the first table when it names none."""
+async def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> TableDesk:
+    """The table a request names (``?table=``), or the first table when it names none.
+    (``async``: FastAPI runs a plain ``def`` dependency in its thread pool — two thread
+    hops and a turn at the interpreter lock for every console action and every page.)"""
     tables = tables_of(conn)
     if table is None:
         return next(iter(tables.values()))

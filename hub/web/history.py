@@ -123,7 +123,7 @@ Game = Annotated[str | None, Query(max_length=16, description="a variant code (N
 Seen = Annotated[HistoryPerspective | None, Query(description="shown or all (staff only)")]
 
 
-def hand_filters(
+async def hand_filters(
     table: Table = None,
     since: Since = None,
     until: Until = None,
