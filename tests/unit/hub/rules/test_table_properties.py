@@ -52,6 +52,24 @@ OPS = st.lists(
 )
 
 
+def _seat_move(table: Table, walk: Comings, kind: str, seat: int, param: int, now: float) -> bool:
+    """Do one op of :data:`OPS` that seats, unseats, sits out or brings back a player
+    (where the table allows it); False for any other op."""
+    if kind == "join":
+        walk.join(seat, param, now)
+    elif kind == "leave":
+        walk.leave(seat, now)
+    elif kind == "sit_out":
+        if table.can_sit_out(seat):
+            table.sit_out(seat)
+    elif kind in ("back", "wait"):
+        if table.can_come_back(seat):
+            table.come_back(seat, Entry.POST if kind == "back" else Entry.WAIT_FOR_BIG_BLIND)
+    else:
+        return False
+    return True
+
+
 def _between(a: int, b: int, s: int, total: int = 10) -> bool:
     return 0 < (s - a) % total < ((b - a) % total or total)
 
@@ -69,17 +87,10 @@ def test_chips_conserved_button_never_skips_two_players(
     now = 0.0
     for kind, seat, param in ops:
         now += 60.0
-        if kind == "join":
-            walk.join(seat, param, now)
-        elif kind == "leave":
-            walk.leave(seat, now)
-        elif kind == "sit_out" and table.can_sit_out(seat):
-            table.sit_out(seat)
-        elif kind in ("back", "wait") and table.can_come_back(seat):
-            table.come_back(seat, Entry.POST if kind == "back" else Entry.WAIT_FOR_BIG_BLIND)
-        elif kind == "top_up" and table.can_add_chips(seat, 100, now):
-            table.add_chips(seat, 100, now)
-            walk.bought += 100
+        if kind == "top_up":
+            if table.can_add_chips(seat, 100, now):
+                table.add_chips(seat, 100, now)
+                walk.bought += 100
         elif kind == "hand":
             ready = [s for s, p in table.players.items() if not p.sitting_out and p.stack]
             first = table.big_blind_seat is None and ready
@@ -108,6 +119,8 @@ def test_chips_conserved_button_never_skips_two_players(
                 assert all(len(a.eligible) > 1 for a in hand.awards[1:]), hand.awards
             raked_total += table.finish_hand(hand, now=now).rake
             last = (setup.button, setup.seats)
+        else:
+            _seat_move(table, walk, kind, seat, param, now)
         on_table = sum(p.stack + p.pending for p in table.players.values())
         assert on_table == walk.bought - walk.left - raked_total
 
@@ -365,14 +378,7 @@ def test_the_seat_commands_questions_answer_what_the_commands_would_do(
     now = 0.0
     for kind, seat, param in ops:
         now += 60.0
-        if kind == "join":
-            walk.join(seat, param, now)
-        elif kind == "leave":
-            walk.leave(seat, now)
-        elif kind == "sit_out" and table.can_sit_out(seat):
-            table.sit_out(seat)
-        elif kind == "back" and table.can_come_back(seat):
-            table.come_back(seat)
+        _seat_move(table, walk, kind, seat, param, now)
     if in_hand:
         ready = [s for s, p in table.players.items() if not p.sitting_out and p.stack]
         with contextlib.suppress(NotEnoughPlayersError):
