@@ -21,9 +21,10 @@ append's transaction (the last one plus one). Two writers on one table cannot in
 the second one's ``seq`` is taken already, the primary key refuses its insert and its
 :meth:`~PgEventLog.append_many` raises :class:`EventLogWriteError` with nothing written.
 
-The epoch is, for now, what the hub was given (a constructor argument, ``0`` by default)
-and is only recorded. Fencing comes next (issue 19): a lease per table in the database,
-and an append whose epoch is not the lease's refused by the database itself.
+* ``table_leases`` — who owns each table, with the fencing trigger on ``event_inputs``
+  (:mod:`~hub.adapters.eventlog.leases`): an append whose epoch is not the epoch of the
+  table's live lease is refused by the database itself (:class:`LeaseLost`). A table
+  no hub leased takes any epoch (``0``, the default, for a hub without leases).
 
 Durability: each :meth:`~PgEventLog.append_many` is one transaction, committed before it
 returns; with ``sync = "full"`` the session's ``synchronous_commit`` is at least ``on``
@@ -63,6 +64,18 @@ from typing import TYPE_CHECKING, Any
 
 from hub.adapters.eventlog.basics import LogBasics
 from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError
+from hub.adapters.eventlog.leases import LeaseLost
+from hub.adapters.eventlog.pg_schema import (
+    FENCED,
+    INSERT,
+    PG_OPTIONS,
+    PG_SCHEMA_VERSION,
+    SCHEMA,
+    connect,
+    create_schema,
+    driver_url,
+    safe_url,
+)
 from hub.adapters.eventlog.report import EventLogDamaged, inputs_text
 from hub.adapters.eventlog.snapshots import (
     SNAPSHOTS_KEPT,
@@ -79,79 +92,19 @@ if TYPE_CHECKING:  # psycopg (the `postgres` extra) is imported only by a hub th
 
 log = logging.getLogger("hub.adapters.eventlog")
 
-PG_SCHEMA_VERSION = 1
-SCHEMA_LOCK = 0x66657674
-"""The advisory lock held while the log's tables are created (``fevt``)."""
-PG_OPTIONS = "-c lock_timeout=15s -c statement_timeout=60s"
-"""The log's session limits: a server that hangs fails an append instead of holding
-the table forever."""
 FETCH = 2000
 """Rows read at a time when a log is verified."""
 
-SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS event_inputs (
-        table_id TEXT NOT NULL,
-        seq BIGINT NOT NULL CHECK (seq > 0),
-        t DOUBLE PRECISION NOT NULL,
-        kind TEXT NOT NULL,
-        payload TEXT NOT NULL,
-        wall DOUBLE PRECISION,
-        chain TEXT NOT NULL,
-        epoch BIGINT NOT NULL,
-        written TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (table_id, seq)
-    )""",
-    """CREATE TABLE IF NOT EXISTS event_snapshots (
-        table_id TEXT NOT NULL,
-        seq BIGINT NOT NULL,
-        format INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        wall DOUBLE PRECISION,
-        chain TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        PRIMARY KEY (table_id, seq)
-    )""",
-    "CREATE TABLE IF NOT EXISTS event_log_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    """CREATE OR REPLACE FUNCTION event_inputs_append_only() RETURNS trigger
-        LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'the event log is append-only'; END $$""",
-    """CREATE OR REPLACE TRIGGER event_inputs_append_only
-        BEFORE UPDATE OR DELETE ON event_inputs
-        FOR EACH ROW EXECUTE FUNCTION event_inputs_append_only()""",
-    """CREATE OR REPLACE TRIGGER event_inputs_no_truncate
-        BEFORE TRUNCATE ON event_inputs
-        FOR EACH STATEMENT EXECUTE FUNCTION event_inputs_append_only()""",
-)
-
-INSERT = (
-    "INSERT INTO event_inputs (table_id, seq, t, kind, payload, wall, chain, epoch) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-)
-
-
-def safe_url(url: str) -> str:
-    """``url`` without its password, for messages and log lines.
-
-    >>> safe_url("postgresql://hub:secret@db.local:5432/felt")
-    'postgresql://hub@db.local:5432/felt'
-    >>> safe_url("postgresql:///felt")
-    'postgresql:///felt'
-    """
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return url
-    auth, at, host = rest.partition("@")
-    if not at:
-        return url
-    return f"{scheme}://{auth.partition(':')[0]}@{host}"
-
-
-def _driver_url(url: str) -> str:
-    """psycopg's spelling of ``url`` (``postgresql+psycopg://`` as SQLAlchemy has it)."""
-    for alias in ("postgresql+psycopg://", "postgres://"):
-        if url.startswith(alias):
-            return "postgresql://" + url[len(alias) :]
-    return url
+__all__ = [
+    "INSERT",
+    "PG_SCHEMA_VERSION",
+    "SCHEMA",
+    "PgEventLog",
+    "PgReport",
+    "check_pg",
+    "check_url",
+    "safe_url",
+]
 
 
 @dataclass(frozen=True)
@@ -242,7 +195,7 @@ def check_url(url: str, table: str) -> PgReport:
     where = safe_url(url)
     try:
         with psycopg.connect(
-            _driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
+            driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
         ) as conn:
             (found,) = conn.execute("SELECT to_regclass('event_inputs')").fetchone() or (None,)
             if found is None:
@@ -283,12 +236,7 @@ class PgEventLog(LogBasics):
         self._psycopg = psycopg
         self.accepted_losses: list[AcceptedLoss] = []
         """Always empty: ``accept-loss`` is a SQLite log's (see the module)."""
-        try:
-            self._db = psycopg.connect(
-                _driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
-            )
-        except psycopg.Error as exc:
-            raise EventLogError(f"event log {self.where}: {exc}") from exc
+        self._db = connect(url, self.where)
         try:
             self._open(sync)
         except BaseException as exc:
@@ -299,21 +247,7 @@ class PgEventLog(LogBasics):
 
     def _open(self, sync: Sync) -> None:
         db = self._db
-        with db.transaction():
-            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            for statement in SCHEMA:
-                db.execute(statement)
-            row = db.execute("SELECT value FROM event_log_meta WHERE key = 'schema'").fetchone()
-            if row is None:
-                db.execute(
-                    "INSERT INTO event_log_meta (key, value) VALUES ('schema', %s)",
-                    (str(PG_SCHEMA_VERSION),),
-                )
-            elif int(row[0]) != PG_SCHEMA_VERSION:
-                raise EventLogError(
-                    f"event log {self.where}: schema {row[0]}; this hub reads "
-                    f"{PG_SCHEMA_VERSION} (a newer feltwire wrote it)"
-                )
+        create_schema(db, self.where)
         if sync == "normal":
             db.execute("SET synchronous_commit = off")
         else:
@@ -352,7 +286,8 @@ class PgEventLog(LogBasics):
                 with self._db.transaction(), self._db.cursor() as cur:
                     cur.executemany(INSERT, rows)
             except self._psycopg.Error as exc:
-                raise EventLogWriteError(self._not_written(self._seq + 1, seq, exc)) from exc
+                error = LeaseLost if exc.sqlstate == FENCED else EventLogWriteError
+                raise error(self._not_written(self._seq + 1, seq, exc)) from exc
             self._seq, self._chain, self._last_t = seq, chain, rows[-1][2]
         return [
             LogRecord(self.table, row[1], row[2], item[0], item[1], row[5])
@@ -361,7 +296,12 @@ class PgEventLog(LogBasics):
 
     def _not_written(self, first: int, last: int, exc: Exception) -> str:
         reason = str(exc).strip()
-        if isinstance(exc, self._psycopg.errors.UniqueViolation):
+        if exc.sqlstate == FENCED:  # type: ignore[attr-defined]
+            reason = (
+                f"this hub's lease on table {self.table} (epoch {self.epoch}) expired or "
+                "another hub took the table; this hub must stop serving it"
+            )
+        elif isinstance(exc, self._psycopg.errors.UniqueViolation):
             reason = (
                 f"another writer appended input {first} of table {self.table} meanwhile; "
                 "this log no longer writes (reopen it to read what was written)"

@@ -1,0 +1,177 @@
+"""The PostgreSQL event log's schema and connection, shared by the log
+(:mod:`~hub.adapters.eventlog.pg`) and the table leases
+(:mod:`~hub.adapters.eventlog.leases`): the tables, their triggers — append-only, and the
+fencing of appends by the table's lease — the schema's version and how a database is
+brought up to it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hub.adapters.eventlog.errors import EventLogError
+
+if TYPE_CHECKING:  # psycopg (the `postgres` extra) is imported only by a hub that uses it
+    import psycopg
+
+__all__ = [
+    "FENCED",
+    "INSERT",
+    "LEASE_SCHEMA",
+    "PG_OPTIONS",
+    "PG_SCHEMA_VERSION",
+    "SCHEMA",
+    "SCHEMA_LOCK",
+    "connect",
+    "create_schema",
+    "driver_url",
+    "safe_url",
+]
+
+PG_SCHEMA_VERSION = 2
+"""1: the inputs, snapshots and meta tables; 2: the table leases and the fencing trigger
+(:mod:`~hub.adapters.eventlog.leases`; a version-1 database is brought up at opening)."""
+SCHEMA_LOCK = 0x66657674
+"""The advisory lock held while the log's tables are created (``fevt``)."""
+PG_OPTIONS = "-c lock_timeout=15s -c statement_timeout=60s"
+"""The log's session limits: a server that hangs fails an append instead of holding
+the table forever."""
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS event_inputs (
+        table_id TEXT NOT NULL,
+        seq BIGINT NOT NULL CHECK (seq > 0),
+        t DOUBLE PRECISION NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        wall DOUBLE PRECISION,
+        chain TEXT NOT NULL,
+        epoch BIGINT NOT NULL,
+        written TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (table_id, seq)
+    )""",
+    """CREATE TABLE IF NOT EXISTS event_snapshots (
+        table_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        format INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        wall DOUBLE PRECISION,
+        chain TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    )""",
+    "CREATE TABLE IF NOT EXISTS event_log_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE OR REPLACE FUNCTION event_inputs_append_only() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the event log is append-only'; END $$""",
+    """CREATE OR REPLACE TRIGGER event_inputs_append_only
+        BEFORE UPDATE OR DELETE ON event_inputs
+        FOR EACH ROW EXECUTE FUNCTION event_inputs_append_only()""",
+    """CREATE OR REPLACE TRIGGER event_inputs_no_truncate
+        BEFORE TRUNCATE ON event_inputs
+        FOR EACH STATEMENT EXECUTE FUNCTION event_inputs_append_only()""",
+)
+
+INSERT = (
+    "INSERT INTO event_inputs (table_id, seq, t, kind, payload, wall, chain, epoch) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+FENCED = "FWL01"
+"""The SQLSTATE of an append the fencing trigger refused."""
+
+LEASE_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS table_leases (
+        table_id TEXT PRIMARY KEY,
+        hub TEXT NOT NULL,
+        epoch BIGINT NOT NULL CHECK (epoch > 0),
+        expires TIMESTAMPTZ NOT NULL,
+        taken TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
+    f"""CREATE OR REPLACE FUNCTION event_inputs_fenced() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            held BIGINT;
+            ends TIMESTAMPTZ;
+        BEGIN
+            SELECT epoch, expires INTO held, ends FROM table_leases
+                WHERE table_id = NEW.table_id FOR SHARE;
+            IF NOT FOUND THEN
+                RETURN NEW;  -- a table no hub leased: a single hub, no fencing
+            END IF;
+            IF NEW.epoch <> held OR ends <= now() THEN
+                RAISE EXCEPTION 'table %: an append under lease epoch % refused (the lease '
+                    'is epoch %, %)', NEW.table_id, NEW.epoch, held,
+                    CASE WHEN NEW.epoch <> held THEN 'taken over' ELSE 'expired' END
+                    USING ERRCODE = '{FENCED}';
+            END IF;
+            RETURN NEW;
+        END $$""",
+    """CREATE OR REPLACE TRIGGER event_inputs_fenced
+        BEFORE INSERT ON event_inputs
+        FOR EACH ROW EXECUTE FUNCTION event_inputs_fenced()""",
+)
+"""The leases' table and the fencing trigger (created with the event log's tables)."""
+
+
+def safe_url(url: str) -> str:
+    """``url`` without its password, for messages and log lines.
+
+    >>> safe_url("postgresql://hub:secret@db.local:5432/felt")
+    'postgresql://hub@db.local:5432/felt'
+    >>> safe_url("postgresql:///felt")
+    'postgresql:///felt'
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    auth, at, host = rest.partition("@")
+    if not at:
+        return url
+    return f"{scheme}://{auth.partition(':')[0]}@{host}"
+
+
+def driver_url(url: str) -> str:
+    """psycopg's spelling of ``url`` (``postgresql+psycopg://`` as SQLAlchemy has it)."""
+    for alias in ("postgresql+psycopg://", "postgres://"):
+        if url.startswith(alias):
+            return "postgresql://" + url[len(alias) :]
+    return url
+
+
+def connect(url: str, where: str) -> psycopg.Connection[tuple[Any, ...]]:
+    """An autocommit connection to the log's database with its session limits
+    (:data:`PG_OPTIONS`); :class:`EventLogError` when the server cannot be reached."""
+    import psycopg
+
+    try:
+        return psycopg.connect(
+            driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
+        )
+    except psycopg.Error as exc:
+        raise EventLogError(f"event log {where}: {exc}") from exc
+
+
+def create_schema(db: psycopg.Connection[tuple[Any, ...]], where: str) -> None:
+    """Create the log's tables, the leases and their triggers where they are missing,
+    under an advisory lock (several hubs may open logs at once); bring a version-1
+    database up to :data:`PG_SCHEMA_VERSION`; EventLogError for a newer one."""
+    with db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        row = db.execute("SELECT to_regclass('event_log_meta') IS NOT NULL").fetchone()
+        found = None
+        if row is not None and row[0]:
+            got = db.execute("SELECT value FROM event_log_meta WHERE key = 'schema'").fetchone()
+            found = None if got is None else int(got[0])
+        if found is not None and found > PG_SCHEMA_VERSION:
+            raise EventLogError(
+                f"event log {where}: schema {found}; this hub reads up to "
+                f"{PG_SCHEMA_VERSION} (a newer feltwire wrote it)"
+            )
+        for statement in (*SCHEMA, *LEASE_SCHEMA):
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO event_log_meta (key, value) VALUES ('schema', %s) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (str(PG_SCHEMA_VERSION),),
+        )
