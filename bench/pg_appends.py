@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             if bindir is None:
                 print("no PostgreSQL binaries (apt-get install postgresql)", file=sys.stderr)
                 return 2
-            server = PostgresServer(bindir, durable=True)
+            server = PostgresServer(bindir, durable=True, max_connections=max(counts) + 20)
             server.start()
             stack.callback(server.stop)
             server_url = server.url()

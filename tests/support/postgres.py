@@ -50,9 +50,11 @@ class PostgresUnavailable(RuntimeError):
 class PostgresServer:
     """One PostgreSQL cluster of the tests' own (see the module)."""
 
-    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False, max_connections: int = 40) -> None:
         self.bindir = bindir
         self.durable = durable
+        self.max_connections = max_connections
+        """The server's ``max_connections`` (a hub holds one for each table's log)."""
         self.user: str | None = None
         if os.geteuid() == 0:
             try:
@@ -89,7 +91,7 @@ class PostgresServer:
         (self.data / "postgresql.auto.conf").write_text(
             f"listen_addresses = '127.0.0.1'\nport = {self.port}\n"
             f"unix_socket_directories = '{self.root}'\n"
-            f"{'' if self.durable else fast}max_connections = 40\n"
+            f"{'' if self.durable else fast}max_connections = {self.max_connections}\n"
         )
         if self.user is not None:
             shutil.chown(self.data / "postgresql.auto.conf", "postgres", "postgres")
