@@ -290,9 +290,21 @@ async def test_a_wrong_token_gets_a_page_and_no_token_offers_sign_in(browser: An
         assert link == "/login?next=%2Foverlay%3Flang%3Den"  # the refused token left out
         # a dealer's token: the wrong role, said so
         dealer = r.hub.token(Role.DEALER)
+
+        async def late(route: Any) -> None:  # the catalogs arrive after the page's load
+            await asyncio.sleep(1.0)
+            await route.continue_()
+
+        await page.route("**/messages/*.json", late)
         answer = await page.goto(r.hub.web_url + f"/overlay?token={dealer}&lang=cs")
         assert answer is not None and answer.status == 403
-        assert await page.inner_text("h1") == "Tento odkaz na overlay nefunguje"
+        # the page's module waits for the catalogs (a top-level await), which the load
+        # event does not: the page turns Czech when they come, not by goto's return
+        await page.wait_for_function(
+            "t => document.querySelector('h1').textContent === t",
+            arg="Tento odkaz na overlay nefunguje",
+            timeout=WAIT,
+        )
         assert "producenta" in await page.inner_text("#why")
         await page.screenshot(path=str(ARTIFACTS / "overlay-refused.png"))
         # a client that does not ask for a page still gets the JSON refusal
