@@ -20,6 +20,10 @@ from feltwire.errors import ProtocolError
 
 TOPIC_PREFIX: Final = "feltwire/v1"
 
+HUB_CLIENT_ID_PREFIX: Final = "feltwire-hub-"
+"""The hub's MQTT client ids: ``feltwire-hub-<table>``, one persistent session per table
+(whichever hub serves the table connects it)."""
+
 ID_PATTERN: Final = r"^[A-Za-z0-9_-]{1,32}$"
 """What a table, node, reader or button id may be: 1-32 of A-Z a-z 0-9 _ -."""
 _ID_RE: Final = re.compile(ID_PATTERN)
@@ -199,6 +203,7 @@ def parse_topic(topic: str) -> ParsedTopic:
 
 
 __all__ = [
+    "HUB_CLIENT_ID_PREFIX",
     "ID_PATTERN",
     "KNOWN_READER_IDS",
     "MAX_SEATS",

@@ -64,6 +64,7 @@ except ImportError as exc:  # a hub installed without the `broker` extra
     ) from exc
 
 from feltwire.config import MqttUrl
+from feltwire.protocol import HUB_CLIENT_ID_PREFIX
 from hub.config import HubMqttSettings, is_loopback_host
 from hub.security.acl import Acl, AclTable, rules_for_role
 
@@ -79,7 +80,6 @@ HUB_USERNAME = "$feltwire-hub"
 it (``$`` is not allowed in its usernames); a password-file entry of that name is never
 consulted."""
 
-HUB_CLIENT_ID_PREFIX = "feltwire-hub-"
 """Client ids that belong to the in-process hub on a guarded embedded broker."""
 
 

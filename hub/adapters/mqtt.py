@@ -1,8 +1,9 @@
-"""The hub's MQTT connection: one client (aiomqtt) that feeds the services of all the
-hub's tables, reconnects when the broker goes away and sends what the services queue
-(light commands, alerts, the public topic).
+"""The hub's MQTT connections: one client (aiomqtt) per table served, on the table's own
+persistent session, that feeds the table's application, reconnects when the broker goes
+away and sends what the table queues (light commands, alerts, the public topic).
 
-:func:`run_mqtt` is the adapter the composition root starts; each table's
+:func:`run_table_link` is the adapter the composition root starts for each table it
+serves (and stops when the hub stops serving it); each table's
 :class:`~hub.app.table_app.TableApp` only sees the messages of its own table.
 """
 
@@ -12,16 +13,13 @@ import asyncio
 import logging
 import ssl
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import aiomqtt
 import paho.mqtt.client as mqtt
 
 from feltwire.config import MqttUrl
-from feltwire.protocol import (
-    TOPIC_PREFIX,
-    reader_tags_filter,
-)
+from feltwire.protocol import HUB_CLIENT_ID_PREFIX, TOPIC_PREFIX, reader_tags_filter
 from hub.app.errors import LogUnavailable
 from hub.app.table_app import TableApp
 from hub.config import EVENT_LOG_BATCH, TlsFiles
@@ -37,26 +35,60 @@ async def run_mqtt(
     tls: TlsFiles | None = None,
     max_batch: int = EVENT_LOG_BATCH,
 ) -> None:
-    """Feed every table of the hub from one broker connection; reconnects forever.
+    """Link every table of ``services`` to the broker (:func:`run_table_link` each, side
+    by side) until cancelled."""
+    tables = [services] if isinstance(services, TableApp) else list(services.values())
+    if not tables:
+        raise ValueError("run_mqtt needs at least one table")
+    links = [
+        asyncio.create_task(
+            run_table_link(t, broker, keepalive=keepalive, tls=tls, max_batch=max_batch),
+            name=f"mqtt-{t.table}",
+        )
+        for t in tables
+    ]
+    try:
+        await asyncio.gather(*links)
+    finally:
+        for link in links:
+            link.cancel()
 
-    The connection subscribes to each table's reader, button and node availability
-    topics (a node's ``online``/``offline``, its last will), hands each
-    message to the table its topic names (a topic of no table served here goes to the
-    first table, whose ingest refuses it as ``bad_topic``), and sends every table's
-    outgoing messages. Each table takes its messages in order in a worker of its own
-    (:meth:`TableApp.take_message`), the tables side by side. Over ``mqtts://`` the
-    broker's certificate is checked against ``tls.ca_file`` (unset: the system CAs),
-    and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS. Each table is
-    told when the connection comes up and when it is lost
+
+async def run_table_link(
+    service: TableApp,
+    broker: MqttUrl,
+    *,
+    keepalive: int = 15,
+    tls: TlsFiles | None = None,
+    max_batch: int = EVENT_LOG_BATCH,
+) -> None:
+    """Feed one table from the broker and send its messages; reconnects forever (until
+    cancelled: the hub stops, or stops serving the table).
+
+    The table has a connection of its own, client id ``feltwire-hub-<table>``, on a
+    **persistent session**: while no hub is connected for the table — the hub restarts,
+    or in a room of several hubs the table moves to another hub — the broker queues the
+    table's reads for the session, and whichever hub serves the table next takes them.
+    Each message is **acknowledged only once its input is in the event log** (or it was
+    refused, or the log failed it: counted, as ever): a hub that dies, or loses the table,
+    between receiving a read and logging it leaves it unacknowledged, and the broker
+    delivers it again on the session's next connection. The hub drops what it already
+    logged by (node, seq), so nothing is lost and nothing taken twice.
+
+    It subscribes to the table's reader, button and node availability topics (a node's
+    ``online``/``offline``, its last will), hands each message to the table's inbox,
+    taken in order by a worker (:meth:`TableApp.take_batch`: up to ``max_batch`` waiting
+    together in one transaction), and sends the table's outgoing messages. Over
+    ``mqtts://`` the broker's certificate is checked against ``tls.ca_file`` (unset: the
+    system CAs), and ``tls.cert_file``/``key_file`` prove the hub under mutual TLS. The
+    table is told when the connection comes up and when it is lost
     (:meth:`TableApp.broker_connected`: the console's ``broker_lost``/``broker_back``).
-    Up to ``max_batch`` of a table's messages waiting together are taken at once, their
-    inputs logged in one transaction (``event_log_batch``; 1: one commit per message).
+    A table whose hub may not speak for it now (:meth:`TableApp.speaks`: a lease not
+    confirmed) does not connect its session until it may.
     """
     if max_batch < 1:
         raise ValueError(f"max_batch must be at least 1, not {max_batch}")
-    tables = {services.table: services} if isinstance(services, TableApp) else dict(services)
-    if not tables:
-        raise ValueError("run_mqtt needs at least one table")
+    table = service.table
     files = tls if tls is not None else TlsFiles()
     tls_params = (
         aiomqtt.TLSParameters(
@@ -69,38 +101,67 @@ async def run_mqtt(
         else None
     )
     filters = [
-        (topic_filter, 1)
-        for table in tables
-        for topic_filter in (
-            reader_tags_filter(table),
-            f"{TOPIC_PREFIX}/{table}/node/+/button",
-            f"{TOPIC_PREFIX}/{table}/node/+/availability",
-        )
+        (reader_tags_filter(table), 1),
+        (f"{TOPIC_PREFIX}/{table}/node/+/button", 1),
+        (f"{TOPIC_PREFIX}/{table}/node/+/availability", 1),
     ]
-    # each table's event-log writes run in its own writer thread (TableApp): fsyncs of
-    # several files overlap, so the disk does not limit how many tables one hub carries
-    workers = [
-        asyncio.create_task(_take_messages(service, max_batch), name=f"ingest-{service.table}")
-        for service in tables.values()
-    ]
+    acks = Acks()
+    # the table's event-log writes run in its own writer thread (TableApp): fsyncs of
+    # several tables' files overlap, so the disk does not limit how many tables one hub
+    # carries
+    worker = asyncio.create_task(_take_messages(service, max_batch), name=f"ingest-{table}")
     try:
-        await _serve_broker(tables, broker, keepalive, tls_params, filters)
+        await _serve_broker(service, broker, keepalive, tls_params, filters, acks)
     finally:
-        for worker in workers:
-            worker.cancel()
+        worker.cancel()
+
+
+Ack = Callable[[], None]
+"""Acknowledges one message to the broker (once its input is logged)."""
+
+
+class Acks:
+    """A table link's acknowledgements: each message's ack is good only on the connection
+    it came on (message ids start again on a new connection; the broker delivers again
+    what an old connection left unacknowledged)."""
+
+    def __init__(self) -> None:
+        self.connection = 0
+        self._client: mqtt.Client | None = None
+
+    def connected(self, client: mqtt.Client) -> None:
+        """A new connection: acks of messages of earlier ones are dropped."""
+        self.connection += 1
+        self._client = client
+
+    def of(self, mid: int, qos: int) -> Ack | None:
+        """The ack of message ``mid`` received now at ``qos`` (None: nothing to ack)."""
+        if qos == 0:
+            return None
+        connection, client = self.connection, self._client
+
+        def ack() -> None:
+            if client is not None and connection == self.connection:
+                client.ack(mid, qos)
+
+        return ack
 
 
 async def _take_messages(service: TableApp, max_batch: int = EVENT_LOG_BATCH) -> None:
     """One table's worker: its messages in order as they come, those waiting together
     (``max_batch`` at most) taken as one batch (:meth:`TableApp.take_batch`: one
-    transaction). A batch whose handling fails (the event log cannot be written) is
-    counted, logged and dropped; the table goes on with the next."""
+    transaction), then acknowledged to the broker. A batch whose handling fails (the event
+    log cannot be written) is counted, logged, acknowledged and dropped; the table goes
+    on with the next. A batch the table's hub may no longer log (another hub owns the
+    table) is not acknowledged: the broker gives it to that hub."""
     while True:
         batch = [await service.inbox.get()]
         while len(batch) < max_batch and not service.inbox.empty():
             batch.append(service.inbox.get_nowait())
         try:
-            await service.take_batch(batch)
+            await service.take_batch(
+                [(topic, payload, retain) for topic, payload, retain, _ in batch]
+            )
         except LogUnavailable:
             pass  # counted (failed), logged and told to the dealer by the service
         except Exception:
@@ -112,70 +173,80 @@ async def _take_messages(service: TableApp, max_batch: int = EVENT_LOG_BATCH) ->
                 exc_info=True,
                 key="take",
             )
+        if service.feeds.tenure is not None and service.feeds.tenure.lost:
+            return  # unacknowledged: the broker hands them to the table's next hub
+        for *_, ack in batch:
+            if ack is not None:
+                ack()
 
 
 async def _serve_broker(
-    tables: dict[str, TableApp],
+    service: TableApp,
     broker: MqttUrl,
     keepalive: int,
     tls_params: aiomqtt.TLSParameters | None,
     filters: list[tuple[str, int]],
+    acks: Acks,
 ) -> None:
-    """Connect, subscribe, route each message to its table's inbox, send the tables'
+    """Connect, subscribe, put each message into the table's inbox, send the table's
     messages; reconnect forever."""
-    first = next(iter(tables.values()))
     delay = 0.5
     while True:
+        # no session for a table whose hold is unconfirmed (a time on the monotonic clock,
+        # not an event: looked at again every 0.1 s)
+        while not service.speaks():  # noqa: ASYNC110
+            await asyncio.sleep(0.1)
         try:
-            async with aiomqtt.Client(
+            client = aiomqtt.Client(
                 broker.host,
                 broker.port,
                 username=broker.username,
                 password=broker.password,
-                identifier=f"feltwire-hub-{first.table}",
-                # a persistent session: the broker queues reads for the hub while it is away
+                identifier=f"{HUB_CLIENT_ID_PREFIX}{service.table}",
+                # a persistent session: the broker queues reads while no hub takes them
                 clean_session=False,
                 keepalive=keepalive,
                 tls_params=tls_params,
                 protocol=aiomqtt.ProtocolVersion.V311,
                 max_queued_incoming_messages=100_000,
-            ) as client:
-                for i in range(0, len(filters), _FILTERS_PER_SUBSCRIBE):
-                    chunk = filters[i : i + _FILTERS_PER_SUBSCRIBE]
-                    granted = await client.subscribe(chunk)
-                    _check_granted(chunk, granted)
+            )
+            paho_client = client._client  # aiomqtt's paho client, driven by this event loop
+            paho_client.manual_ack_set(True)  # before CONNECT: the queued reads come at once
+            async with client:
+                acks.connected(paho_client)
+                granted = await client.subscribe(filters)
+                _check_granted(filters, granted)
                 log.info(
-                    "hub subscribed at %s:%d for %d table(s)", broker.host, broker.port, len(tables)
+                    "hub subscribed at %s:%d for table %s", broker.host, broker.port, service.table
                 )
-                for service in tables.values():
-                    service.broker_connected(True)
+                service.broker_connected(True)
                 delay = 0.5
-                senders = [
-                    asyncio.create_task(_send_outgoing(service, client))
-                    for service in tables.values()
-                ]
+                sender = asyncio.create_task(_send_outgoing(service, client))
                 try:
                     async for message in client.messages:
                         payload = message.payload
                         if not isinstance(payload, bytes | bytearray):
                             payload = str(payload).encode()
-                        topic = str(message.topic)
-                        parts = topic.split("/", 3)
-                        service = tables.get(parts[2], first) if len(parts) > 2 else first
-                        service.inbox.put_nowait((topic, bytes(payload), bool(message.retain)))
+                        service.inbox.put_nowait(
+                            (
+                                str(message.topic),
+                                bytes(payload),
+                                bool(message.retain),
+                                acks.of(message.mid, message.qos),
+                            )
+                        )
                 finally:
-                    for sender in senders:
-                        sender.cancel()
+                    sender.cancel()
         except aiomqtt.MqttError as exc:
-            for service in tables.values():
-                service.broker_connected(False, str(exc))
-            log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
+            service.broker_connected(False, str(exc))
+            log.warning(
+                "table %s: broker connection lost (%s); retrying in %.1f s",
+                service.table,
+                exc,
+                delay,
+            )
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
-
-
-_FILTERS_PER_SUBSCRIBE = 64
-"""Topic filters per SUBSCRIBE packet (a hub of many tables subscribes in a few packets)."""
 
 
 def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:
@@ -202,7 +273,9 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
     eighth of the loop's work at 50 tables). The client keeps the QoS 1 messages in
     flight itself; those not acknowledged when the connection ends are counted
     (``outgoing_unconfirmed``) and logged — the lights go out again in full on the next
-    connection."""
+    connection. When the hub may no longer speak for the table (:meth:`TableApp.speaks`)
+    nothing more is sent and the connection is closed: the table's session waits at the
+    broker for the hub that serves the table next, with what it holds unacknowledged."""
     waiting: list[tuple[str, bytes, bool]] = []
     while not service.outgoing.empty():
         message = service.outgoing.get_nowait()
@@ -215,6 +288,12 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
             _publish(mqtt_client, topic, payload, retain, sent)
         while True:
             topic, payload, retain = await service.outgoing.get()
+            if not service.speaks():
+                log.warning(
+                    "table %s: this hub may not speak for it now; disconnecting", service.table
+                )
+                mqtt_client.disconnect()
+                return
             _publish(mqtt_client, topic, payload, retain, sent)
     except aiomqtt.MqttError as exc:
         service.count("outgoing_unconfirmed")  # the message the client refused

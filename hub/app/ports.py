@@ -32,6 +32,11 @@ from hub.app.live_equity import LiveSpot
 from hub.app.records import AcceptedLoss, InputKind, LogRecord
 from hub.views.frames import Event
 
+Inbound = tuple[str, bytes, bool, Callable[[], None] | None]
+"""An MQTT message for a table, as the broker's adapter hands it in: topic, payload,
+retained, and its acknowledgement to the broker (None: nothing to acknowledge), called
+once the message is taken (:func:`hub.adapters.mqtt.run_table_link`)."""
+
 
 class Clock(Protocol):
     """The hub's time in seconds (:class:`~hub.app.table_time.TableTime` in a running hub)."""

@@ -102,7 +102,7 @@ async def test_reads_waiting_together_share_transactions_up_to_event_log_batch(
         await asyncio.wait_for(hub.service.subscribed.wait(), 15)
         before = await commits(hub)
         for seq in range(1, reads + 1):
-            hub.service.inbox.put_nowait((*read(seq), False))
+            hub.service.inbox.put_nowait((*read(seq), False, None))
         assert await asyncio.to_thread(hub.service.wait_handled, reads, 30)
         count, inputs = await commits(hub)
         assert (count - before[0], inputs - before[1]) == (expected, reads)
