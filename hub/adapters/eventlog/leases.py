@@ -28,13 +28,16 @@ A row gives both: an expiry on the server's clock, and an epoch to fence by.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError
 from hub.adapters.eventlog.pg_schema import FENCED, LEASE_SCHEMA, connect, create_schema, safe_url
+from hub.app.errors import TableNotOwned
 
 if TYPE_CHECKING:  # psycopg (the `postgres` extra) is imported only by a hub that uses it
     import psycopg
@@ -45,11 +48,15 @@ __all__ = [
     "FENCED",
     "LEASE_S",
     "LEASE_SCHEMA",
+    "HubSeen",
     "Lease",
     "LeaseHolder",
     "LeaseLost",
+    "RoomView",
     "TableLeases",
 ]
+
+T = TypeVar("T")
 
 LEASE_S = 6.0
 """How long a lease lasts unless renewed (seconds, the server's clock): a hub that stops
@@ -57,7 +64,7 @@ renewing loses its tables this long after its last renewal, and another hub take
 at its next look (failover within 10 s)."""
 
 
-class LeaseLost(EventLogWriteError):
+class LeaseLost(EventLogWriteError, TableNotOwned):
     """An append refused by the fencing trigger: this hub's lease on the table expired
     or another hub took it. Nothing of the append was written; the hub must stop serving
     the table."""
@@ -84,6 +91,36 @@ class LeaseHolder:
     left_s: float
 
 
+@dataclass(frozen=True)
+class HubSeen:
+    """A hub of the room as the database knows it: its name, where browsers reach it,
+    and whether it is alive — it announced itself (:meth:`TableLeases.heartbeat`) within
+    its lease time."""
+
+    hub: str
+    web_url: str
+    live: bool
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """Who holds which table and which hubs are alive, read in one transaction."""
+
+    leases: list[LeaseHolder]
+    hubs: list[HubSeen]
+
+    def live_hubs(self) -> list[str]:
+        """The names of the hubs alive now."""
+        return [h.hub for h in self.hubs if h.live]
+
+    def owner(self, table: str) -> HubSeen | None:
+        """The live hub holding ``table``'s live lease (None: nobody serves it now)."""
+        holder = next((h for h in self.leases if h.table == table and h.live), None)
+        if holder is None:
+            return None
+        return next((h for h in self.hubs if h.hub == holder.hub), None)
+
+
 _TAKE = """
 INSERT INTO table_leases (table_id, hub, epoch, expires)
 VALUES (%(table)s, %(hub)s, 1, now() + make_interval(secs => %(ttl)s))
@@ -98,6 +135,19 @@ _RENEW = """
 UPDATE table_leases SET expires = now() + make_interval(secs => %(ttl)s)
 WHERE table_id = %(table)s AND hub = %(hub)s AND epoch = %(epoch)s AND expires > now()
 RETURNING extract(epoch FROM expires - now())
+"""
+
+_RENEW_ALL = """
+UPDATE table_leases SET expires = now() + make_interval(secs => %(ttl)s)
+WHERE hub = %(hub)s AND expires > now()
+    AND (table_id, epoch) IN (SELECT * FROM unnest(%(tables)s::text[], %(epochs)s::bigint[]))
+RETURNING table_id, epoch, extract(epoch FROM expires - now())
+"""
+
+_ANNOUNCE = """
+INSERT INTO room_hubs (hub, web_url, expires) VALUES
+    (%(hub)s, %(web)s, now() + make_interval(secs => %(ttl)s))
+ON CONFLICT (hub) DO UPDATE SET web_url = EXCLUDED.web_url, expires = EXCLUDED.expires
 """
 
 _GIVE_BACK = """
@@ -120,6 +170,7 @@ class TableLeases:
         self.lease_s = float(lease_s)
         self.where = safe_url(url)
         self._lock = threading.Lock()
+        self._url = url
         self._db: psycopg.Connection[tuple[object, ...]] = connect(url, self.where)
         try:
             create_schema(self._db, self.where)
@@ -128,15 +179,7 @@ class TableLeases:
             raise
 
     def _run(self, sql: str, params: dict[str, object]) -> list[tuple[object, ...]]:
-        import psycopg
-
-        with self._lock:
-            try:
-                with self._db.transaction():
-                    cur = self._db.execute(sql, params)
-                    return cur.fetchall() if cur.description is not None else []
-            except psycopg.Error as exc:
-                raise EventLogError(f"table leases {self.where}: {exc}") from exc
+        return self._run_all((sql,), params)
 
     def take(self, table: str) -> Lease | None:
         """Take ``table`` when its lease is free — expired, never taken, or this hub's
@@ -170,18 +213,115 @@ class TableLeases:
         once instead of after the lease's time."""
         self._run(_GIVE_BACK, {"table": lease.table, "hub": self.hub, "epoch": lease.epoch})
 
+    def heartbeat(self, held: Sequence[Lease], web_url: str) -> dict[str, Lease]:
+        """Say this hub is alive (reached at ``web_url``) and renew every lease of
+        ``held`` for another :attr:`lease_s`, in one transaction: the leases still held,
+        by table — a table of ``held`` missing from the answer is lost (expired, or
+        another hub took it: stop serving it)."""
+        params: dict[str, object] = {
+            "hub": self.hub,
+            "ttl": self.lease_s,
+            "web": web_url,
+            "tables": [lease.table for lease in held],
+            "epochs": [lease.epoch for lease in held],
+        }
+        rows = self._run_all((_ANNOUNCE, _RENEW_ALL), params)
+        kept = {
+            str(t): Lease(str(t), int(e), float(left))  # type: ignore[call-overload,arg-type]
+            for t, e, left in rows
+        }
+        for lease in held:
+            if lease.table not in kept:
+                log.warning(
+                    "hub %s lost table %s (lease epoch %d expired or taken over)",
+                    self.hub,
+                    lease.table,
+                    lease.epoch,
+                )
+        return kept
+
+    def leave(self, held: Sequence[Lease]) -> None:
+        """A clean stop: give back every lease of ``held`` and say this hub is gone, so
+        the other hubs take its tables at their next look, not a lease's time later."""
+        params: dict[str, object] = {
+            "hub": self.hub,
+            "tables": [lease.table for lease in held],
+            "epochs": [lease.epoch for lease in held],
+        }
+        self._run_all(
+            (
+                "UPDATE table_leases SET expires = now() WHERE hub = %(hub)s "
+                "AND expires > now() AND (table_id, epoch) IN "
+                "(SELECT * FROM unnest(%(tables)s::text[], %(epochs)s::bigint[]))",
+                "UPDATE room_hubs SET expires = now() WHERE hub = %(hub)s",
+            ),
+            params,
+        )
+
     def holders(self) -> list[LeaseHolder]:
         """Every table's lease, as the database holds them (by table)."""
-        rows = self._run(
-            "SELECT table_id, hub, epoch, expires > now(), "
-            "greatest(extract(epoch FROM expires - now()), 0) FROM table_leases "
-            "ORDER BY table_id",
-            {},
+        return self.room().leases
+
+    def room(self) -> RoomView:
+        """Every table's lease and every hub of the room, as the database holds them."""
+        leases, hubs = self._read_all(
+            (
+                "SELECT table_id, hub, epoch, expires > now(), "
+                "greatest(extract(epoch FROM expires - now()), 0) FROM table_leases "
+                "ORDER BY table_id",
+                "SELECT hub, web_url, expires > now() FROM room_hubs ORDER BY hub",
+            )
         )
-        return [
-            LeaseHolder(str(t), str(h), int(e), bool(live), float(left))  # type: ignore[call-overload,arg-type]
-            for t, h, e, live, left in rows
-        ]
+        return RoomView(
+            leases=[
+                LeaseHolder(str(t), str(h), int(e), bool(live), float(left))  # type: ignore[call-overload,arg-type]
+                for t, h, e, live, left in leases
+            ],
+            hubs=[HubSeen(str(h), str(w), bool(live)) for h, w, live in hubs],
+        )
+
+    def _run_all(self, sqls: Sequence[str], params: dict[str, object]) -> list[tuple[object, ...]]:
+        """Run ``sqls`` in one transaction; the last one's rows."""
+
+        def run() -> list[tuple[object, ...]]:
+            rows: list[tuple[object, ...]] = []
+            for sql in sqls:
+                cur = self._db.execute(sql, params)
+                rows = cur.fetchall() if cur.description is not None else []
+            return rows
+
+        return self._transaction(run)
+
+    def _read_all(self, sqls: Sequence[str]) -> list[list[tuple[object, ...]]]:
+        """Each of ``sqls``' rows, read in one transaction."""
+        return self._transaction(lambda: [self._db.execute(sql).fetchall() for sql in sqls])
+
+    def _transaction(self, work: Callable[[], T]) -> T:
+        """``work`` in one transaction on this hub's connection; a connection the server
+        dropped (a restart of the server, a network away) is opened again and ``work``
+        tried once more — every statement here may run twice: a heartbeat or a renewal
+        renews again, a take raises the epoch once more (fencing out the first), a read
+        reads again. :class:`EventLogError` when the server cannot be reached."""
+        import psycopg
+
+        with self._lock:
+            for attempt in (1, 2):
+                try:
+                    if self._db.closed:
+                        self._db = connect(self._url, self.where)
+                    with self._db.transaction():
+                        return work()
+                except psycopg.OperationalError as exc:
+                    if attempt == 2 or not (self._db.closed or self._db.broken):
+                        raise EventLogError(f"table leases {self.where}: {exc}") from exc
+                    with contextlib.suppress(psycopg.Error):
+                        self._db.close()
+                    log.warning(
+                        "table leases %s: the connection was lost; reconnecting", self.where
+                    )
+                except psycopg.Error as exc:
+                    raise EventLogError(f"table leases {self.where}: {exc}") from exc
+            raise AssertionError("unreachable")
 
     def close(self) -> None:
         """Close the connection (the leases stay until they expire or are given back)."""

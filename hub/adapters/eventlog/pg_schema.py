@@ -27,9 +27,11 @@ __all__ = [
     "safe_url",
 ]
 
-PG_SCHEMA_VERSION = 2
+PG_SCHEMA_VERSION = 3
 """1: the inputs, snapshots and meta tables; 2: the table leases and the fencing trigger
-(:mod:`~hub.adapters.eventlog.leases`; a version-1 database is brought up at opening)."""
+(:mod:`~hub.adapters.eventlog.leases`); 3: the room's hubs (``room_hubs``: each hub's
+name, its web address and how long it is taken as alive). An older database is brought
+up at opening."""
 SCHEMA_LOCK = 0x66657674
 """The advisory lock held while the log's tables are created (``fevt``)."""
 PG_OPTIONS = "-c lock_timeout=15s -c statement_timeout=60s"
@@ -110,8 +112,15 @@ LEASE_SCHEMA = (
     """CREATE OR REPLACE TRIGGER event_inputs_fenced
         BEFORE INSERT ON event_inputs
         FOR EACH ROW EXECUTE FUNCTION event_inputs_fenced()""",
+    """CREATE TABLE IF NOT EXISTS room_hubs (
+        hub TEXT PRIMARY KEY,
+        web_url TEXT NOT NULL,
+        expires TIMESTAMPTZ NOT NULL,
+        started TIMESTAMPTZ NOT NULL DEFAULT now()
+    )""",
 )
-"""The leases' table and the fencing trigger (created with the event log's tables)."""
+"""The leases' table, the fencing trigger and the room's hubs (created with the event
+log's tables)."""
 
 
 def safe_url(url: str) -> str:
