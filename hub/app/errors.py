@@ -20,6 +20,13 @@ class EventLogError(AppError, OSError):
     and goes on, the hub counts an input it could not write and tells the dealer)."""
 
 
+class TableNotOwned(EventLogError):
+    """This hub no longer owns the table: its lease expired or another hub took it
+    (a card room of several hubs, :mod:`hub.adapters.eventlog.leases`). Nothing of the
+    input was written; the hub stops serving the table at once — the hub that owns it
+    now takes the input from the broker instead."""
+
+
 class LogUnavailable(AppError, RuntimeError):
     """The event log cannot take an input (the disk is full, the file went away), so the
     input was not taken: nothing the hub acted on is lost, and the hub keeps running.

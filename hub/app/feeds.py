@@ -25,12 +25,17 @@ from typing import Any
 
 from hub.views.frames import Event
 
-__all__ = ["Broadcaster", "DelayedRelease", "Event", "HeldFrames", "Subscription"]
+__all__ = ["END", "Broadcaster", "DelayedRelease", "Event", "HeldFrames", "Subscription"]
+
+END: Event = {"type": "end"}
+"""Put in a subscription's queue, by identity, when the feed ended it: the page's socket
+is closed (1013, try again later) and its page reconnects."""
 
 
 class Subscription:
-    """One client's queue of events; ``overflowed`` once it fell too far behind;
-    ``label`` names the page's feed it serves (``public``, ``console``, ``overlay``)."""
+    """One client's queue of events; ``overflowed`` once it fell too far behind (or the
+    feed ended it: the last event is then :data:`END`); ``label`` names the page's feed
+    it serves (``public``, ``console``, ``overlay``)."""
 
     def __init__(self, maxsize: int, label: str = "") -> None:
         self.queue: asyncio.Queue[Event] = asyncio.Queue(maxsize)
@@ -40,6 +45,13 @@ class Subscription:
     async def get(self) -> Event:
         """The next event (waits)."""
         return await self.queue.get()
+
+    def end(self) -> None:
+        """Drop what is queued and end the subscription (:data:`END` comes next)."""
+        self.overflowed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(END)
 
 
 class Broadcaster:
@@ -60,6 +72,12 @@ class Broadcaster:
         self._tap = tap
         self._watchers: list[Callable[[Event], None]] = []
         self.sent = 0
+        self.gate: Callable[[], bool] | None = None
+        """Asked before every event (None: always open): while it says False nothing is
+        published and every subscriber is ended — the hub may no longer speak for the
+        table (:class:`~hub.app.tenure.Tenure`)."""
+        self.muted = 0
+        """Events not published because the gate was shut."""
         self.last_t: float | None = None
         """The time (``t``) of the latest event published that carries one (None: none
         yet) — on the overlay's feed, the delayed picture's time."""
@@ -79,9 +97,24 @@ class Broadcaster:
         finally:
             self._subs.discard(sub)
 
+    def live(self) -> bool:
+        """Whether the feed may send now (its gate is open)."""
+        return self.gate is None or self.gate()
+
+    def end_all(self) -> None:
+        """End every subscription (each page's socket is closed; its page reconnects)."""
+        for sub in self._subs:
+            sub.end()
+        self._subs.clear()
+
     def publish(self, event: Event) -> None:
         """Queue ``event`` for every subscriber (and hand it to the tap, if any); drop
-        subscribers that are full."""
+        subscribers that are full. While the gate is shut nothing is published and the
+        subscribers are ended."""
+        if self.gate is not None and not self.gate():
+            self.muted += 1
+            self.end_all()
+            return
         if self._tap is not None:
             self._tap(event)
         t = event.get("t")

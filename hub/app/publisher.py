@@ -47,6 +47,7 @@ from hub.app.health import HealthKind
 from hub.app.lights import LightBoard
 from hub.app.ports import Clock
 from hub.app.presence import TablePresence
+from hub.app.tenure import Tenure
 from hub.app.throttle import ThrottledLog
 from hub.views.antennas import overlay_antenna
 from hub.views.frames import Event, frame
@@ -103,12 +104,41 @@ class TablePublisher:
         self._clock = clock
         self._counters = counters
         self.throttle = throttle or ThrottledLog(log)
+        self.tenure: Tenure | None = None
+        """This hub's hold on the table in a room of several hubs (None: the hub alone
+        serves it and always speaks for it)."""
+        self._on_lost: Callable[[str], None] | None = None
+
+    # ------------------------------------------------------------------ ownership
+
+    def hold(self, tenure: Tenure, on_lost: Callable[[str], None]) -> None:
+        """Speak for the table only while ``tenure`` holds (the feeds' gates, the
+        broker's messages); ``on_lost(why)`` is told once when it is lost for good."""
+        self.tenure = tenure
+        self._on_lost = on_lost
+        self.public.gate = self.overlay.gate = tenure.holds
+
+    def speaks(self) -> bool:
+        """Whether this hub may speak for the table now (see :mod:`hub.app.tenure`)."""
+        return self.tenure is None or self.tenure.holds()
+
+    def lose(self, why: str) -> None:
+        """The table is lost for good (its lease taken or expired): silent at once, every
+        page's socket closed, ``on_lost`` told."""
+        if self.tenure is None or self.tenure.lost:
+            return
+        self.tenure.lose(why)
+        self.public.end_all()
+        self.overlay.end_all()
+        if self._on_lost is not None:
+            self._on_lost(why)
 
     # ------------------------------------------------------------------ the broker
 
     def send(self, topic: str, payload: bytes, *, retain: bool) -> None:
-        """Queue a message for the broker (not while replaying: that went out before)."""
-        if not self.replaying:
+        """Queue a message for the broker (not while replaying: that went out before;
+        nor while the hub may not speak for the table)."""
+        if not self.replaying and self.speaks():
             self.outgoing.put_nowait((topic, payload, retain))
 
     def _to_public_topic(self, frame: Event) -> None:
@@ -131,7 +161,7 @@ class TablePublisher:
     def set_light(self, seat: int, pattern: LightPattern) -> None:
         """Command a seat light (sent once per change, retained; while replaying only
         recorded — every light goes out when the broker connection comes up)."""
-        if self.lights.set(seat, pattern) and not self.replaying:
+        if self.lights.set(seat, pattern) and not self.replaying and self.speaks():
             self.outgoing.put_nowait(self._light_message(seat, pattern))
 
     def _light_message(self, seat: int, pattern: LightPattern) -> Message:

@@ -50,7 +50,7 @@ from feltwire.deck import Deck
 from feltwire.protocol import ButtonPress, EquityFrame, ReaderKind, reader_kind, seat_of
 from hub.app.codec import decode_read
 from hub.app.equity_watch import EquityWatch
-from hub.app.errors import EventLogError, LogUnavailable
+from hub.app.errors import EventLogError, LogUnavailable, TableNotOwned
 from hub.app.feeds import Broadcaster
 from hub.app.hand_book import HandBook
 from hub.app.health import HealthChange, HealthKind
@@ -70,7 +70,7 @@ from hub.app.node_alerts import (
     log_failed_alert,
     loss_accepted_alert,
 )
-from hub.app.ports import Clock, DiskCheck, EventStore
+from hub.app.ports import Clock, DiskCheck, EventStore, Inbound
 from hub.app.presence import AntennaChange
 from hub.app.publisher import TablePublisher
 from hub.app.records import InputKind, LogRecord
@@ -187,9 +187,10 @@ class TableApp:
         self.feeds.picture_source = self.overlay_picture
         self.subscribed = asyncio.Event()
         """Set while the hub is subscribed to its table's topics at the broker."""
-        self.inbox: asyncio.Queue[tuple[str, bytes, bool]] = asyncio.Queue()
-        """MQTT messages for this table — (topic, payload, retained) — taken in order by
-        :func:`hub.adapters.mqtt.run_mqtt`'s worker."""
+        self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
+        """MQTT messages for this table — (topic, payload, retained, ack) — taken in order
+        by :func:`hub.adapters.mqtt.run_table_link`'s worker, each acknowledged to the
+        broker (``ack``; None: nothing to acknowledge) once it is taken."""
         self.handled = 0
         """Messages handled so far (reader and button topics, accepted or not; a node's
         availability is not counted: it is no message of the node's stream)."""
@@ -270,6 +271,9 @@ class TableApp:
             record_async=self.record_async,
         )
 
+    def speaks(self) -> bool:
+        return self.feeds.speaks()  # may this hub speak for the table now (hub.app.tenure)
+
     def light_messages(self) -> list[tuple[str, bytes, bool]]:
         """Every seat's current light command (re-sent after a reconnect)."""
         return self.feeds.light_messages()
@@ -341,6 +345,10 @@ class TableApp:
         """An input could not be written to the event log: count it, log it (throttled),
         alert the dealer (at most every :data:`LOG_ALERT_EVERY_S`); the error to raise."""
         reason = str(exc) or type(exc).__name__
+        if isinstance(exc, TableNotOwned):  # another hub serves it now: silent, dropped
+            self.count("not_owned")
+            self.feeds.lose(reason)
+            return LogUnavailable(reason)
         self.log_writable = False
         self.count("log_failed")
         self.throttle.error(

@@ -43,6 +43,7 @@ class Kind(enum.Enum):
 _K = Kind
 _STR = "action antenna card cards country dtype error field fields game id known last loss"
 _STR += " node now op photo player ranks rate rule shape table tables value variant word"
+_STR += " hub url"
 _INT = "amount bet big bought call cap count delivered got have held high index last_raise level"
 _INT += " limited lost low maximum minimum most n number pending players pot raise_by raises"
 _INT += " refused room seats size small stack started thrown to total unit"
@@ -397,6 +398,9 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     ),
     "refusal.http.no_rules": ("hub/web/clock.py:_command", "hub/web/console.py:"),
     "refusal.http.no_table": ("hub/web/dependencies.py:get_table",),
+    "refusal.http.table_unconfirmed": ("hub/web/dependencies.py:get_table",),
+    "refusal.http.table_elsewhere": ("hub/web/dependencies.py:get_table",),
+    "refusal.http.table_unserved": ("hub/web/dependencies.py:get_table",),
     "refusal.http.no_hand_store": ("hub/web/history.py:history_of",),
     "refusal.http.hand_store_unopened": ("hub/web/history.py:history_of",),
     "refusal.http.hand_store_failed": ("hub/web/history.py:_unreadable",),

@@ -15,7 +15,7 @@ import contextlib
 import logging
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 from fastapi import (
     Depends,
@@ -29,13 +29,14 @@ from starlette.requests import HTTPConnection
 from starlette.types import Message
 
 from feltwire.text import Text
+from hub.app.feeds import END
 from hub.app.throttle import ThrottledLog
 from hub.messages import render
 from hub.security.audit import Outcome
 from hub.views.frames import Event
 from hub.web.auth import EVERYONE, Principal, Role, WebAuth, allow
 from hub.web.refusal import Refusal
-from hub.web.tables import Feed, TableDesk, TableReader
+from hub.web.tables import Feed, RoomDirectory, TableDesk, TableReader
 
 PublicDep = Annotated[Principal, Depends(allow(*EVERYONE))]
 """A route parameter: the access rule letting everyone in (the public role)."""
@@ -70,19 +71,50 @@ def tables_of(conn: HTTPConnection) -> Mapping[str, TableDesk]:
 async def get_table(conn: HTTPConnection, table: str | None = Query(None)) -> TableDesk:
     """The table a request names (``?table=``), or the first table when it names none.
     (``async``: FastAPI runs a plain ``def`` dependency in its thread pool — two thread
-    hops and a turn at the interpreter lock for every console action and every page.)"""
+    hops and a turn at the interpreter lock for every console action and every page.)
+
+    In a card room of several hubs (``app.state.room``) a table another hub serves is
+    sent there: a page (GET) is redirected (307) to the same path on that hub, any other
+    request is answered 421 with the hub's address in ``Location``, a WebSocket closed
+    (1013, try again later: the page finds the table's hub). A table this hub holds but
+    cannot confirm now (its lease not renewed in time), or that no hub serves for the
+    moment (it is moving), is 503 (a WebSocket: 1013)."""
     tables = tables_of(conn)
+    room: RoomDirectory | None = conn.app.state.room
     if table is None:
-        return next(iter(tables.values()))
+        if tables:
+            return next(iter(tables.values()))
+        if room is None:
+            raise Refusal(404, Text("refusal.http.no_table", {"table": "", "tables": ""}))
+        table = ""
     service = tables.get(table)
-    if service is None:
+    if service is not None:
+        if not service.speaks():
+            _refuse(conn, 503, Text("refusal.http.table_unconfirmed", {"table": table}))
+        return service
+    place = room.place(table) if room is not None else None
+    if place is None:
         reason = Text("refusal.http.no_table", {"table": table, "tables": ", ".join(tables)})
-        if conn.scope["type"] == "websocket":
-            raise WebSocketException(
-                code=status.WS_1008_POLICY_VIOLATION, reason=render(reason, "en")
-            )
-        raise Refusal(404, reason)
-    return service
+        _refuse(conn, 404, reason)
+    if place.hub is None or place.url is None or place.here:
+        _refuse(conn, 503, Text("refusal.http.table_unserved", {"table": table}))
+    target = (
+        place.url.rstrip("/") + conn.url.path + (f"?{conn.url.query}" if conn.url.query else "")
+    )
+    text = Text("refusal.http.table_elsewhere", {"table": table, "hub": place.hub, "url": target})
+    get = conn.scope["type"] == "http" and conn.scope.get("method") in ("GET", "HEAD")
+    _refuse(conn, 307 if get else 421, text, {"Location": target})
+
+
+def _refuse(
+    conn: HTTPConnection, status_code: int, reason: Text, headers: dict[str, str] | None = None
+) -> NoReturn:
+    """Refuse the request: a Refusal, or on a WebSocket a close — 1008 (policy) for a
+    table that is not there, 1013 (try again later) for one served elsewhere or moving."""
+    if conn.scope["type"] == "websocket":
+        code = status.WS_1008_POLICY_VIOLATION if status_code == 404 else 1013
+        raise WebSocketException(code=code, reason=render(reason, "en")[:120])
+    raise Refusal(status_code, reason, headers)
 
 
 async def stream(
@@ -141,6 +173,9 @@ async def pump(
                 frames = [getter.result()]
                 while not sub.queue.empty():
                     frames.append(sub.queue.get_nowait())
+                if frames[-1] is END or not feed.live():  # the hub fell silent
+                    await ws.close(code=status.WS_1013_TRY_AGAIN_LATER)
+                    return
                 for frame in frames:
                     await ws.send_json(frame if project is None else project(frame))
                 if after_burst is not None:

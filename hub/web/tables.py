@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hub.app.feeds import Subscription
@@ -54,6 +55,11 @@ class Feed(Protocol):
 
     def subscribers(self) -> Mapping[str, int]:
         """How many subscribers there are now, by label (for ``/metrics``)."""
+        ...
+
+    def live(self) -> bool:
+        """Whether the feed may send now (False: the hub may no longer speak for the
+        table — a page's socket is closed rather than sent a stale frame)."""
         ...
 
     def __len__(self) -> int: ...
@@ -157,6 +163,11 @@ class TableReader(Protocol):
         """The overlay's picture of the table, as of the delay."""
         ...
 
+    def speaks(self) -> bool:
+        """Whether this hub may speak for the table now (a room of several hubs: its
+        lease confirmed; :mod:`hub.app.tenure`)."""
+        ...
+
 
 class TableDesk(TableReader, Protocol):
     """A table as the staff's routes see it: what :class:`TableReader` reads, the rules,
@@ -183,3 +194,40 @@ __all__ = [
     "TableReader",
     "TableRules",
 ]
+
+
+@dataclass(frozen=True)
+class TablePlace:
+    """Where a table of a card room is served: by which hub (``hub``), at which web
+    address (``url``) — both None while no hub serves it (it is moving to another) —,
+    and whether that is this hub (``here``)."""
+
+    table: str
+    game: str
+    hub: str | None
+    url: str | None
+    here: bool
+
+
+class RoomDirectory(Protocol):
+    """Which hub of a card room serves which table (a hub in a room of several,
+    ``[cluster]``; :class:`hub.bootstrap.keeper.LeaseKeeper` provides it): the web
+    sends a browser that asks this hub for another hub's table there."""
+
+    @property
+    def hub(self) -> str:
+        """This hub's name in the room."""
+        ...
+
+    def place(self, table: str) -> TablePlace | None:
+        """Where ``table`` is served now (None: no table of the room)."""
+        ...
+
+    def places(self) -> list[TablePlace]:
+        """Every table of the room, in the config's order."""
+        ...
+
+    def health(self) -> Mapping[str, Any]:
+        """What ``/readyz`` reports of the room: ``ok`` (this hub's leases renewed on
+        time), ``hub`` (its name), ``problem`` (why not, or None)."""
+        ...
