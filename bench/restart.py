@@ -14,11 +14,12 @@ the antennas and its inventory publisher hands each payload straight to the tabl
 application (:meth:`hub.app.table_app.TableApp.handle_message`: the same screening,
 recording and applying as a running hub, without a broker); console inputs go in
 through :attr:`TableApp.rules`. The application is the one :func:`hub.bootstrap.start_hub`
-builds (its ``_table_app``), with the real SQLite event log and the rules on. The hub's
-clock moves one second per motion of the dealer (:class:`simulator.antennas.MotionClock`)
-and, while a hand runs, the rules are ticked every ``tick_seconds`` of it (0.25 s by
-default), as the running hub's tick task logs them — so the log has the inputs, and the
-hub time, of a real night (a thousand hands are about eleven hours of play).
+builds (:func:`hub.bootstrap.builder.table_app`), with the real SQLite event log and the
+rules on. The hub's clock moves one second per motion of the dealer
+(:class:`simulator.antennas.MotionClock`) and, while a hand runs, the rules are ticked
+every ``tick_seconds`` of it (0.25 s by default), as the running hub's tick task logs
+them — so the log has the inputs, and the hub time, of a real night (a thousand hands
+are about eleven hours of play).
 
 The log ends as the last hand is played out, its cards still on the table: the newest
 snapshot is as of that hand's start, so a start from it replays the whole hand — the most
@@ -72,7 +73,8 @@ from feltwire.publisher import InventoryPublisher  # noqa: E402
 from hub.adapters.eventlog.store import EventLog  # noqa: E402
 from hub.app.table_app import TableApp  # noqa: E402
 from hub.app.table_time import TableTime  # noqa: E402
-from hub.bootstrap import _table_app, event_log_path, start_hub  # noqa: E402
+from hub.bootstrap import event_log_path, start_hub  # noqa: E402
+from hub.bootstrap.builder import table_app  # noqa: E402
 from hub.config import (  # noqa: E402
     HubConfig,
     HubMqttSettings,
@@ -179,7 +181,7 @@ def build(config: HubConfig, hands: int, seed: int, mistakes: float) -> dict[str
     clock = TickingClock(time.time(), config.rules.tick_seconds)
     now = TableTime(monotonic=clock)
     event_log = EventLog(path, TABLE, sync="normal")
-    app = _table_app(config, table, simulated_deck(), now, event_log)
+    app = table_app(config, table, simulated_deck(), now, event_log)
     app.open()
     clock.app = app
     console = app.rules
@@ -249,7 +251,7 @@ def replay_once(config: HubConfig) -> dict[str, float]:
     event_log = EventLog(path, TABLE, sync=config.event_log_sync)
     now.resume(event_log.last_t)
     t1 = time.perf_counter()
-    app = _table_app(config, table, simulated_deck(), now, event_log)
+    app = table_app(config, table, simulated_deck(), now, event_log)
     app.snapshots.enabled = config.event_log_snapshots
     app.open()
     replayed = app.replay()

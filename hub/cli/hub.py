@@ -207,7 +207,14 @@ async def _serve(config: HubConfig, token_file: Path | None, *, access_log: bool
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     runtime = await start_hub(config, access_log=access_log, freeze_gc=True)
-    several = len(runtime.services) > 1
+    several = len(runtime.services) > 1 or config.cluster is not None
+    if config.cluster is not None:
+        tables = ", ".join(t.table for t in config.table_configs())
+        print(
+            f"feltwire hub: hub {config.cluster.hub} of a card room (tables {tables}); it "
+            f"takes its share of them as it runs: {runtime.web_url}/tables says which hub "
+            "serves which"
+        )
     for table, service in runtime.services.items():
         query = f"?table={table}" if several else ""
         print(f"feltwire hub: table {table}")

@@ -27,6 +27,8 @@ from feltwire.config import (
 from feltwire.protocol import DEFAULT_MAX_PAYLOAD_BYTES, KNOWN_READER_IDS
 from hub.config.branding import BrandingSettings as BrandingSettings
 from hub.config.branding import check_image, country_code, photo_name
+from hub.config.cluster import ClusterSettings as ClusterSettings
+from hub.config.cluster import check_cluster
 from hub.config.web import WebSettings as WebSettings
 from hub.rules.errors import RulesError
 from hub.rules.games import Structure, game
@@ -669,6 +671,9 @@ class HubConfig(ConfigModel):
     hands: HandsSettings = Field(
         default_factory=HandsSettings, description="the hands store (every finished hand)"
     )
+    cluster: ClusterSettings | None = Field(
+        None, description="a card room of several hubs sharing the tables (docs/scaling.md)"
+    )
     tables: list[TableSettings] = Field(
         default_factory=list,
         max_length=MAX_TABLES,
@@ -724,6 +729,11 @@ class HubConfig(ConfigModel):
             if resolved.rules is None:
                 continue
             _check_rules(resolved.rules, resolved.game, f"[[tables]] {resolved.table!r}: ")
+        return self
+
+    @model_validator(mode="after")
+    def _cluster_valid(self) -> HubConfig:
+        check_cluster(self.cluster, self.event_log_url)
         return self
 
     @model_validator(mode="after")

@@ -52,7 +52,7 @@ from hub.web.guard import BodyLimit
 from hub.web.metrics import HubMetrics
 from hub.web.pages import STATIC
 from hub.web.refusal import Refusal, invalid_body, refused
-from hub.web.tables import TableDesk
+from hub.web.tables import RoomDirectory, TableDesk
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 """The body cap when none is given (``[web] max_body_bytes``' default)."""
@@ -86,6 +86,7 @@ def create_app(
     history_unopened: bool = False,
     brands: Mapping[str, producer.TableBrand] | None = None,
     state_dir: Path | None = None,
+    room: RoomDirectory | None = None,
 ) -> FastAPI:
     """The hub's web app for ``tables`` (one or several, by table id); request bodies
     over ``max_body_bytes`` are refused (413) before anything reads them. ``figures``
@@ -95,9 +96,17 @@ def create_app(
     where the history page reads the kept hands (None: the hub keeps none — or, with
     ``history_unopened``, its store could not be opened at start); ``brands``
     each table's overlay branding (:class:`~hub.web.producer.TableBrand`; None: none),
-    and the producer's switches are kept in ``state_dir`` (None: in memory)."""
-    served = dict(tables) if isinstance(tables, Mapping) else {tables.table: tables}
-    if not served:
+    and the producer's switches are kept in ``state_dir`` (None: in memory).
+
+    ``tables`` given as a ``dict`` is used as it is, not copied: a hub that takes and
+    drops tables while it runs (a card room of several hubs: ``room``, which says where
+    every table of the room is served) changes it through :func:`serve_table` and
+    :func:`unserve_table`; such a hub may serve no table at all for a while."""
+    if isinstance(tables, dict):
+        served = tables
+    else:
+        served = dict(tables) if isinstance(tables, Mapping) else {tables.table: tables}
+    if not served and room is None:
         raise ValueError("a hub serves at least one table")
     app = FastAPI(
         title="feltwire hub",
@@ -107,6 +116,7 @@ def create_app(
         openapi_url=None,
     )
     app.state.tables = served
+    app.state.room = room
     app.state.auth = auth
     app.state.web_refusals = Counter[str]()
     app.state.metrics = figures if figures is not None else HubMetrics()
@@ -118,9 +128,9 @@ def create_app(
     app.state.history_unopened = history_unopened
     app.state.brands = dict(brands or {})
     app.state.switches = producer.ProducerSwitches(state_dir)
-    app.state.plates = {t: PlateStats(t, history, s.overlay) for t, s in served.items()}
-    for t, plates in app.state.plates.items():
-        plates.enabled = app.state.switches.get(t).plate_stats
+    app.state.plates = {}
+    for service in served.values():
+        _watch_plates(app, service)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes, counts=app.state.web_refusals)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.add_exception_handler(LogUnavailable, console.log_unavailable)
@@ -136,4 +146,31 @@ def create_app(
     return app
 
 
-__all__ = ["DEFAULT_MAX_BODY_BYTES", "ROUTERS", "STATIC", "Served", "create_app"]
+def _watch_plates(app: FastAPI, service: Served) -> None:
+    """The plates' statistics of ``service``'s overlay (the producer's switch as kept)."""
+    plates = PlateStats(service.table, app.state.history, service.overlay)
+    plates.enabled = app.state.switches.get(service.table).plate_stats
+    app.state.plates[service.table] = plates
+
+
+def serve_table(app: FastAPI, service: Served) -> None:
+    """Serve ``service`` from now on (a table this hub took while it runs)."""
+    app.state.tables[service.table] = service
+    _watch_plates(app, service)
+
+
+def unserve_table(app: FastAPI, table: str) -> None:
+    """Serve ``table`` no more (this hub lost it): requests for it go to its new hub."""
+    app.state.tables.pop(table, None)
+    app.state.plates.pop(table, None)
+
+
+__all__ = [
+    "DEFAULT_MAX_BODY_BYTES",
+    "ROUTERS",
+    "STATIC",
+    "Served",
+    "create_app",
+    "serve_table",
+    "unserve_table",
+]

@@ -4,7 +4,8 @@ small JSON API anyone may read (never a hole card). No sign-in; every route lets
 * ``GET /`` — the public table view (``static/public.html``);
 * ``WS /ws/public`` — its feed: a snapshot, then every change (a security alert only as
   the neutral notice ``floor_called``: the console and the floor get the alert itself);
-* ``GET /api/public`` — that snapshot; ``GET /api/tables`` — the tables served;
+* ``GET /api/public`` — that snapshot; ``GET /tables`` (or ``/api/tables``) — the
+  tables served (in a card room of several hubs: every table, and which hub serves it);
 * ``GET /api/stats`` — ingest counters, each node's stream, the web side's refusals;
 * ``GET /healthz`` — liveness (what it checked, the tables, the uptime, as JSON);
   ``GET /readyz`` — readiness (the broker connected, the event logs writable, every known
@@ -23,6 +24,7 @@ from hub.views.frames import Event
 from hub.views.public import public_frame, public_snapshot
 from hub.web.dependencies import PublicDep, ReaderDep, stream, tables_of
 from hub.web.pages import page
+from hub.web.tables import RoomDirectory
 
 router = APIRouter()
 
@@ -41,10 +43,20 @@ async def public_page(service: ReaderDep, _: PublicDep) -> str:
     return page("public.html", TABLE=service.table, TITLE=f"feltwire — {service.table}")
 
 
+@router.get("/tables")
 @router.get("/api/tables")
 async def api_tables(request: Request, _: PublicDep) -> list[dict[str, Any]]:
-    """The tables this hub serves."""
-    return [{"table": t, "game": s.game} for t, s in tables_of(request).items()]
+    """The tables: ``table``, ``game`` and ``here`` (this hub serves it). In a card room
+    of several hubs, every table of the room, each with the hub that serves it now and
+    that hub's web address (``hub``, ``url``: null while the table moves to another hub);
+    any hub of the room answers the same."""
+    room: RoomDirectory | None = request.app.state.room
+    if room is None:
+        return [{"table": t, "game": s.game, "here": True} for t, s in tables_of(request).items()]
+    return [
+        {"table": p.table, "game": p.game, "here": p.here, "hub": p.hub, "url": p.url}
+        for p in room.places()
+    ]
 
 
 @router.get("/api/public")
@@ -94,7 +106,9 @@ async def readyz(request: Request, _: PublicDep) -> JSONResponse:
     ``[health] log_check_s``), is writable with ``log_min_free_mb`` free; ``problem``
     says what is wrong."""
     reports = {t: s.health() for t, s in tables_of(request).items()}
-    broker = bool(reports) and all(r["broker"] for r in reports.values())
+    room: RoomDirectory | None = request.app.state.room
+    # a hub of a room may serve no table for a while: then it has no broker link to need
+    broker = (bool(reports) or room is not None) and all(r["broker"] for r in reports.values())
     logs = {
         t: {"ok": r["event_log"]} | ({"problem": r["log_problem"]} if r["log_problem"] else {})
         for t, r in reports.items()
@@ -111,13 +125,16 @@ async def readyz(request: Request, _: PublicDep) -> JSONResponse:
         for reader in r["silent_readers"]
     }
     ready = broker and all(p["ok"] for p in [*logs.values(), *nodes.values()])
-    body = {
+    body: dict[str, Any] = {
         "ready": ready,
         "broker": {"ok": broker},
         "event_log": logs,
         "nodes": nodes,
         "readers": silent,
     }
+    if room is not None:
+        body["room"] = dict(room.health()) | {"tables": list(reports)}
+        body["ready"] = ready = ready and bool(body["room"]["ok"])
     return JSONResponse(body, status_code=200 if ready else 503)
 
 

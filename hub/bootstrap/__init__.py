@@ -26,10 +26,10 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
@@ -37,19 +37,21 @@ from feltwire.config import MqttUrl
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.equity_workers import EquityWorkers, default_workers
 from hub.adapters.eventlog.backend import TableLog, open_event_log
-from hub.adapters.eventlog.disk import MIB, LogDisk
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands.history import StoreHistory
 from hub.adapters.hands.retention import EVERY_SECONDS as RETENTION_EVERY_S
 from hub.adapters.hands.retention import apply_retention
 from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
-from hub.adapters.mqtt import run_mqtt
+from hub.adapters.mqtt import run_table_link
 from hub.app import tasks as table_tasks
 from hub.app.errors import EventLogError, HandStoreError
 from hub.app.table_app import TableApp
 from hub.app.table_console import TableConsole
 from hub.app.table_time import TableTime
+from hub.bootstrap.builder import TableBuilder, table_app
+from hub.bootstrap.keeper import LeaseKeeper
+from hub.bootstrap.room import Room, stop_tasks
 from hub.config import HandsSettings, HubConfig, ResolvedTable
 from hub.web.app import create_app
 from hub.web.auth import Role, WebAuth
@@ -61,9 +63,6 @@ if TYPE_CHECKING:  # amqtt (the `broker` extra) is imported only when the hub ru
     from hub.adapters.broker import EmbeddedBroker
 
 log = logging.getLogger(__name__)
-
-STOP_WAIT_S = 5.0
-"""How long :meth:`HubRuntime.stop` waits for a task to end before asking it again."""
 
 
 class _Server(uvicorn.Server):
@@ -113,41 +112,57 @@ def event_log_path(state_dir: Path, table: str, *, several: bool) -> Path:
 
 @dataclass
 class HubRuntime:
-    """A running hub: its tables' applications, where it listens, and how to stop it.
+    """A running hub: the tables it serves, where it listens, and how to stop it.
 
-    ``service``, ``rules`` and ``log`` are the first table's (what a one-table hub has);
-    ``services`` holds every table's application by table id, in the config's order.
+    ``services`` holds every table served now by table id, in the config's order (in a
+    card room of several hubs, those this hub holds: :attr:`keeper`); ``service``,
+    ``rules`` and ``log`` are the first one's (what a one-table hub has).
     """
 
     config: HubConfig
-    service: TableApp
+    room: Room
     broker: MqttUrl
     web_url: str
     producer_token: str
     auth: WebAuth
     embedded: EmbeddedBroker | None
     _server: _Server
-    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
-    log: TableLog | None = None
-    """The first table's event log (when the config has a ``state_dir`` or an
-    ``event_log_url``)."""
-    services: dict[str, TableApp] = field(default_factory=dict)
-    """Every table's application, by table id (the first is :attr:`service`)."""
-    logs: dict[str, TableLog] = field(default_factory=dict)
-    """Every table's event log, by table id (when the config has a ``state_dir`` or an
-    ``event_log_url``)."""
+    _own_tasks: list[asyncio.Task[None]] = field(default_factory=list)
     metrics: HubMetrics = field(default_factory=HubMetrics)
     """This hub's figures (``/metrics``): a registry of its own."""
     equity_workers: EquityWorkers | None = None
     """The processes that compute live equity (None: threads of this process)."""
     hands: HandStore | None = None
     """The hands store every table's finished hands go to (None: none kept)."""
+    keeper: LeaseKeeper | None = None
+    """This hub's leases in a card room of several hubs (None: it serves its tables
+    alone)."""
 
-    def __post_init__(self) -> None:
-        if not self.services:
-            self.services = {self.service.table: self.service}
-        if not self.logs and self.log is not None:
-            self.logs = {self.service.table: self.log}
+    @property
+    def services(self) -> dict[str, TableApp]:
+        """Every table served now, by table id."""
+        return self.room.services
+
+    @property
+    def logs(self) -> dict[str, TableLog]:
+        """Their event logs, by table id (when the hub keeps them)."""
+        return self.room.logs
+
+    @property
+    def service(self) -> TableApp:
+        """The first table served (a one-table hub's table)."""
+        return next(iter(self.services.values()))
+
+    @property
+    def log(self) -> TableLog | None:
+        """The first table's event log (when the config has a ``state_dir`` or an
+        ``event_log_url``)."""
+        return self.logs.get(self.service.table)
+
+    @property
+    def _tasks(self) -> list[asyncio.Task[None]]:
+        """Every task of the hub: its own and its tables'."""
+        return self._own_tasks + self.room.tasks()
 
     @property
     def rules(self) -> TableConsole | None:
@@ -164,32 +179,18 @@ class HubRuntime:
         return self.auth.issue(role, name or role.value, seconds=seconds)
 
     async def stop(self) -> None:
-        """Stop the web server, the ingest and the embedded broker."""
+        """Stop the web server, the tables, the leases and the embedded broker."""
         self._server.should_exit = True
-        for task in self._tasks:
-            task.cancel()
-        pending = {t for t in self._tasks if not t.done()}
-        for _ in range(3):  # a task that swallowed a cancellation is asked again
-            if not pending:
-                break
-            _, pending = await asyncio.wait(pending, timeout=STOP_WAIT_S)
-            for task in pending:
-                log.warning("task %s did not stop yet; cancelling it again", task.get_name())
-                task.cancel()
-        if pending:
-            log.error(
-                "tasks %s did not stop: leaving them", ", ".join(t.get_name() for t in pending)
-            )
-        for task in self._tasks:
-            if task.done() and not task.cancelled():
-                with contextlib.suppress(Exception):
-                    task.result()
+        await stop_tasks(self._own_tasks)
+        if self.keeper is not None:
+            await self.keeper.stop()  # no lease renewed from now on
+        await self.room.stop()  # every table's writes under way finished
+        if self.keeper is not None:
+            await asyncio.to_thread(self.keeper.leave)  # the others take them at once
         if self.embedded is not None:
             await self.embedded.stop()
         if self.equity_workers is not None:
             await asyncio.to_thread(self.equity_workers.close)
-        for app in self.services.values():
-            app.close()  # a log write or snapshot under way is finished first
         for event_log in self.logs.values():
             event_log.close()
         if self.hands is not None:
@@ -210,7 +211,9 @@ async def start_hub(
 
     With a ``state_dir`` each table's event log there is replayed first (the table, the
     hand, the lights and the feeds' snapshots are as they were), then the hub goes live.
-    ``deck``, when given, is every table's deck (the demo and tests).
+    ``deck``, when given, is every table's deck (the demo and tests). With ``[cluster]``
+    the hub serves only the tables it holds a lease on (:mod:`hub.bootstrap.keeper`): it
+    starts serving none, and takes its share of the room's tables as it runs.
 
     ``clock`` is the wall clock (display, records), ``monotonic`` the clock that measures
     time passing: the hub's time (:class:`~hub.app.table_time.TableTime`), on which every
@@ -229,72 +232,54 @@ async def start_hub(
             t.table: event_log_path(config.state_dir, t.table, several=bool(config.tables))
             for t in tables
         }
-        if config.state_dir is not None
+        if config.state_dir is not None and config.event_log_url is None
         else {}
     )
-    decks: dict[Path | None, Deck] = {}
     hands = hands_store(config)
-    services: dict[str, TableApp] = {}
-    logs: dict[str, TableLog] = {}
     now = TableTime(wall=clock, monotonic=monotonic)
     figures = HubMetrics()
-    pg_url = config.event_log_url
+    build = TableBuilder(
+        config,
+        deck=deck,
+        now=now,
+        monotonic=monotonic,
+        figures=figures,
+        hands=hands,
+        log_paths=log_paths,
+    )
+    embedded: EmbeddedBroker | None = None
+    broker: MqttUrl | None = config.mqtt.address  # the url's, with password_file's password
+    if broker is None:
+        from hub.adapters.broker import EmbeddedBroker
+
+        embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
+
+    def link(app: TableApp) -> Coroutine[Any, Any, None]:
+        assert broker is not None  # the embedded one is up before any table is linked
+        return run_table_link(
+            app,
+            broker,
+            keepalive=config.mqtt.keepalive,
+            tls=config.mqtt.tls_files,
+            max_batch=config.event_log_batch,
+        )
+
+    room = Room(link)
+    keeper: LeaseKeeper | None = None
     try:
-        for table in tables:
-            if pg_url is not None or table.table in log_paths:
-                opened = open_event_log(
-                    table.table,
-                    url=pg_url,
-                    path=log_paths.get(table.table),
-                    sync=config.event_log_sync,
-                    torn=config.event_log_torn,
-                    clock=clock,
-                )
-                logs[table.table] = opened
-                now.resume(opened.last_t)
-        for table in tables:
-            if deck is not None:
-                table_deck = deck
-            elif table.deck not in decks:
-                table_deck = decks[table.deck] = (
-                    load_deck(table.deck) if table.deck else simulated_deck()
-                )
-            else:
-                table_deck = decks[table.deck]
-            service = _table_app(config, table, table_deck, now, logs.get(table.table))
-            service.timings = figures.timings(table.table)  # the /metrics histograms
-            if pg_url is None and table.table in log_paths:  # /readyz asks the log's disk
-                service.log_disk = LogDisk(
-                    log_paths[table.table],
-                    min_free_bytes=int(config.health.log_min_free_mb * MIB),
-                    every_s=config.health.log_check_s,
-                    clock=monotonic,
-                )
-            service.snapshots.enabled = config.event_log_snapshots
-            if hands is not None:
-                service.hand_book.attach(hands)
-            services[table.table] = service
-            service.open()
-            service.hand_book.replay()  # the store's missing hands too (hub.app.hand_book)
+        if config.cluster is None:
+            _open_tables(config, tables, build, room, clock)
+        else:
+            keeper = LeaseKeeper.open(config, tables, build, room, monotonic=monotonic)
     except BaseException:
-        for opened in logs.values():
+        for opened in room.logs.values():
             opened.close()
         if hands is not None:
             hands.close()
         raise
-    service = next(iter(services.values()))
-    event_log = logs.get(service.table)
-    embedded: EmbeddedBroker | None = None
-    if config.mqtt.url is None:
-        from hub.adapters.broker import EmbeddedBroker
-
-        embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
+    if embedded is not None:
         await embedded.start()
         broker = embedded.hub_address
-    else:
-        address = config.mqtt.address  # the url's, with password_file's password
-        assert address is not None
-        broker = address
 
     token = (
         config.web.producer_token.get_secret_value()
@@ -310,7 +295,7 @@ async def start_hub(
     )
     metrics_token = config.web.metrics_token
     app = create_app(
-        services,
+        room.services,
         auth=auth,
         max_body_bytes=config.web.max_body_bytes,
         figures=figures,
@@ -320,44 +305,22 @@ async def start_hub(
         history_unopened=hands is None and hands_url(config) is not None,
         brands=brands,
         state_dir=config.state_dir,
+        room=keeper,
     )
+    room.web = app
     server = _Server(server_config(app, config.web, access_log=access_log))
-    workers = _equity_workers(config, services)
-    tasks: list[asyncio.Task[None]] = [
-        asyncio.create_task(server.serve(), name="web"),
-        asyncio.create_task(
-            run_mqtt(
-                services,
-                broker,
-                keepalive=config.mqtt.keepalive,
-                tls=config.mqtt.tls_files,
-                max_batch=config.event_log_batch,
-            ),
-            name="mqtt",
-        ),
-    ]
+    build.workers = workers = _equity_workers(config, room.services, len(tables))
+    tasks: list[asyncio.Task[None]] = [asyncio.create_task(server.serve(), name="web")]
     if workers is not None:  # forkserver and a first worker: tables built, off the loop
         tasks.append(asyncio.create_task(asyncio.to_thread(workers.start), name="equity-start"))
-    tick_groups: dict[float, list[TableApp]] = {}
     for table in tables:
-        table_app = services[table.table]
-        name = table.table
-        tasks += [
-            asyncio.create_task(table_tasks.run_release(table_app), name=f"overlay-release-{name}"),
-            asyncio.create_task(table_tasks.run_equity(table_app), name=f"equity-{name}"),
-            asyncio.create_task(table_tasks.run_security(table_app), name=f"security-{name}"),
-        ]
-        if table.rules is not None and table.rules.tick_seconds > 0:
-            tick_groups.setdefault(table.rules.tick_seconds, []).append(table_app)
-    every_table = list(services.values())
-    tasks.append(asyncio.create_task(table_tasks.run_health(every_table), name="health"))
+        if table.table in room.services:
+            room.start(room.services[table.table], _tick_s(table))
+    tasks.append(asyncio.create_task(table_tasks.run_health(room.every), name="health"))
     if hands is not None:
         tasks.append(
             asyncio.create_task(run_retention(hands, config.hands, clock), name="retention")
         )
-    for interval, group in tick_groups.items():
-        tick = table_tasks.run_ticks(group, interval)
-        tasks.append(asyncio.create_task(tick, name=f"rules-tick-{interval}"))
     while not server.started:
         if tasks[0].done():
             tasks[0].result()
@@ -365,25 +328,26 @@ async def start_hub(
         await asyncio.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     host = config.web.host if config.web.host not in ("0.0.0.0", "::") else "127.0.0.1"
+    if keeper is not None:
+        tasks.append(asyncio.create_task(keeper.run(_tick_s), name="leases"))
+    assert broker is not None
     runtime = HubRuntime(
         config=config,
-        service=service,
+        room=room,
         broker=broker,
         web_url=f"http://{host}:{port}",
         producer_token=token,
         auth=auth,
         embedded=embedded,
         _server=server,
-        _tasks=tasks,
-        log=event_log,
-        services=services,
-        logs=logs,
+        _own_tasks=tasks,
         metrics=figures,
         equity_workers=workers,
         hands=hands,
+        keeper=keeper,
     )
-    for name, table_app in services.items():
-        table_log = logs.get(name)
+    for name, served in room.services.items():
+        table_log = room.logs.get(name)
         log.info(
             "hub for table %s: page %s/?table=%s, broker %s:%d, event log %s (%d inputs replayed)",
             name,
@@ -392,12 +356,53 @@ async def start_hub(
             broker.host,
             broker.port,
             table_log.where if table_log is not None else "none",
-            table_app.replayed,
+            served.replayed,
         )
     if freeze_gc:
         gc.collect()
         gc.freeze()
     return runtime
+
+
+def _tick_s(table: ResolvedTable) -> float | None:
+    """How often ``table``'s rules tick (None: it runs no rules)."""
+    return table.rules.tick_seconds if table.rules is not None else None
+
+
+def _open_tables(
+    config: HubConfig,
+    tables: list[ResolvedTable],
+    build: TableBuilder,
+    room: Room,
+    clock: Callable[[], float],
+) -> None:
+    """Open every table of a hub that serves them alone: each log opened (all of them
+    first: the hub's time never behind any), each table built and replayed, into
+    ``room``."""
+    logs: dict[str, TableLog] = {}
+    try:
+        for table in tables:
+            if config.event_log_url is not None or table.table in build.log_paths:
+                opened = open_event_log(
+                    table.table,
+                    url=config.event_log_url,
+                    path=build.log_paths.get(table.table),
+                    sync=config.event_log_sync,
+                    torn=config.event_log_torn,
+                    clock=clock,
+                )
+                logs[table.table] = opened
+                build.now.resume(opened.last_t)
+        for table in tables:
+            service = build.build(table, logs.get(table.table))
+            room.add(service, logs.get(table.table))
+            service.open()
+            service.hand_book.replay()  # the store's missing hands too (hub.app.hand_book)
+    except BaseException:
+        for opened in logs.values():
+            if opened not in room.logs.values():
+                opened.close()
+        raise
 
 
 def hands_url(config: HubConfig) -> str | None:
@@ -453,53 +458,25 @@ def replay_table(config: HubConfig, table: ResolvedTable, event_log: EventLog) -
     deck = load_deck(table.deck) if table.deck else simulated_deck()
     now = TableTime(wall=time.time, monotonic=time.monotonic)
     now.resume(event_log.last_t)
-    app = _table_app(config, table, deck, now, event_log)
+    app = table_app(config, table, deck, now, event_log)
     app.snapshots.enabled = False
     return app
 
 
-def _equity_workers(config: HubConfig, services: dict[str, TableApp]) -> EquityWorkers | None:
+def _equity_workers(
+    config: HubConfig, services: dict[str, TableApp], tables: int
+) -> EquityWorkers | None:
     """The worker processes that compute every table's live equity (given to each
     table's :class:`~hub.app.equity_watch.EquityWatch`); None when no table shows
     equity or none are wanted — ``equity_workers = 0``, or unset on a hub of one or two
-    tables (:func:`~hub.adapters.equity_workers.default_workers`) — threads of this
-    process then."""
+    tables of ``tables`` (:func:`~hub.adapters.equity_workers.default_workers`) — threads
+    of this process then."""
     count = config.equity_workers
     if count is None:
-        count = default_workers(len(services))
-    if count == 0 or not any(app.equity.enabled for app in services.values()):
+        count = default_workers(tables)
+    if count == 0 or not any(t.live_equity for t in config.table_configs()):
         return None
     workers = EquityWorkers(count)
     for app in services.values():
         app.equity.runner = workers
     return workers
-
-
-def _table_app(
-    config: HubConfig,
-    table: ResolvedTable,
-    deck: Deck,
-    now: TableTime,
-    event_log: TableLog | None,
-) -> TableApp:
-    """One table's application with its rules (not replayed yet), on the hub's time
-    ``now``, its event log ``event_log``."""
-    return TableApp(
-        table=table.table,
-        readers=list(table.readers),
-        deck=deck,
-        max_payload_bytes=config.max_payload_bytes,
-        overlay_delay_s=config.web.overlay_delay_minutes * 60,
-        clock=now,
-        wall=now.wall,
-        game=table.game,
-        live_equity=table.live_equity,
-        log=event_log,
-        doubled_after_s=table.rules.debounce_seconds if table.rules is not None else 0.5,
-        node_rate=config.node_rate_limit,
-        node_burst=config.node_burst,
-        reader_silent_s=config.health.reader_silent_s,
-        reorder_grace_s=config.health.reorder_grace_s,
-        rules=table.rules,
-        tournament=config.tournament,
-    )
