@@ -125,15 +125,16 @@ class PostgresServer:
 
 
 @contextlib.contextmanager
-def postgres_server() -> Iterator[PostgresServer]:
-    """A started server of the tests' own (skips the test when PostgreSQL is not installed)."""
+def postgres_server(*, max_connections: int = 40) -> Iterator[PostgresServer]:
+    """A started server of the tests' own (skips the test when PostgreSQL is not
+    installed); ``max_connections`` as :class:`PostgresServer` takes it."""
     import pytest
 
     bindir = postgres_bin()
     if bindir is None:
         pytest.skip(NOT_INSTALLED)
     try:
-        server = PostgresServer(bindir)
+        server = PostgresServer(bindir, max_connections=max_connections)
     except PostgresUnavailable as exc:
         pytest.skip(str(exc))
     try:
