@@ -17,7 +17,8 @@ single input: its append fails with :class:`LeaseLost`. The trigger takes the le
 ``FOR SHARE``, so a takeover (an ``UPDATE`` of that row) waits for an append under way
 to commit, and the new owner's replay, which starts after the takeover, reads it.
 A table no hub ever leased (no row) takes any epoch: a single hub on PostgreSQL needs
-no leases.
+no leases. A lost connection is replaced at the next statement, which runs once more on
+the new one (each statement may run twice, see :meth:`TableLeases._run`).
 
 Why rows and not PostgreSQL's advisory locks: an advisory lock belongs to a database
 session, and a paused hub's session stays open — its TCP connection alive — until the
@@ -119,6 +120,8 @@ class TableLeases:
         self.hub = hub
         self.lease_s = float(lease_s)
         self.where = safe_url(url)
+        self._url = url
+        self._closed = False
         self._lock = threading.Lock()
         self._db: psycopg.Connection[tuple[object, ...]] = connect(url, self.where)
         try:
@@ -128,15 +131,26 @@ class TableLeases:
             raise
 
     def _run(self, sql: str, params: dict[str, object]) -> list[tuple[object, ...]]:
+        """``sql`` in a transaction of its own; on a lost connection once more on a new
+        one. Each statement may run twice: taking a table again raises its epoch once
+        more (this hub holds the newer one), a renewal or a give-back again changes
+        nothing more. EventLogError when it fails or no connection can be made."""
         import psycopg
 
         with self._lock:
-            try:
-                with self._db.transaction():
-                    cur = self._db.execute(sql, params)
-                    return cur.fetchall() if cur.description is not None else []
-            except psycopg.Error as exc:
-                raise EventLogError(f"table leases {self.where}: {exc}") from exc
+            for attempt in (1, 2):
+                if self._db.closed and not self._closed:
+                    self._db = connect(self._url, self.where)
+                    log.info("table leases %s: connected again", self.where)
+                try:
+                    with self._db.transaction():
+                        cur = self._db.execute(sql, params)
+                        return cur.fetchall() if cur.description is not None else []
+                except psycopg.Error as exc:
+                    if attempt == 1 and self._db.broken:
+                        continue
+                    raise EventLogError(f"table leases {self.where}: {exc}") from exc
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def take(self, table: str) -> Lease | None:
         """Take ``table`` when its lease is free — expired, never taken, or this hub's
@@ -186,4 +200,5 @@ class TableLeases:
     def close(self) -> None:
         """Close the connection (the leases stay until they expire or are given back)."""
         with self._lock:
+            self._closed = True
             self._db.close()
