@@ -21,9 +21,11 @@ replay differs from the file by at most half a chip per seat with the same total
 store (``[hands]`` of the config, by default ``hands.sqlite`` in its state directory) from
 the tables' event logs: every input of each log is replayed through the rules, as a hub's
 start does, and every hand that ends is written unless the store has it already (the
-store's writes are idempotent), so it may run again at any time. The logs must not be in
-use (stop the hub: it holds them locked). On a terminal it shows its progress (inputs
-replayed, hands written); ``--json`` prints one JSON object per table instead,
+store's writes are idempotent), so it may run again at any time. SQLite logs must not be
+in use (stop the hub: it holds them locked); with ``event_log_url`` the tables' rows are
+read from PostgreSQL in a read-only session, which may run beside the hub. On a
+terminal it shows its progress (inputs replayed, hands written); ``--json`` prints one
+JSON object per table instead,
 ``{"table", "log", "inputs", "written", "already", "failed"}``. Ctrl-C stops it between
 two hands: every hand written is whole (one transaction each), and running it again
 finishes the work. Exit status: 0 done, 1 a log could not be read or a hand not written,

@@ -169,7 +169,10 @@ def copy_log(
         create_schema(conn, where)
         snapshots = _copy(conn, path, report, where, progress)
     except psycopg.Error as exc:
-        raise EventLogError(f"event log {where}: table {table} not copied ({exc})") from exc
+        raise EventLogError(
+            f"event log {where}: table {table} not copied ({exc}) — unless the connection "
+            "was lost while it committed: running the copy again makes it, or finds it made"
+        ) from exc
     except sqlite3.Error as exc:
         if is_locked(exc):
             raise EventLogError(
