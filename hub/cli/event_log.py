@@ -229,7 +229,7 @@ def _copy(
         row: dict[str, Any]
         try:
             done = copy_log(path, table, url, progress=step)
-            row = done.json() | ({"notes": done.notes} if done.notes else {})
+            row = done.json() | ({"notes": list(done.notes)} if done.notes else {})
         except KeyboardInterrupt:
             progress.end()
             print(

@@ -11,9 +11,10 @@ What it guarantees:
   damage named (:class:`~hub.adapters.eventlog.report.EventLogDamaged`), a log a running
   hub holds (it keeps it locked) with "stop it first". The rows are read in one read
   transaction of the file and each one's chain is computed again as it is copied.
-* **All or nothing, per table.** A table's rows and snapshots go in one transaction:
-  an interruption (Ctrl-C, a lost connection, a crash) leaves nothing of that table in
-  the database, and running the copy again does it whole.
+* **All or nothing, per table.** A table's rows and snapshots go in one transaction,
+  committed to the server's disk (``synchronous_commit`` at least ``on``): an
+  interruption (Ctrl-C, a lost connection, a crash) leaves nothing of that table in the
+  database, and running the copy again does it whole.
 * **Checked as the hub checks it.** Before the commit, the table's rows in the database
   are verified inside the copy's own transaction by the hub's check
   (:func:`~hub.adapters.eventlog.pg.scan_pg`: every chain, no input missing) and must end
@@ -85,7 +86,8 @@ class CopyResult:
     """The inputs whose snapshots were copied, newest first."""
     losses: int = 0
     """Losses accepted on the SQLite log, which the copy does not carry (see the module)."""
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
+    """What the operator should know besides (a snapshot that does not load)."""
 
     def json(self) -> dict[str, Any]:
         """The result as ``--json`` prints it."""
@@ -167,6 +169,9 @@ def copy_log(
     conn = connect(url, where)
     try:
         create_schema(conn, where)
+        (durable,) = conn.execute("SHOW synchronous_commit").fetchone() or ("on",)
+        if durable in ("off", "local"):  # as a hub's log with sync "full": on the server's disk
+            conn.execute("SET synchronous_commit = on")
         snapshots = _copy(conn, path, report, where, progress)
     except psycopg.Error as exc:
         raise EventLogError(
@@ -320,7 +325,7 @@ def _verifies(table: str, row: tuple[Any, ...], chains: dict[int, str]) -> bool:
 
 def _check_as_the_hub(
     url: str, table: str, report: LogReport, snapshots: list[tuple[Any, ...]]
-) -> list[str]:
+) -> tuple[str, ...]:
     """Open the copied log as the hub opens it (every row verified) and load its newest
     snapshot. EventLogError when the log does not end where the SQLite log ends; a note
     when the newest snapshot copied does not load (a start then replays every input)."""
@@ -336,8 +341,8 @@ def _check_as_the_hub(
             f"not at the SQLite log's {report.inputs}: do not switch this table to PostgreSQL"
         )
     if snapshots and (newest is None or newest.seq != snapshots[0][0]):
-        return [
+        return (
             f"the snapshot as of input {snapshots[0][0]} was copied but does not load: the "
-            "hub's first start on PostgreSQL replays every input"
-        ]
-    return []
+            "hub's first start on PostgreSQL replays every input",
+        )
+    return ()
