@@ -112,7 +112,11 @@ class PgProxy:
             if self.refusing:
                 _close(client)
                 continue
-            server = socket.create_connection(("127.0.0.1", self.target))
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:  # the server is down: so is the connection through the proxy
+                _close(client)
+                continue
             with self._lock:
                 self._pairs.append((client, server))
             swallow = threading.Event()
