@@ -38,7 +38,6 @@ from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.equity_workers import EquityWorkers, default_workers
 from hub.adapters.eventlog.backend import TableLog, open_event_log
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
-from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands.history import StoreHistory
 from hub.adapters.hands.retention import EVERY_SECONDS as RETENTION_EVERY_S
 from hub.adapters.hands.retention import apply_retention
@@ -451,7 +450,7 @@ def hands_store(config: HubConfig) -> HandStore | None:
         return None
 
 
-def replay_table(config: HubConfig, table: ResolvedTable, event_log: EventLog) -> TableApp:
+def replay_table(config: HubConfig, table: ResolvedTable, event_log: TableLog) -> TableApp:
     """``table``'s application on ``event_log`` for a replay away from a running hub
     (``feltwire history import-log``): its deck, the hub's time resumed at the log's end,
     snapshots off (every input is replayed, none is written)."""

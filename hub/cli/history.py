@@ -21,9 +21,11 @@ replay differs from the file by at most half a chip per seat with the same total
 store (``[hands]`` of the config, by default ``hands.sqlite`` in its state directory) from
 the tables' event logs: every input of each log is replayed through the rules, as a hub's
 start does, and every hand that ends is written unless the store has it already (the
-store's writes are idempotent), so it may run again at any time. The logs must not be in
-use (stop the hub: it holds them locked). On a terminal it shows its progress (inputs
-replayed, hands written); ``--json`` prints one JSON object per table instead,
+store's writes are idempotent), so it may run again at any time. SQLite logs must not be
+in use (stop the hub: it holds them locked); with ``event_log_url`` the tables' rows are
+read from PostgreSQL in a read-only session, which may run beside the hub. On a
+terminal it shows its progress (inputs replayed, hands written); ``--json`` prints one
+JSON object per table instead,
 ``{"table", "log", "inputs", "written", "already", "failed"}``. Ctrl-C stops it between
 two hands: every hand written is whole (one transaction each), and running it again
 finishes the work. Exit status: 0 done, 1 a log could not be read or a hand not written,
@@ -55,13 +57,16 @@ from typing import Any, TextIO
 
 from feltwire.cli import command_parser
 from feltwire.config import load_command_config
+from hub.adapters.eventlog.backend import TableLog
+from hub.adapters.eventlog.pg_schema import safe_url
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands.retention import apply_retention
 from hub.adapters.hands.store import HandStore
-from hub.app.errors import EventLogError, HandStoreError
+from hub.app.errors import EventLogError, HandStoreError, LogUnavailable
 from hub.bootstrap import event_log_path, hands_url, replay_table
 from hub.cli import history_export, history_prune, history_stats
 from hub.cli.hub import default_state_dir
+from hub.cli.progress import Progress as _Progress
 from hub.config import HubConfig
 from hub.rules.errors import RulesError
 from hub.rules.phh import HandHistory, loads_all, replay_history
@@ -175,50 +180,51 @@ def _replay(paths: Sequence[str], as_json: bool, out: TextIO) -> int:
     return 1 if counts["mismatch"] or counts["illegal"] else 0
 
 
-class _Progress:
-    """A one-line progress report on a terminal (nothing elsewhere), at most 10 a second."""
-
-    def __init__(self, out: TextIO, table: str, total: int) -> None:
-        self.out, self.table, self.total = out, table, max(total, 1)
-        self.on = out.isatty()
-        self.hands = 0
-        self._shown = 0.0
-
-    def __call__(self, seq: int) -> None:
-        now = time.monotonic()
-        if self.on and (now - self._shown >= 0.1 or seq >= self.total):
-            self._shown = now
-            width = 30
-            done = width * seq // self.total
-            bar = "#" * done + "." * (width - done)
-            print(
-                f"\r{self.table}: [{bar}] {seq}/{self.total} inputs, {self.hands} hands",
-                end="",
-                file=self.out,
-                flush=True,
-            )
-
-    def end(self) -> None:
-        if self.on:
-            print(file=self.out, flush=True)
+def _log_place(config: HubConfig, table: str) -> str:
+    """Where ``table``'s event log is, for people: its file, or the database's URL
+    without its password (``event_log_url``)."""
+    if config.event_log_url is not None:
+        return safe_url(config.event_log_url)
+    assert config.state_dir is not None
+    return str(event_log_path(config.state_dir, table, several=bool(config.tables)))
 
 
-def _import_table(
-    config: HubConfig, table: str, path: Path, store: HandStore, out: TextIO
-) -> dict[str, Any]:
+def _open_log(config: HubConfig, table: str) -> TableLog | None:
+    """``table``'s event log opened for the replay (None: the table has none): the SQLite
+    file — which a running hub holds locked (EventLogError) — or, with ``event_log_url``,
+    its rows in PostgreSQL in a read-only session (a running hub may append meanwhile:
+    the replay reads the inputs there when it starts)."""
+    url = config.event_log_url
+    if url is None:
+        path = Path(_log_place(config, table))
+        return EventLog(path, table) if path.exists() else None
+    try:
+        from hub.adapters.eventlog.pg import PgEventLog, last_input
+    except ImportError as exc:  # pragma: no cover - the postgres extra is missing
+        raise EventLogError(
+            "event_log_url is a PostgreSQL URL but psycopg is not installed: "
+            "pip install 'feltwire[postgres]'"
+        ) from exc
+    if last_input(url, table) == 0:
+        return None
+    return PgEventLog(url, table, read_only=True)
+
+
+def _import_table(config: HubConfig, table: str, store: HandStore, out: TextIO) -> dict[str, Any]:
     """Replay one table's log into ``store``; the counts (KeyboardInterrupt passes, after
     the hands handed over are written)."""
-    row: dict[str, Any] = {"table": table, "log": str(path), "inputs": 0}
+    row: dict[str, Any] = {"table": table, "log": _log_place(config, table), "inputs": 0}
     row |= {"written": 0, "already": 0, "failed": 0}
-    if not path.exists():
+    event_log = _open_log(config, table)
+    if event_log is None:
         return row | {"error": "no event log"}
     resolved = next(t for t in config.table_configs() if t.table == table)
-    event_log = EventLog(path, table)
     try:
         app = replay_table(config, resolved, event_log)
         book = app.hand_book
         book.attach(store)
         progress = _Progress(out, table, event_log.last_seq)
+        progress.hands = 0
 
         def step(seq: int) -> None:
             progress.hands = book.written + book.already
@@ -260,9 +266,8 @@ def _import_log(args: Any, out: TextIO) -> int:
     ok = True
     try:
         for table in [args.table] if args.table else tables:
-            path = event_log_path(config.state_dir, table, several=bool(config.tables))
             try:
-                row = _import_table(config, table, path, store, out)
+                row = _import_table(config, table, store, out)
             except KeyboardInterrupt:
                 print(
                     f"{prog}: interrupted at table {table}; every hand written is whole — "
@@ -270,13 +275,13 @@ def _import_log(args: Any, out: TextIO) -> int:
                     file=sys.stderr,
                 )
                 return 130
-            except (EventLogError, OSError) as exc:
-                row = {"table": table, "log": str(path), "error": str(exc)}
+            except (EventLogError, LogUnavailable, OSError) as exc:
+                row = {"table": table, "log": _log_place(config, table), "error": str(exc)}
             ok = ok and "error" not in row and not row.get("failed")
             if args.json:
                 print(json.dumps(row), file=out)
             elif "error" in row:
-                print(f"table {table}: {path}: {row['error']}", file=out)
+                print(f"table {table}: {row['log']}: {row['error']}", file=out)
             else:
                 print(
                     f"table {table}: {row['inputs']} inputs replayed, {row['written']} hands "

@@ -7,11 +7,14 @@ publisher, simulated antennas) deals a hand; the dealer's console actions go thr
 same state directory replays the log: same hand, same acting seat, same pot, same stacks,
 and the hand plays on to the right pot award; stopped and started once more, the hub is
 where the hand left it. Twice: with the event log in SQLite (the state directory) and in
-PostgreSQL (``event_log_url``, a database of the tests' own server).
+PostgreSQL (``event_log_url``, a database of the tests' own server). And once moved: a
+hub on SQLite stopped mid-hand, its log copied into PostgreSQL (``feltwire event-log
+copy``), started on it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import stat
@@ -30,7 +33,7 @@ from table_node.simulated import SimulatedTable
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
 from tests.support.postgres import PostgresServer
-from tests.support.table_procs import READERS, HubProc, write_hub_config
+from tests.support.table_procs import READERS, HubProc, feltwire, log_rows, write_hub_config
 
 DECK = simulated_deck()
 PLAYERS = [(1, "Ann"), (2, "Bob"), (3, "Cat")]
@@ -168,6 +171,77 @@ def test_a_hub_killed_mid_hand_replays_its_log_and_the_hand_continues(
     assert stacks == {sb: 1000 + 20, bb: 1000 - 10, button: 1000 - 10}
     if log_url is not None:
         assert logged_inputs(log_url) >= (inputs or 0)
+
+
+def test_a_table_moved_mid_hand_from_sqlite_to_postgresql_goes_on_where_it_was(
+    tmp_path: Path, mosquitto: MosquittoProcess, postgres: PostgresServer
+) -> None:
+    """From one Pi to a room (docs/scaling.md): a hub on SQLite is stopped mid-hand, its
+    log copied with ``feltwire event-log copy`` (refused while the hub runs), the config
+    given ``event_log_url``; the hub comes back on PostgreSQL with the same hand, seat to
+    act, pot and stacks — from the copied snapshot — and the hand plays on."""
+    url = postgres.new_database()
+    web_port = free_port()
+    config = write_hub_config(tmp_path, mosquitto.url, web_port, players=PLAYERS)
+    hub = HubProc(config, web_port, tmp_path / "hub.log")
+    hub.start()
+    dealer = Dealer(mosquitto.url)
+    try:
+        first = hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
+        sb, bb, button = rules(first)["seats"]
+        hole = iter(["As", "Kd", "7c", "Ah", "Kc", "2d"])
+        for _ in range(2):
+            for seat in (sb, bb, button):
+                dealer.put(f"seat{seat}", next(hole))
+        hub.until(lambda s: all(counts(s)[f"seat{n}"] == 2 for n in (1, 2, 3)), what="cards")
+        assert hub.act(button, "call")["accepted"]
+        assert hub.act(sb, "call")["accepted"]
+        before = hub.until(lambda s: rules(s)["acting"] == bb, what="the big blind's turn")
+        assert rules(before)["pot"] == 30
+
+        running = feltwire("event-log", "copy", "--config", str(config), "--to", url)
+        assert running.returncode == 1 and "stop it first" in running.stdout, running
+        hub.stop()
+        state = tmp_path / "state"
+        rows = log_rows(state / "events.sqlite")
+        copied = feltwire("event-log", "copy", "--config", str(config), "--to", url, "--json")
+        assert copied.returncode == 0, copied
+        report = json.loads(copied.stdout)
+        assert report["status"] == "copied" and report["inputs"] == len(rows)
+        assert report["snapshots"], report  # the state at the hand's start, for a quick start
+        aside = tmp_path / "sqlite-aside"  # the hub must not need the SQLite files any more
+        aside.mkdir()
+        for file in state.glob("events.sqlite*"):
+            file.rename(aside / file.name)
+        config.write_text(f'event_log_url = "{url}"\n' + config.read_text())
+        hub.start()
+
+        after = hub.until(lambda s: rules(s)["in_hand"], what="the hand on PostgreSQL")
+        keys = ("hand", "acting", "pot", "button", "seats", "folded", "all_in", "players")
+        for key in keys:
+            assert rules(after)[key] == rules(before)[key], key
+        assert counts(after) == counts(before)
+        stats = httpx.get(f"{hub.url}/api/stats").json()["counters"]
+        assert 0 < stats["replayed"] < len(rows)  # from the copied snapshot on
+        assert stats.get("replay_failed", 0) == 0
+        assert not list(state.glob("events.sqlite*"))
+
+        assert hub.act(bb, "check")["accepted"]
+        dealer.put("burn", "3h")
+        for card in ("Qs", "Jh", "4c"):
+            dealer.put("board", card)
+        hub.until(lambda s: rules(s)["acting"] == sb, what="the flop to be dealt")
+        assert hub.act(sb, "bet", 20)["accepted"]
+        assert hub.act(bb, "fold")["accepted"]
+        assert hub.act(button, "fold")["accepted"]
+        assert not hub.console("muck", {"seat": sb})["in_hand"]
+        done = hub.until(lambda s: rules(s)["awards"], what="the pot award")
+        stacks = {p["seat"]: p["stack"] for p in rules(done)["players"]}
+        assert stacks == {sb: 1000 + 20, bb: 1000 - 10, button: 1000 - 10}
+        assert logged_inputs(url) > len(rows)  # the hand went on in the copied log
+    finally:
+        dealer.close()
+        hub.stop()
 
 
 def logged_inputs(url: str) -> int:

@@ -104,6 +104,16 @@ class PostgresServer:
             log = self.log.read_text() if self.log.exists() else ""
             raise RuntimeError(f"PostgreSQL did not start: {exc}\n{log}") from exc
 
+    def halt(self) -> None:
+        """``pg_ctl stop`` (fast: every session is ended), keeping the cluster:
+        :meth:`resume` starts it again on the same port, its databases as they were."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the cluster :meth:`halt` stopped."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "start")
+        wait_port(self.port, timeout=30)
+
     def stop(self) -> None:
         """``pg_ctl stop`` (fast), then the cluster's directory goes."""
         with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):

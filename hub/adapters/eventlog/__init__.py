@@ -88,6 +88,8 @@ The package, by what each module is:
 - :mod:`~.pg` — :class:`~.pg.PgEventLog`, the same port on PostgreSQL (every table's
   inputs in one database, each row with its writer's lease epoch; no seal, see there),
   imported only by a hub that uses it (psycopg, the ``postgres`` extra);
+- :mod:`~.pg_copy` — :func:`~.pg_copy.copy_log`, a table's SQLite log moved into
+  PostgreSQL, verified before and after (``feltwire event-log copy``);
 - :mod:`~.backend` — :func:`open_event_log`, which picks the backend from the config
   (``event_log_url``), and :class:`TableLog`, what the hub holds of either;
 - :mod:`~.errors` — what the log raises under the event store's

@@ -17,7 +17,8 @@ single input: its append fails with :class:`LeaseLost`. The trigger takes the le
 ``FOR SHARE``, so a takeover (an ``UPDATE`` of that row) waits for an append under way
 to commit, and the new owner's replay, which starts after the takeover, reads it.
 A table no hub ever leased (no row) takes any epoch: a single hub on PostgreSQL needs
-no leases.
+no leases. A lost connection is replaced at the next statement, which runs once more on
+the new one (each statement may run twice, see :meth:`TableLeases._run`).
 
 Why rows and not PostgreSQL's advisory locks: an advisory lock belongs to a database
 session, and a paused hub's session stays open — its TCP connection alive — until the
@@ -169,8 +170,9 @@ class TableLeases:
         self.hub = hub
         self.lease_s = float(lease_s)
         self.where = safe_url(url)
-        self._lock = threading.Lock()
         self._url = url
+        self._closed = False
+        self._lock = threading.Lock()
         self._db: psycopg.Connection[tuple[object, ...]] = connect(url, self.where)
         try:
             create_schema(self._db, self.where)
@@ -307,8 +309,9 @@ class TableLeases:
         with self._lock:
             for attempt in (1, 2):
                 try:
-                    if self._db.closed:
+                    if self._db.closed and not self._closed:
                         self._db = connect(self._url, self.where)
+                        log.info("table leases %s: connected again", self.where)
                     with self._db.transaction():
                         return work()
                 except psycopg.OperationalError as exc:
@@ -326,4 +329,5 @@ class TableLeases:
     def close(self) -> None:
         """Close the connection (the leases stay until they expire or are given back)."""
         with self._lock:
+            self._closed = True
             self._db.close()

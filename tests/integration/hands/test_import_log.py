@@ -1,7 +1,8 @@
 """``feltwire history import-log`` rebuilds the hands store from the event logs — the same
 hands the hub wrote as they ended — may run again (nothing doubled), reports counts with
 ``--json`` and progress on a terminal, and an interruption leaves a store that is whole
-(every hand in it complete) and finished by the next run. On SQLite and PostgreSQL."""
+(every hand in it complete) and finished by the next run. On SQLite and PostgreSQL; the
+logs SQLite files, or (``event_log_url``) rows in PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,10 +13,14 @@ from typing import Any
 
 import pytest
 
+from hub.adapters.eventlog.pg import PgEventLog
 from hub.adapters.hands import schema
 from hub.adapters.hands.store import HandStore, sqlite_url
+from hub.app.records import InputKind
 from hub.cli import history
-from tests.integration.hands.test_store import PLAYERS, night, rows
+from tests.integration.hands.test_store import HANDS, PLAYERS, night, play, rows, table
+from tests.support.clocks import FakeClock
+from tests.support.postgres import PostgresServer
 
 
 def config(tmp_path: Path, state: Path, url: str, *, hidden_cards_days: int = 0) -> Path:
@@ -129,3 +134,55 @@ def test_a_log_in_use_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[s
     finally:
         held.close()
     assert code == 1 and "locked" in out[0]["error"]
+
+
+def test_import_log_replays_a_postgresql_log_beside_a_running_hub(
+    tmp_path: Path, store_url: str, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``event_log_url``: the tables' logs are in PostgreSQL; import-log replays them as it
+    does SQLite files — read-only, so a hub appending to the log meanwhile is undisturbed."""
+    log_url = postgres.new_database()
+    live = sqlite_url(tmp_path / "live" / "hands.sqlite")
+    clock = FakeClock(1_700_000_000.0)
+    log, kept = PgEventLog(log_url, "t1"), HandStore.open(live)
+    app = table(log, clock, kept)  # the night of night(), its log on PostgreSQL
+    play(app, clock, HANDS, 7)
+    app.close()
+    log.close()
+    kept.close()
+    plain = config(tmp_path, tmp_path / "state", store_url)
+    cfg = tmp_path / "pg.toml"
+    cfg.write_text(f'event_log_url = "{log_url}"\n' + plain.read_text())
+
+    running = PgEventLog(log_url, "t1")  # a hub serving the table meanwhile
+    inputs = running.last_seq
+    try:
+        code, out = run(["import-log", "--config", str(cfg), "--json"], capsys)
+        assert code == 0, out
+        (row,) = out
+        hands = len(content(live))
+        assert row == {
+            "table": "t1",
+            "log": log_url,
+            "inputs": inputs,
+            "written": hands,
+            "already": 0,
+            "failed": 0,
+        }
+        assert content(store_url) == content(live)
+        assert running.append(InputKind.TICK, {}, clock() + 1).seq == inputs + 1  # undisturbed
+    finally:
+        running.close()
+    code, again = run(["import-log", "--config", str(cfg), "--json"], capsys)
+    assert code == 0 and again[0]["written"] == 0 and again[0]["already"] == hands
+
+
+@pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
+def test_a_table_without_rows_in_postgresql_has_no_log(
+    tmp_path: Path, store_url: str, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "pg.toml"
+    plain = config(tmp_path, tmp_path / "state", store_url)
+    cfg.write_text(f'event_log_url = "{postgres.new_database()}"\n' + plain.read_text())
+    code, (row,) = run(["import-log", "--config", str(cfg), "--json"], capsys)
+    assert code == 1 and row["error"] == "no event log"

@@ -2,9 +2,9 @@
 the tests both backends pass (``log_place`` in test_eventlog*.py): one table's inputs
 totally ordered — a second writer fails, never interleaves —, each row with its writer's
 epoch, append-only in the database itself, a missing row refused, every table of a room
-in one database, a lost connection refusing the input, ``feltwire event-log check`` on
-it, a hub refusing to start on a damaged one. On the tests' own server
-(:mod:`tests.support.postgres`)."""
+in one database, ``feltwire event-log check`` on it, a hub refusing to start on a
+damaged one. On the tests' own server (:mod:`tests.support.postgres`); a lost connection
+is ``test_eventlog_pg_reconnect.py``'s."""
 
 from __future__ import annotations
 
@@ -115,21 +115,6 @@ def test_every_table_of_a_room_in_one_database(url: str) -> None:
     t1.close()
     t2.close()
     assert [r.payload for r in PgEventLog(url, "t2").records()] == [{"t2": True}]
-
-
-def test_a_lost_connection_refuses_the_input_and_leaves_the_log(url: str) -> None:
-    log = PgEventLog(url, "t1")
-    log.append_many(ticks(2))
-    with psycopg.connect(url, autocommit=True) as admin:
-        admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-    with pytest.raises(EventLogWriteError, match=r"input 3 of table t1 not written"):
-        log.append(InputKind.TICK, {}, T0 + 2)
-    assert log.last_seq == 2
-    log.close()
-    assert PgEventLog(url, "t1").last_seq == 2
 
 
 def test_a_full_sync_log_commits_to_the_servers_disk(url: str) -> None:
