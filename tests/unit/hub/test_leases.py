@@ -15,6 +15,7 @@ import pytest
 
 from hub.adapters.eventlog.leases import FENCED, LeaseLost, TableLeases
 from hub.adapters.eventlog.pg import INSERT, PgEventLog
+from hub.adapters.eventlog.pg_schema import PG_SCHEMA_VERSION
 from hub.app.records import InputKind
 from tests.support.postgres import PostgresServer
 
@@ -163,7 +164,10 @@ def test_a_version_1_log_database_is_brought_up_and_a_newer_one_refused(url: str
     old.append(*tick(0)[:3])
     old.close()
     with psycopg.connect(url, autocommit=True) as db:
-        assert db.execute("SELECT value FROM event_log_meta").fetchall() == [("2",)]
+        assert db.execute("SELECT value FROM event_log_meta").fetchall() == [
+            (str(PG_SCHEMA_VERSION),)
+        ]
+        assert db.execute("SELECT count(*) FROM room_hubs").fetchone() == (0,)
     leases = TableLeases(url, "hub-a")
     lease = leases.take("t1")
     assert lease is not None
@@ -172,7 +176,40 @@ def test_a_version_1_log_database_is_brought_up_and_a_newer_one_refused(url: str
     assert [r.payload for r in log.records()] == [{"i": 0}, {"i": 1}]
     log.close()
     leases.close()
+    newer = PG_SCHEMA_VERSION + 1
     with psycopg.connect(url, autocommit=True) as db:
-        db.execute("UPDATE event_log_meta SET value = '3'")
-    with pytest.raises(EventLogError, match="schema 3; this hub reads up to 2"):
+        db.execute("UPDATE event_log_meta SET value = %s", (str(newer),))
+    with pytest.raises(EventLogError, match=f"schema {newer}; this hub reads up to {newer - 1}"):
         PgEventLog(url, "t1")
+
+
+def test_a_heartbeat_renews_every_lease_held_and_names_the_hub_alive(url: str) -> None:
+    """One heartbeat renews all of a hub's leases and says where the hub is; a lease
+    taken over meanwhile is missing from its answer (lost); the room read back says who
+    holds what and which hubs are alive; a clean leave frees the tables at once."""
+    a = TableLeases(url, "hub-a", lease_s=SHORT)
+    b = TableLeases(url, "hub-b", lease_s=30)
+    held = [lease for t in ("t1", "t2", "t3") if (lease := a.take(t)) is not None]
+    assert len(held) == 3
+    kept = a.heartbeat(held, "http://a.local:8080")
+    assert sorted(kept) == ["t1", "t2", "t3"] and all(x.left_s > 0 for x in kept.values())
+    b.heartbeat([], "http://b.local:8080")
+    view = b.room()
+    assert view.live_hubs() == ["hub-a", "hub-b"]
+    owner = view.owner("t2")
+    assert owner is not None and (owner.hub, owner.web_url) == ("hub-a", "http://a.local:8080")
+    time.sleep(SHORT + 0.2)  # hub-a falls silent: its leases and its name lapse
+    taken = b.take("t2")
+    assert taken is not None and taken.epoch == 2
+    kept = a.heartbeat(list(kept.values()), "http://a.local:8080")
+    assert sorted(kept) == []  # every lease lapsed; t2 is hub-b's besides
+    view = b.room()
+    owner = view.owner("t2")
+    assert owner is not None and owner.hub == "hub-b"
+    assert view.owner("t1") is None  # expired, nobody took it
+    b.leave([taken])
+    view = a.room()
+    assert view.owner("t2") is None and view.live_hubs() == ["hub-a"]  # hub-b gone
+    assert a.take("t2") is not None  # free at once, not a lease's time later
+    a.close()
+    b.close()
