@@ -188,9 +188,8 @@ class TableApp:
         self.subscribed = asyncio.Event()
         """Set while the hub is subscribed to its table's topics at the broker."""
         self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
-        """MQTT messages for this table — (topic, payload, retained, ack) — taken in order
-        by :func:`hub.adapters.mqtt.run_table_link`'s worker, each acknowledged to the
-        broker (``ack``; None: nothing to acknowledge) once it is taken."""
+        """MQTT messages for this table (:data:`~hub.app.ports.Inbound`), taken in order
+        by :func:`hub.adapters.mqtt.run_table_link`'s worker, each then acknowledged."""
         self.handled = 0
         """Messages handled so far (reader and button topics, accepted or not; a node's
         availability is not counted: it is no message of the node's stream)."""
@@ -347,6 +346,7 @@ class TableApp:
         reason = str(exc) or type(exc).__name__
         if isinstance(exc, TableNotOwned):  # another hub serves it now: silent, dropped
             self.count("not_owned")
+            log.warning("table %s: %s", self.table, reason)
             self.feeds.lose(reason)
             return LogUnavailable(reason)
         self.log_writable = False

@@ -208,9 +208,9 @@ class RoomDealer:
             while not self._stop.is_set():
                 if len(self.where) < len(self.tables):
                     self.locate()
-                for table in self.tables:
-                    self.step(table)
-                time.sleep(0.05)
+                moved = [self.step(table) for table in self.tables]
+                if not any(moved):
+                    time.sleep(0.05)  # nothing asked anywhere: look again soon
 
         self._thread = threading.Thread(target=run, name="room-dealer", daemon=True)
         self._thread.start()

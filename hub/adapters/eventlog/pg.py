@@ -251,6 +251,12 @@ def last_input(url: str, table: str) -> int:
     return 0 if top is None else int(top)
 
 
+def _insert_statement(count: int) -> str:
+    """One ``INSERT`` of ``count`` rows (:data:`INSERT`'s columns)."""
+    head, _, values = INSERT.partition(" VALUES ")
+    return f"{head} VALUES " + ", ".join([values] * count)
+
+
 class Outcome(enum.Enum):
     """What the database holds where an append whose ``COMMIT``'s outcome is unknown was
     to write (:func:`commit_outcome`)."""
@@ -467,13 +473,19 @@ class PgEventLog(LogBasics):
         connection once more on a new one; a ``COMMIT`` cut off settled by
         :meth:`_settle` (see the module). Raises psycopg's error, EventLogError (no
         connection) or EventLogWriteError (the outcome unknown, or another writer)."""
+        statement = _insert_statement(len(rows))
+        values = [value for row in rows for value in row]
         for attempt in (1, 2):
             db = self._connection()
             committing = False
             try:
-                with db.transaction(), db.cursor() as cur:
-                    cur.executemany(INSERT, rows)
-                    committing = True  # what fails from here on is the COMMIT
+                # ONE statement, its own transaction (the connection is in autocommit):
+                # the fencing trigger's lock on the lease row is held while the server
+                # runs it, never across a round trip to the hub — a hub frozen mid-append
+                # cannot hold the table from the hub that takes it over
+                with db.cursor() as cur:
+                    committing = True  # from here on its outcome may be unknown
+                    cur.execute(statement, values)
                 return
             except self._psycopg.errors.UniqueViolation:
                 # taken: by another writer, or by this append's own COMMIT that an earlier

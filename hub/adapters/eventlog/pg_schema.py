@@ -34,9 +34,16 @@ name, its web address and how long it is taken as alive). An older database is b
 up at opening."""
 SCHEMA_LOCK = 0x66657674
 """The advisory lock held while the log's tables are created (``fevt``)."""
-PG_OPTIONS = "-c lock_timeout=15s -c statement_timeout=60s"
+PG_OPTIONS = (
+    "-c lock_timeout=15s -c statement_timeout=60s -c idle_in_transaction_session_timeout=2s"
+)
 """The log's session limits: a server that hangs fails an append instead of holding
-the table forever."""
+the table forever; and a hub that stops in the middle of a transaction — frozen
+(``SIGSTOP``, a VM paused) between an append and its commit, or a heartbeat and its —
+holds the table's lease row locked for at most 2 s: the server then ends its session
+(the transaction rolled back, nothing of it written), so another hub can take the table
+(an append's trigger holds the lease row ``FOR SHARE``, a renewal updates it). A hub
+that wakes finds its connection gone, opens another, and its append is fenced."""
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS event_inputs (
@@ -96,12 +103,14 @@ LEASE_SCHEMA = (
             held BIGINT;
             ends TIMESTAMPTZ;
         BEGIN
+            -- the lease as of now (clock_timestamp: an append that waited for the row
+            -- past the lease's end is refused, not judged by when its statement began)
             SELECT epoch, expires INTO held, ends FROM table_leases
                 WHERE table_id = NEW.table_id FOR SHARE;
             IF NOT FOUND THEN
                 RETURN NEW;  -- a table no hub leased: a single hub, no fencing
             END IF;
-            IF NEW.epoch <> held OR ends <= now() THEN
+            IF NEW.epoch <> held OR ends <= clock_timestamp() THEN
                 RAISE EXCEPTION 'table %: an append under lease epoch % refused (the lease '
                     'is epoch %, %)', NEW.table_id, NEW.epoch, held,
                     CASE WHEN NEW.epoch <> held THEN 'taken over' ELSE 'expired' END
