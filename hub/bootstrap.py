@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 import uvicorn
 
-from feltwire.config import MqttUrl
+from feltwire.config import MqttUrl, broker_name
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.equity_workers import EquityWorkers, default_workers
 from hub.adapters.eventlog.backend import TableLog, open_event_log
@@ -290,11 +290,11 @@ async def start_hub(
 
         embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
         await embedded.start()
-        broker = embedded.hub_address
+        brokers = [embedded.hub_address]
     else:
-        address = config.mqtt.address  # the url's, with password_file's password
-        assert address is not None
-        broker = address
+        # the url's brokers (several: a cluster's, in turn), with password_file's password
+        brokers = config.mqtt.addresses
+    broker = brokers[0]
 
     token = (
         config.web.producer_token.get_secret_value()
@@ -328,7 +328,7 @@ async def start_hub(
         asyncio.create_task(
             run_mqtt(
                 services,
-                broker,
+                brokers,
                 keepalive=config.mqtt.keepalive,
                 tls=config.mqtt.tls_files,
                 max_batch=config.event_log_batch,
@@ -385,12 +385,11 @@ async def start_hub(
     for name, table_app in services.items():
         table_log = logs.get(name)
         log.info(
-            "hub for table %s: page %s/?table=%s, broker %s:%d, event log %s (%d inputs replayed)",
+            "hub for table %s: page %s/?table=%s, broker %s, event log %s (%d inputs replayed)",
             name,
             runtime.web_url,
             name,
-            broker.host,
-            broker.port,
+            ", ".join(broker_name(b) for b in brokers),
             table_log.where if table_log is not None else "none",
             table_app.replayed,
         )

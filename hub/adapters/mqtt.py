@@ -12,11 +12,12 @@ import asyncio
 import logging
 import ssl
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import aiomqtt
 import paho.mqtt.client as mqtt
 
+from feltwire.brokers import BrokerRotation
 from feltwire.config import MqttUrl
 from feltwire.protocol import (
     TOPIC_PREFIX,
@@ -31,7 +32,7 @@ log = logging.getLogger(__name__)
 
 async def run_mqtt(
     services: TableApp | Mapping[str, TableApp],
-    broker: MqttUrl,
+    broker: MqttUrl | Sequence[MqttUrl],
     *,
     keepalive: int = 15,
     tls: TlsFiles | None = None,
@@ -51,12 +52,17 @@ async def run_mqtt(
     (:meth:`TableApp.broker_connected`: the console's ``broker_lost``/``broker_back``).
     Up to ``max_batch`` of a table's messages waiting together are taken at once, their
     inputs logged in one transaction (``event_log_batch``; 1: one commit per message).
+    ``broker`` may be a list, the nodes of a broker cluster: the hub moves to the next
+    when its connection to one is refused or lost (:func:`_next_broker`).
     """
     if max_batch < 1:
         raise ValueError(f"max_batch must be at least 1, not {max_batch}")
     tables = {services.table: services} if isinstance(services, TableApp) else dict(services)
     if not tables:
         raise ValueError("run_mqtt needs at least one table")
+    brokers = [broker] if isinstance(broker, MqttUrl) else list(broker)
+    if not brokers:
+        raise ValueError("run_mqtt needs at least one broker")
     files = tls if tls is not None else TlsFiles()
     tls_params = (
         aiomqtt.TLSParameters(
@@ -65,7 +71,7 @@ async def run_mqtt(
             keyfile=str(files.key_file) if files.key_file is not None else None,
             cert_reqs=ssl.CERT_REQUIRED,
         )
-        if broker.tls
+        if brokers[0].tls  # a list's brokers: all mqtts:// or none (parse_mqtt_urls)
         else None
     )
     filters = [
@@ -84,7 +90,7 @@ async def run_mqtt(
         for service in tables.values()
     ]
     try:
-        await _serve_broker(tables, broker, keepalive, tls_params, filters)
+        await _serve_broker(tables, brokers, keepalive, tls_params, filters)
     finally:
         for worker in workers:
             worker.cancel()
@@ -116,16 +122,19 @@ async def _take_messages(service: TableApp, max_batch: int = EVENT_LOG_BATCH) ->
 
 async def _serve_broker(
     tables: dict[str, TableApp],
-    broker: MqttUrl,
+    brokers: Sequence[MqttUrl],
     keepalive: int,
     tls_params: aiomqtt.TLSParameters | None,
     filters: list[tuple[str, int]],
 ) -> None:
     """Connect, subscribe, route each message to its table's inbox, send the tables'
-    messages; reconnect forever."""
+    messages; reconnect forever (to the next broker of a list: :func:`_next_broker`)."""
     first = next(iter(tables.values()))
-    delay = 0.5
+    # the first broker, the next when one fails; after a round of failures 0.5 s doubled
+    # up to 10 s (a hub of one broker: that backoff alone)
+    rotation = BrokerRotation(brokers, min_delay=0.5, max_delay=10.0)
     while True:
+        broker = rotation.current
         try:
             async with aiomqtt.Client(
                 broker.host,
@@ -144,12 +153,10 @@ async def _serve_broker(
                     chunk = filters[i : i + _FILTERS_PER_SUBSCRIBE]
                     granted = await client.subscribe(chunk)
                     _check_granted(chunk, granted)
-                log.info(
-                    "hub subscribed at %s:%d for %d table(s)", broker.host, broker.port, len(tables)
-                )
+                log.info("hub subscribed at %s for %d table(s)", rotation.describe(), len(tables))
                 for service in tables.values():
                     service.broker_connected(True)
-                delay = 0.5
+                rotation.connected()
                 senders = [
                     asyncio.create_task(_send_outgoing(service, client))
                     for service in tables.values()
@@ -169,9 +176,22 @@ async def _serve_broker(
         except aiomqtt.MqttError as exc:
             for service in tables.values():
                 service.broker_connected(False, str(exc))
-            log.warning("broker connection lost (%s); retrying in %.1f s", exc, delay)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 10.0)
+            await _next_broker(rotation, exc)
+
+
+async def _next_broker(rotation: BrokerRotation, exc: aiomqtt.MqttError) -> None:
+    """The connection to ``rotation.current`` failed (``exc``): move to the next broker
+    of the list, now or — once every broker failed in a row — after the backoff."""
+    lost = rotation.describe()
+    delay = rotation.failed()
+    log.warning(
+        "broker connection lost (%s) at %s; connecting to %s in %.1f s",
+        exc,
+        lost,
+        rotation.describe(),
+        delay,
+    )
+    await asyncio.sleep(delay)
 
 
 _FILTERS_PER_SUBSCRIBE = 64
