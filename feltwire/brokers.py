@@ -4,22 +4,41 @@ A client given several brokers (``[mqtt] url = [...]``, :func:`feltwire.config.p
 starts on the first. When its connection to one fails — refused, or lost after it was up
 — it moves to the next at once, round robin; only once every broker of the list has failed
 in a row does it wait, with the backoff a client of one broker always had (``min_delay``,
-doubled each round, at most ``max_delay``). A connection that comes up ends the count: the
-client stays on that broker until it fails in its turn.
+doubled each round, at most ``max_delay``). A connection that stayed up ``stable_s`` ends
+the count: the client stays on that broker until it fails in its turn, then moves on at
+once. One that is dropped sooner counts as a failure of its round — a broker that takes
+the client and throws it out again (a cluster node whose peers are still deciding who holds
+the client's id) cannot keep it reconnecting without a pause.
 
-Pure (no I/O, no clock): the node's and bridge's paho transport (:mod:`feltwire.mqtt`) and
-the hub's connection (:mod:`hub.adapters.mqtt`) ask it where to go and how long to wait.
+Pure (no I/O; the caller gives the time): the node's and bridge's paho transport
+(:mod:`feltwire.mqtt`) and the hub's connection (:mod:`hub.adapters.mqtt`) ask it where
+to go and how long to wait.
 
 >>> from feltwire.config import parse_mqtt_urls
 >>> brokers = BrokerRotation(parse_mqtt_urls(["mqtt://a", "mqtt://b", "mqtt://c"]), min_delay=1)
 >>> brokers.current.host
 'a'
->>> [(brokers.failed(), brokers.current.host) for _ in range(7)]
+>>> [(brokers.failed(now=0), brokers.current.host) for _ in range(7)]
 [(0.0, 'b'), (0.0, 'c'), (1.0, 'a'), (0.0, 'b'), (0.0, 'c'), (2.0, 'a'), (0.0, 'b')]
->>> brokers.connected(); brokers.failed(), brokers.current.host
+
+Up on ``b`` for a minute, then lost: ``c`` at once, ``a`` at once, and only then a wait
+(the count began again: the shortest) before ``b``.
+
+>>> brokers.connected(now=100); brokers.failed(now=160), brokers.current.host
 (0.0, 'c')
+>>> [brokers.failed(now=161) for _ in range(2)]
+[0.0, 1.0]
+
+Taken and dropped at once, again and again: that is a round of failures, then a wait.
+
+>>> flapping = []
+>>> for t in range(3):
+...     brokers.connected(now=200 + t)
+...     flapping.append(brokers.failed(now=200.01 + t))
+>>> flapping
+[0.0, 0.0, 2.0]
 >>> one = BrokerRotation(parse_mqtt_urls("mqtt://a"), min_delay=1, max_delay=5)
->>> [one.failed() for _ in range(5)]
+>>> [one.failed(now=0) for _ in range(5)]
 [1.0, 2.0, 4.0, 5.0, 5.0]
 """
 
@@ -37,7 +56,12 @@ class BrokerRotation:
     (see the module). Not thread-safe: one connection loop asks it."""
 
     def __init__(
-        self, addresses: Sequence[MqttUrl], *, min_delay: float = 1, max_delay: float = 5
+        self,
+        addresses: Sequence[MqttUrl],
+        *,
+        min_delay: float = 1,
+        max_delay: float = 5,
+        stable_s: float = 5,
     ) -> None:
         if not addresses:
             raise ValueError("BrokerRotation needs at least one broker")
@@ -46,6 +70,8 @@ class BrokerRotation:
         self.addresses = list(addresses)
         self.min_delay = min_delay
         self.max_delay = max_delay
+        self.stable_s = stable_s
+        self._up_since: float | None = None
         self._index = 0
         self._failed_in_round = 0
         self._rounds_failed = 0
@@ -69,15 +95,20 @@ class BrokerRotation:
             return name
         return f"{name} ({self.addresses.index(address) + 1} of {len(self.addresses)})"
 
-    def connected(self) -> None:
-        """The connection to :attr:`current` came up: the count of failures starts again."""
-        self._failed_in_round = 0
-        self._rounds_failed = 0
+    def connected(self, *, now: float) -> None:
+        """The connection to :attr:`current` came up at ``now`` (seconds, any clock the
+        caller keeps to)."""
+        self._up_since = now
 
-    def failed(self) -> float:
-        """The connection to :attr:`current` failed or was lost: move to the next broker
-        (now :attr:`current`) and return how long to wait before connecting to it — 0
-        while the round has brokers left to try, the backoff once every one failed."""
+    def failed(self, *, now: float) -> float:
+        """The connection to :attr:`current` failed or was lost at ``now``: move to the
+        next broker (now :attr:`current`) and return how long to wait before connecting to
+        it — 0 while the round has brokers left to try, the backoff once every one failed.
+        A connection that was up ``stable_s`` or longer starts a new count."""
+        up_since, self._up_since = self._up_since, None
+        if up_since is not None and now - up_since >= self.stable_s:
+            self._failed_in_round = 0
+            self._rounds_failed = 0
         self._index = (self._index + 1) % len(self.addresses)
         self._failed_in_round += 1
         if self._failed_in_round < len(self.addresses):

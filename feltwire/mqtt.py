@@ -31,6 +31,7 @@ import contextlib
 import logging
 import ssl
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -154,7 +155,7 @@ class PahoTransport:
             # paho calls on_disconnect next, which moves on to the next broker
             log.error("broker %s refused the connection: %s", self._brokers.describe(), reason)
             return
-        self._brokers.connected()
+        self._brokers.connected(now=time.monotonic())
         log.info("connected to the broker %s", self._brokers.describe())
         with self._gate:
             # the availability again, after everything published before it (the broker
@@ -195,7 +196,7 @@ class PahoTransport:
     def _move_on(self, what: str, level: int) -> None:
         """The connection to the current broker failed: point paho's next reconnect at the
         next broker of the list, after the rotation's wait (0 while the round lasts)."""
-        delay = round(self._brokers.failed())
+        delay = round(self._brokers.failed(now=time.monotonic()))
         following = self._brokers.current
         # paho waits reconnect_delay before each reconnect: min = max = this wait
         self._client.reconnect_delay_set(min_delay=delay, max_delay=delay)

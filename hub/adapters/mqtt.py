@@ -131,7 +131,7 @@ async def _serve_broker(
     messages; reconnect forever (to the next broker of a list: :func:`_next_broker`)."""
     first = next(iter(tables.values()))
     # the first broker, the next when one fails; after a round of failures 0.5 s doubled
-    # up to 10 s (a hub of one broker: that backoff alone)
+    # up to 10 s (a hub of one broker: that backoff alone); up 5 s: a new count
     rotation = BrokerRotation(brokers, min_delay=0.5, max_delay=10.0)
     while True:
         broker = rotation.current
@@ -156,7 +156,7 @@ async def _serve_broker(
                 log.info("hub subscribed at %s for %d table(s)", rotation.describe(), len(tables))
                 for service in tables.values():
                     service.broker_connected(True)
-                rotation.connected()
+                rotation.connected(now=asyncio.get_running_loop().time())
                 senders = [
                     asyncio.create_task(_send_outgoing(service, client))
                     for service in tables.values()
@@ -183,7 +183,7 @@ async def _next_broker(rotation: BrokerRotation, exc: aiomqtt.MqttError) -> None
     """The connection to ``rotation.current`` failed (``exc``): move to the next broker
     of the list, now or — once every broker failed in a row — after the backoff."""
     lost = rotation.describe()
-    delay = rotation.failed()
+    delay = rotation.failed(now=asyncio.get_running_loop().time())
     log.warning(
         "broker connection lost (%s) at %s; connecting to %s in %.1f s",
         exc,
