@@ -100,6 +100,8 @@ class PahoTransport:
         self._untracked: set[int] = set()  # QoS 1 messages outside the outbox (availability)
         self._subscriptions: dict[str, Callable[[str, bytes], None]] = {}
         self.handler_errors = 0
+        self.broker_failures = 0
+        """Connections to a broker refused, unreachable or lost (each logged), counted."""
         self._client = paho.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
             # the table too: the same node id on two tables must not take over each
@@ -196,6 +198,7 @@ class PahoTransport:
     def _move_on(self, what: str, level: int) -> None:
         """The connection to the current broker failed: point paho's next reconnect at the
         next broker of the list, after the rotation's wait (0 while the round lasts)."""
+        self.broker_failures += 1
         delay = round(self._brokers.failed(now=time.monotonic()))
         following = self._brokers.current
         # paho waits reconnect_delay before each reconnect: min = max = this wait

@@ -74,7 +74,11 @@ def main(argv: list[str]) -> int:
     )
     notify("READY=1")  # before the loop's first WATCHDOG=1
     runner.start()
-    counters = CounterExport("bridge", bridge.stats, config.counters).start()
+    counters = CounterExport(
+        "bridge",
+        lambda: bridge.stats() | {"broker_failures": transport.broker_failures},
+        config.counters,
+    ).start()
     try:
         while runner.is_alive() and not stop.wait(0.5):
             pass

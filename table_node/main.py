@@ -97,13 +97,15 @@ def _simulated_dealing(config: NodeConfig, table: SimulatedTable, stop: threadin
 
 def node_counters(node: Node, transport: PahoTransport) -> dict[str, int]:
     """The node's counters (``[counters]``: /metrics, the log): sweeps, reader errors,
-    inventories published, messages the broker has not acknowledged yet, connected."""
+    inventories published, messages the broker has not acknowledged yet, connected, and
+    connections to a broker refused, unreachable or lost (``broker_failures``)."""
     return {
         "sweeps": node.sweeps,
         "read_errors": node.read_errors,
         "published": node.publisher.published,
         "unacknowledged": transport.unacknowledged,
         "connected": int(transport.wait_connected(0)),
+        "broker_failures": transport.broker_failures,
     }
 
 

@@ -113,6 +113,7 @@ async def test_node_and_hub_skip_a_broker_that_is_down_and_one_that_refuses_them
         await asyncio.to_thread(
             wait_for, lambda: hub.service.counters.get("accepted", 0) == 1, WAIT, "the read"
         )
+        assert transport.broker_failures == 2  # the one down, the one refusing: counted
     finally:
         transport.close()
         await hub.stop()
@@ -165,6 +166,7 @@ async def test_node_and_hub_move_to_the_next_broker_when_theirs_goes_away(
         await asyncio.to_thread(
             wait_for, lambda: transport.unacknowledged == 0, WAIT, "m2's acknowledgements"
         )
+        assert transport.broker_failures == 1  # m1 lost; m2 took it at once
         # the hub moved too: a read now reaches it through m2
         await asyncio.wait_for(hub.service.subscribed.wait(), WAIT)
         accepted = hub.service.counters.get("accepted", 0)
