@@ -11,6 +11,7 @@ that no read is lost or taken twice across a move is the RabbitMQ cluster's faul
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -99,26 +100,31 @@ async def test_node_and_hub_skip_a_broker_that_is_down_and_one_that_refuses_them
     caplog.set_level(logging.INFO)
     good = MosquittoProcess(tmp_path)
     refusing = refusing_broker(tmp_path / "refusing")
-    good.start()
-    refusing.start()
     dead = f"mqtt://127.0.0.1:{free_port()}"  # nothing listens there
     urls = [dead, f"mqtt://127.0.0.1:{refusing.port}", good.url]
-    hub = await start_hub(hub_on_broker(urls, READERS))
-    transport = PahoTransport(MqttClientSettings(url=urls), table="t1", node="n1")
-    try:
-        assert await asyncio.to_thread(transport.wait_connected, WAIT)
-        await asyncio.wait_for(hub.service.subscribed.wait(), WAIT)
-        publisher = InventoryPublisher(table="t1", node="n1", transport=transport)
-        publisher.update("seat1", frozenset(UIDS[:2]))
-        await asyncio.to_thread(
-            wait_for, lambda: hub.service.counters.get("accepted", 0) == 1, WAIT, "the read"
-        )
-        assert transport.broker_failures == 2  # the one down, the one refusing: counted
-    finally:
-        transport.close()
-        await hub.stop()
-        good.stop()
-        refusing.stop()
+    with contextlib.ExitStack() as cleanup:  # every broker stopped, whatever fails
+        for broker in (good, refusing):
+            broker.start()
+            cleanup.callback(broker.stop)
+        hub = await start_hub(hub_on_broker(urls, READERS))
+        try:
+            transport = PahoTransport(MqttClientSettings(url=urls), table="t1", node="n1")
+            try:
+                assert await asyncio.to_thread(transport.wait_connected, WAIT)
+                await asyncio.wait_for(hub.service.subscribed.wait(), WAIT)
+                publisher = InventoryPublisher(table="t1", node="n1", transport=transport)
+                publisher.update("seat1", frozenset(UIDS[:2]))
+                await asyncio.to_thread(
+                    wait_for,
+                    lambda: hub.service.counters.get("accepted", 0) == 1,
+                    WAIT,
+                    "the read",
+                )
+                assert transport.broker_failures == 2  # the one down, the one refusing
+            finally:
+                transport.close()
+        finally:
+            await hub.stop()
     said = [r.getMessage() for r in caplog.records]
     third = f"mqtt://127.0.0.1:{good.port} (3 of 3)"
     assert f"connected to the broker {third}" in said
@@ -133,14 +139,22 @@ async def test_node_and_hub_move_to_the_next_broker_when_theirs_goes_away(
 ) -> None:
     m1, m2 = two_brokers
     urls = [m1.url, m2.url]
-    hub = await start_hub(hub_on_broker(urls, READERS))
-    transport = PahoTransport(MqttClientSettings(url=urls), table="t1", node="n1")
-    publisher = InventoryPublisher(
-        table="t1", node="n1", transport=transport, seq=SeqCounter(tmp_path / "seq")
-    )
-    on_m2 = Listener(m2.port)
-    closed = False
-    try:
+    async with contextlib.AsyncExitStack() as cleanup:  # each part closed, whatever fails
+        on_m2 = Listener(m2.port)
+        cleanup.callback(on_m2.close)
+        hub = await start_hub(hub_on_broker(urls, READERS))
+        cleanup.push_async_callback(hub.stop)
+        transport = PahoTransport(MqttClientSettings(url=urls), table="t1", node="n1")
+        closed = False
+
+        def close_transport() -> None:
+            if not closed:
+                transport.close()
+
+        cleanup.callback(close_transport)
+        publisher = InventoryPublisher(
+            table="t1", node="n1", transport=transport, seq=SeqCounter(tmp_path / "seq")
+        )
         assert await asyncio.to_thread(transport.wait_connected, WAIT)
         await asyncio.wait_for(hub.service.subscribed.wait(), WAIT)
         publisher.update("seat1", frozenset(UIDS[:1]))
@@ -180,8 +194,3 @@ async def test_node_and_hub_move_to_the_next_broker_when_theirs_goes_away(
         transport.close()  # a clean goodbye: offline, on the broker it is on
         closed = True
         assert retained(m2.port, availability_topic("t1", "n1")) == AVAILABILITY_OFFLINE
-    finally:
-        if not closed:
-            transport.close()
-        on_m2.close()
-        await hub.stop()
