@@ -286,18 +286,77 @@ def parse_mqtt_url(url: str) -> MqttUrl:
     )
 
 
+BrokerUrls = str | list[str]
+"""``[mqtt] url``: one broker URL, or a list of them (the nodes of a broker cluster)."""
+
+URL_HELP = (
+    "broker URL (mqtt:// or mqtts://), or a list of them — the nodes of a broker cluster, "
+    "connected to in turn: the next when one fails (same scheme and user in each; "
+    "password_file and the TLS files apply to all)"
+)
+"""What ``[mqtt] url`` takes (for the fields' descriptions)."""
+
+
+def parse_mqtt_urls(urls: BrokerUrls) -> list[MqttUrl]:
+    """Split one broker URL or a list of them; ValueError naming the problem when the
+    list is empty, names a broker twice, or mixes schemes or users — a client speaks TLS
+    or not, and proves one identity (one ``password_file``), whichever broker it is on.
+
+    >>> [a.port for a in parse_mqtt_urls(["mqtt://u@10.0.0.2:1883", "mqtt://u@10.0.0.3:1883"])]
+    [1883, 1883]
+    >>> parse_mqtt_urls(["mqtt://10.0.0.2", "mqtts://10.0.0.3"])
+    Traceback (most recent call last):
+    ...
+    ValueError: the broker URLs mix mqtt:// and mqtts:// (TLS to every broker of a list, or none)
+    """
+    listed = [urls] if isinstance(urls, str) else list(urls)
+    if not listed:
+        raise ValueError("the list of broker URLs is empty: give at least one")
+    addresses = [parse_mqtt_url(url) for url in listed]
+    first = addresses[0]
+    seen: set[tuple[str, int]] = set()
+    for url, address in zip(listed, addresses, strict=True):
+        where = (address.host.lower(), address.port)
+        if where in seen:
+            raise ValueError(f"broker {address.host}:{address.port} is listed twice ({url!r})")
+        seen.add(where)
+        if address.tls != first.tls:
+            raise ValueError(
+                "the broker URLs mix mqtt:// and mqtts:// (TLS to every broker of a list, or none)"
+            )
+        if (address.username, address.password) != (first.username, first.password):
+            raise ValueError(
+                "the broker URLs name different users or passwords: every broker of a list "
+                "takes the same credential (the first URL's)"
+            )
+    return addresses
+
+
+def broker_name(address: MqttUrl) -> str:
+    """A broker as logs and ``--check-config`` name it: scheme, user, host and port —
+    never the password.
+
+    >>> broker_name(parse_mqtt_url("mqtts://pi1:secret@10.0.0.2"))
+    'mqtts://pi1@10.0.0.2:8883'
+    """
+    user = f"{address.username}@" if address.username else ""
+    host = f"[{address.host}]" if ":" in address.host else address.host
+    return f"{'mqtts' if address.tls else 'mqtt'}://{user}{host}:{address.port}"
+
+
 FileT = TypeVar("FileT", str, Path)
 
 
 class MqttClientBase(ConfigModel, Generic[FileT]):
     """What the settings of every MQTT client (a node's, a bridge's, the hub's) have: the
-    broker ``url`` (checked when given), the keep-alive, and the TLS files, which need an
-    mqtts:// url. ``FileT`` is the type of the file fields (``Path`` in the hub's)."""
+    broker ``url`` — one, or a list of a cluster's brokers (checked when given) —, the
+    keep-alive, and the TLS files, which need mqtts://. ``FileT`` is the type of the file
+    fields (``Path`` in the hub's)."""
 
     _TLS_FILES_HINT: ClassVar[str] = ""
     """Said after "ca_file, cert_file and key_file need an mqtts:// url"."""
 
-    url: str | None = Field(None, description="broker URL (mqtt:// or mqtts://)")
+    url: BrokerUrls | None = Field(None, description=URL_HELP)
     keepalive: int = Field(15, ge=5, le=600, description="MQTT keep-alive in seconds")
     ca_file: FileT | None = Field(
         None,
@@ -321,17 +380,24 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
 
     @field_validator("url")
     @classmethod
-    def _url_valid(cls, url: str | None) -> str | None:
+    def _url_valid(cls, url: BrokerUrls | None) -> BrokerUrls | None:
         if url is not None:
-            parse_mqtt_url(url)
+            parse_mqtt_urls(url)
         return url
+
+    @property
+    def urls(self) -> list[str]:
+        """The broker URLs, in the order they are tried (empty without a url)."""
+        if self.url is None:
+            return []
+        return [self.url] if isinstance(self.url, str) else list(self.url)
 
     @model_validator(mode="after")
     def _tls_files_consistent(self) -> Self:
         if (self.cert_file is None) != (self.key_file is None):
             raise ValueError("cert_file and key_file go together")
         if (self.ca_file or self.cert_file) and (
-            self.url is None or not parse_mqtt_url(self.url).tls
+            self.url is None or not parse_mqtt_urls(self.url)[0].tls
         ):
             raise ValueError(
                 "ca_file, cert_file and key_file need an mqtts:// url" + self._TLS_FILES_HINT
@@ -342,7 +408,7 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
     def _password_file_read(self, info: ValidationInfo) -> Self:
         if self.password_file is None:
             return self
-        address = parse_mqtt_url(self.url) if self.url is not None else None
+        address = parse_mqtt_urls(self.url)[0] if self.url is not None else None
         if address is None or address.username is None:
             raise ValueError(
                 "password_file holds the password of the url's user: name the user in the "
@@ -359,28 +425,45 @@ class MqttClientBase(ConfigModel, Generic[FileT]):
         return self
 
     @property
-    def address(self) -> MqttUrl | None:
-        """The broker at ``url`` split into host, port, TLS and credentials (the password
-        from ``password_file`` when it is given); None without a url."""
+    def addresses(self) -> list[MqttUrl]:
+        """Every broker of ``url``, in order, split into host, port, TLS and credentials
+        (the password from ``password_file`` when it is given); empty without a url."""
         if self.url is None:
-            return None
-        address = parse_mqtt_url(self.url)
+            return []
+        addresses = parse_mqtt_urls(self.url)
         if self._file_password is not None:
-            return address.model_copy(update={"password": self._file_password})
-        return address
+            update = {"password": self._file_password}
+            return [address.model_copy(update=update) for address in addresses]
+        return addresses
+
+    @property
+    def address(self) -> MqttUrl | None:
+        """The first broker of ``url`` (:attr:`addresses`); None without a url."""
+        addresses = self.addresses
+        return addresses[0] if addresses else None
+
+    def broker_lines(self) -> list[str]:
+        """One line per broker, for ``--check-config``: ``broker 1 of 3:
+        mqtt://user@host:port`` (never a password)."""
+        addresses = self.addresses
+        if len(addresses) == 1:
+            return [f"broker {broker_name(addresses[0])}"]
+        n = len(addresses)
+        return [f"broker {i} of {n}: {broker_name(a)}" for i, a in enumerate(addresses, 1)]
 
 
 class MqttClientSettings(MqttClientBase[str]):
     """How a node or bridge reaches the broker."""
 
-    url: str = Field(
+    url: BrokerUrls = Field(
         f"mqtt://127.0.0.1:{EMBEDDED_BROKER_PORT}",
-        description="broker URL; the default is a hub's embedded broker on this machine",
+        description=URL_HELP + "; the default is a hub's embedded broker on this machine",
     )
 
     @property
     def address(self) -> MqttUrl:
-        """The URL split into host, port, TLS and credentials (``password_file``'s too)."""
+        """The first broker of ``url`` split into host, port, TLS and credentials
+        (``password_file``'s too)."""
         address = super().address
         assert address is not None  # url has a default
         return address
@@ -412,12 +495,15 @@ __all__ = [
     "CONFIG_DIR",
     "CREDENTIALS_DIRECTORY",
     "EMBEDDED_BROKER_PORT",
+    "URL_HELP",
+    "BrokerUrls",
     "ConfigModel",
     "ConfigPath",
     "CountersSettings",
     "MqttClientBase",
     "MqttClientSettings",
     "MqttUrl",
+    "broker_name",
     "command_start",
     "config_dir_of",
     "config_for_command",
@@ -425,6 +511,7 @@ __all__ = [
     "load_config",
     "parse_config",
     "parse_mqtt_url",
+    "parse_mqtt_urls",
     "read_secret_file",
     "secret_path",
 ]

@@ -15,6 +15,14 @@ was in flight only after ``on_connect`` returns. So what is published while the 
 is down waits here, in order, and goes to paho once paho's own resends are out: at
 ``on_connect`` when nothing was in flight, else at the first acknowledgement after it.
 A retained availability or inventory is therefore never overtaken by an older one.
+
+Given several brokers (``[mqtt] url = [...]``, the nodes of a cluster), the client moves
+to the next when its connection to one is refused or lost (:class:`~feltwire.brokers.
+BrokerRotation`: at once, round robin; the backoff only once every broker failed in a
+row). Nothing above changes: what was in flight is resent to the new broker after its
+CONNACK, the outbox's messages follow in order, and the availability goes out again on
+every connection — ``online`` (and the will, ``offline``) on whichever broker the node is
+on. The hub drops a message it gets twice by its sequence number.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import contextlib
 import logging
 import ssl
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +41,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from feltwire.brokers import BrokerRotation
 from feltwire.config import MqttClientSettings
 from feltwire.outbox import Outbox
 from feltwire.protocol import AVAILABILITY_OFFLINE, AVAILABILITY_ONLINE, availability_topic
@@ -66,7 +76,9 @@ class PahoTransport:
         """``online_on_connect=False``: on (re)connect, repeat the availability last
         published through :meth:`publish` (``offline`` until then) instead of announcing
         ``online`` — for a bridge, which is only as online as the board behind it."""
-        addr = settings.address
+        self._brokers = BrokerRotation(settings.addresses, min_delay=1, max_delay=5)
+        self._keepalive = settings.keepalive
+        addr = self._brokers.current  # every broker of the list: the same scheme and user
         self._availability = availability_topic(table, node)
         self._online_on_connect = online_on_connect
         self._last_availability = AVAILABILITY_OFFLINE
@@ -88,6 +100,8 @@ class PahoTransport:
         self._untracked: set[int] = set()  # QoS 1 messages outside the outbox (availability)
         self._subscriptions: dict[str, Callable[[str, bytes], None]] = {}
         self.handler_errors = 0
+        self.broker_failures = 0
+        """Connections to a broker refused, unreachable or lost (each logged), counted."""
         self._client = paho.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
             # the table too: the same node id on two tables must not take over each
@@ -111,6 +125,7 @@ class PahoTransport:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
+        self._client.on_connect_fail = self._on_connect_fail
         self._client.reconnect_delay_set(min_delay=1, max_delay=5)
         # what a previous run of this node left unacknowledged goes first, in order
         leftover = self._outbox.pending()
@@ -123,6 +138,11 @@ class PahoTransport:
         self._client.connect_async(addr.host, addr.port, keepalive=settings.keepalive)
         self._client.loop_start()
 
+    @property
+    def broker(self) -> str:
+        """The broker the client is on, or tries next (its URL without the password)."""
+        return self._brokers.describe()
+
     # ------------------------------------------------------------ paho's thread
 
     def _on_connect(
@@ -134,9 +154,11 @@ class PahoTransport:
         properties: Properties | None,
     ) -> None:
         if reason.is_failure:
-            log.error("broker refused the connection: %s", reason)
+            # paho calls on_disconnect next, which moves on to the next broker
+            log.error("broker %s refused the connection: %s", self._brokers.describe(), reason)
             return
-        log.info("connected to the broker")
+        self._brokers.connected(now=time.monotonic())
+        log.info("connected to the broker %s", self._brokers.describe())
         with self._gate:
             # the availability again, after everything published before it (the broker
             # may hold our will's offline from an unclean disconnect)
@@ -164,8 +186,29 @@ class PahoTransport:
             self._open = False
             self._resends_pending = False
         self._connected.clear()
-        if reason.is_failure:
-            log.warning("lost the broker (%s); reconnecting", reason)
+        if self._closing:
+            return
+        # a refused CONNACK (logged by _on_connect) ends here too
+        self._move_on(f"lost the broker {self._brokers.describe()} ({reason})", logging.WARNING)
+
+    def _on_connect_fail(self, client: paho.Client, userdata: object) -> None:
+        # each try of a broker that is down: logged, not loud (the loss said it)
+        self._move_on(f"cannot reach the broker {self._brokers.describe()}", logging.INFO)
+
+    def _move_on(self, what: str, level: int) -> None:
+        """The connection to the current broker failed: point paho's next reconnect at the
+        next broker of the list, after the rotation's wait (0 while the round lasts)."""
+        self.broker_failures += 1
+        delay = round(self._brokers.failed(now=time.monotonic()))
+        following = self._brokers.current
+        # paho waits reconnect_delay before each reconnect: min = max = this wait
+        self._client.reconnect_delay_set(min_delay=delay, max_delay=delay)
+        if self._brokers.several:
+            # paho reconnects to the host and port of the last connect_async (this only
+            # sets them and the keep-alive: the messages in flight stay, and are resent
+            # after the next CONNACK, whichever broker it comes from)
+            self._client.connect_async(following.host, following.port, keepalive=self._keepalive)
+        log.log(level, "%s; connecting to %s in %d s", what, self._brokers.describe(), delay)
 
     def _on_publish(
         self,

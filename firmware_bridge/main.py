@@ -6,7 +6,7 @@ import logging
 import signal
 import threading
 
-from feltwire.config import config_for_command
+from feltwire.config import broker_name, config_for_command
 from feltwire.counters import CounterExport
 from feltwire.errors import ProtocolError
 from feltwire.mqtt import PahoTransport
@@ -35,7 +35,9 @@ def forward_light(bridge: Bridge, topic: str, payload: bytes) -> bool:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire bridge``; returns the exit code."""
-    config = config_for_command(BridgeConfig, "feltwire bridge", argv, __doc__ or "")
+    config = config_for_command(
+        BridgeConfig, "feltwire bridge", argv, __doc__ or "", check=lambda c: c.mqtt.broker_lines()
+    )
     if isinstance(config, int):
         return config
     seq, outbox = durable_state(config.state_dir)
@@ -62,7 +64,8 @@ def main(argv: list[str]) -> int:
     transport.subscribe(f"{TOPIC_PREFIX}/{config.table}/seat/+/light/set", on_light)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    log.info("bridge %s: board on %s → %s", config.bridge_id, config.port, config.mqtt.url)
+    brokers = ", ".join(broker_name(b) for b in config.mqtt.addresses)  # never a password
+    log.info("bridge %s: board on %s → %s", config.bridge_id, config.port, brokers)
     # systemd (Type=notify): ready once the bridge runs (it opens the port and connects
     # on its own, again and again); the watchdog is fed by the bridge's loop, not this one
     watchdog = Watchdog()
@@ -71,7 +74,11 @@ def main(argv: list[str]) -> int:
     )
     notify("READY=1")  # before the loop's first WATCHDOG=1
     runner.start()
-    counters = CounterExport("bridge", bridge.stats, config.counters).start()
+    counters = CounterExport(
+        "bridge",
+        lambda: bridge.stats() | {"broker_failures": transport.broker_failures},
+        config.counters,
+    ).start()
     try:
         while runner.is_alive() and not stop.wait(0.5):
             pass

@@ -7,7 +7,7 @@ import random
 import signal
 import threading
 
-from feltwire.config import config_for_command
+from feltwire.config import broker_name, config_for_command
 from feltwire.counters import CounterExport
 from feltwire.deck import simulated_deck
 from feltwire.errors import ProtocolError
@@ -97,13 +97,15 @@ def _simulated_dealing(config: NodeConfig, table: SimulatedTable, stop: threadin
 
 def node_counters(node: Node, transport: PahoTransport) -> dict[str, int]:
     """The node's counters (``[counters]``: /metrics, the log): sweeps, reader errors,
-    inventories published, messages the broker has not acknowledged yet, connected."""
+    inventories published, messages the broker has not acknowledged yet, connected, and
+    connections to a broker refused, unreachable or lost (``broker_failures``)."""
     return {
         "sweeps": node.sweeps,
         "read_errors": node.read_errors,
         "published": node.publisher.published,
         "unacknowledged": transport.unacknowledged,
         "connected": int(transport.wait_connected(0)),
+        "broker_failures": transport.broker_failures,
     }
 
 
@@ -140,7 +142,7 @@ def run_node(config: NodeConfig) -> int:
         config.node_id,
         config.backend,
         len(readers),
-        config.mqtt.url,
+        ", ".join(broker_name(b) for b in config.mqtt.addresses),  # never a password
     )
     interval = config.poll_interval_ms / 1000
     # systemd (Type=notify): ready once the readers and the MQTT client are set up (the
@@ -171,5 +173,7 @@ def run_node(config: NodeConfig) -> int:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``feltwire node``."""
-    config = config_for_command(NodeConfig, "feltwire node", argv, __doc__ or "")
+    config = config_for_command(
+        NodeConfig, "feltwire node", argv, __doc__ or "", check=lambda c: c.mqtt.broker_lines()
+    )
     return config if isinstance(config, int) else run_node(config)

@@ -13,11 +13,12 @@ import asyncio
 import logging
 import ssl
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import aiomqtt
 import paho.mqtt.client as mqtt
 
+from feltwire.brokers import BrokerRotation
 from feltwire.config import MqttUrl
 from feltwire.protocol import HUB_CLIENT_ID_PREFIX, TOPIC_PREFIX, reader_tags_filter
 from hub.app.errors import LogUnavailable
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 
 async def run_mqtt(
     services: TableApp | Mapping[str, TableApp],
-    broker: MqttUrl,
+    broker: MqttUrl | Sequence[MqttUrl],
     *,
     keepalive: int = 15,
     tls: TlsFiles | None = None,
@@ -56,7 +57,7 @@ async def run_mqtt(
 
 async def run_table_link(
     service: TableApp,
-    broker: MqttUrl,
+    broker: MqttUrl | Sequence[MqttUrl],
     *,
     keepalive: int = 15,
     tls: TlsFiles | None = None,
@@ -84,10 +85,15 @@ async def run_table_link(
     table is told when the connection comes up and when it is lost
     (:meth:`TableApp.broker_connected`: the console's ``broker_lost``/``broker_back``).
     A table whose hub may not speak for it now (:meth:`TableApp.speaks`: a lease not
-    confirmed) does not connect its session until it may.
+    confirmed) does not connect its session until it may. ``broker`` may be a list, the
+    nodes of a broker cluster: the link moves to the next when its connection to one is
+    refused or lost (:func:`_next_broker`).
     """
     if max_batch < 1:
         raise ValueError(f"max_batch must be at least 1, not {max_batch}")
+    brokers = [broker] if isinstance(broker, MqttUrl) else list(broker)
+    if not brokers:
+        raise ValueError("a table's link needs at least one broker")
     table = service.table
     files = tls if tls is not None else TlsFiles()
     tls_params = (
@@ -97,7 +103,7 @@ async def run_table_link(
             keyfile=str(files.key_file) if files.key_file is not None else None,
             cert_reqs=ssl.CERT_REQUIRED,
         )
-        if broker.tls
+        if brokers[0].tls  # a list's brokers: all mqtts:// or none (parse_mqtt_urls)
         else None
     )
     filters = [
@@ -111,7 +117,7 @@ async def run_table_link(
     # carries
     worker = asyncio.create_task(_take_messages(service, max_batch), name=f"ingest-{table}")
     try:
-        await _serve_broker(service, broker, keepalive, tls_params, filters, acks)
+        await _serve_broker(service, brokers, keepalive, tls_params, filters, acks)
     finally:
         worker.cancel()
 
@@ -182,16 +188,19 @@ async def _take_messages(service: TableApp, max_batch: int = EVENT_LOG_BATCH) ->
 
 async def _serve_broker(
     service: TableApp,
-    broker: MqttUrl,
+    brokers: Sequence[MqttUrl],
     keepalive: int,
     tls_params: aiomqtt.TLSParameters | None,
     filters: list[tuple[str, int]],
     acks: Acks,
 ) -> None:
     """Connect, subscribe, put each message into the table's inbox, send the table's
-    messages; reconnect forever."""
-    delay = 0.5
+    messages; reconnect forever (to the next broker of a list: :func:`_next_broker`)."""
+    # the first broker, the next when one fails; after a round of failures 0.5 s doubled
+    # up to 10 s (a hub of one broker: that backoff alone); up 5 s: a new count
+    rotation = BrokerRotation(brokers, min_delay=0.5, max_delay=10.0)
     while True:
+        broker = rotation.current
         # no session for a table whose hold is unconfirmed (a time on the monotonic clock,
         # not an event: looked at again every 0.1 s)
         while not service.speaks():  # noqa: ASYNC110
@@ -216,11 +225,9 @@ async def _serve_broker(
                 acks.connected(paho_client)
                 granted = await client.subscribe(filters)
                 _check_granted(filters, granted)
-                log.info(
-                    "hub subscribed at %s:%d for table %s", broker.host, broker.port, service.table
-                )
+                log.info("hub subscribed at %s for table %s", rotation.describe(), service.table)
                 service.broker_connected(True)
-                delay = 0.5
+                rotation.connected(now=asyncio.get_running_loop().time())
                 sender = asyncio.create_task(_send_outgoing(service, client))
                 try:
                     async for message in client.messages:
@@ -239,14 +246,24 @@ async def _serve_broker(
                     sender.cancel()
         except aiomqtt.MqttError as exc:
             service.broker_connected(False, str(exc))
-            log.warning(
-                "table %s: broker connection lost (%s); retrying in %.1f s",
-                service.table,
-                exc,
-                delay,
-            )
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 10.0)
+            await _next_broker(rotation, exc, service.table)
+
+
+async def _next_broker(rotation: BrokerRotation, exc: aiomqtt.MqttError, table: str) -> None:
+    """Table ``table``'s connection to ``rotation.current`` failed (``exc``): move to the
+    next broker of the list, now or — once every broker failed in a row — after the
+    backoff."""
+    lost = rotation.describe()
+    delay = rotation.failed(now=asyncio.get_running_loop().time())
+    log.warning(
+        "table %s: broker connection lost (%s) at %s; connecting to %s in %.1f s",
+        table,
+        exc,
+        lost,
+        rotation.describe(),
+        delay,
+    )
+    await asyncio.sleep(delay)
 
 
 def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:

@@ -79,7 +79,7 @@ class TablePublisher:
         self.readers = readers
         self.outgoing: asyncio.Queue[Message] = asyncio.Queue()
         """Messages for the broker — light commands (retained) and alerts (not) — sent by
-        :func:`hub.adapters.mqtt.run_mqtt`."""
+        :func:`hub.adapters.mqtt.run_table_link`."""
         self.replaying = False
         """True while the table replays its event log: nothing goes to the broker, and the
         hub raises no alert of its own (they were raised when it happened)."""

@@ -626,7 +626,7 @@ class TableApp:
         Every input is on disk before it is applied, and inputs are applied in the order
         they are logged: an input recorded meanwhile (a console action, a tick) first
         applies the inputs already on their way to the log (:meth:`record`). One table's
-        messages must be taken one batch after another (:func:`run_mqtt` does). When the
+        messages must be taken one batch after another (its link does). When the
         log cannot be written, the batch's reads are counted ``failed`` and LogUnavailable
         is raised (the dealer is told).
         """

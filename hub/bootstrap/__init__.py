@@ -3,10 +3,13 @@
 :func:`start_hub` builds, for every table of the config, the deck, the event log and
 the table's application (:class:`~hub.app.table_app.TableApp`, with its rules); then the
 embedded broker (when no broker URL is configured; only then is amqtt, the ``broker``
-extra, imported), ONE MQTT connection that serves every
-table (:func:`hub.adapters.mqtt.run_mqtt`), each table's timed tasks and the web server
-(every table behind ``?table=``); it returns a :class:`HubRuntime` to stop them again.
-``feltwire hub``, the demo and the integration tests all start the hub this way.
+extra, imported), the web server (every table behind ``?table=``) and, for each table
+(:class:`~hub.bootstrap.room.Room`), its MQTT link on its own persistent session
+(:func:`hub.adapters.mqtt.run_table_link`) and its timed tasks; it returns a
+:class:`HubRuntime` to stop them again. ``feltwire hub``, the demo and the integration
+tests all start the hub this way. A hub of a card room (``[cluster]``) opens no table
+at start: its :class:`~hub.bootstrap.keeper.LeaseKeeper` takes its share of the room's
+tables as it runs, and serves each in the same way.
 
 Event logs: with ``event_log_url`` every table's log is in that PostgreSQL database
 (:mod:`hub.adapters.eventlog.pg`; :func:`~hub.adapters.eventlog.backend.open_event_log`
@@ -33,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
-from feltwire.config import MqttUrl
+from feltwire.config import MqttUrl, broker_name
 from feltwire.deck import Deck, load_deck, simulated_deck
 from hub.adapters.equity_workers import EquityWorkers, default_workers
 from hub.adapters.eventlog.backend import TableLog, open_event_log
@@ -247,17 +250,18 @@ async def start_hub(
         log_paths=log_paths,
     )
     embedded: EmbeddedBroker | None = None
-    broker: MqttUrl | None = config.mqtt.address  # the url's, with password_file's password
-    if broker is None:
+    # the url's brokers (several: a cluster's, in turn), with password_file's password
+    brokers: list[MqttUrl] = config.mqtt.addresses if config.mqtt.url is not None else []
+    if not brokers:
         from hub.adapters.broker import EmbeddedBroker
 
         embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
 
     def link(app: TableApp) -> Coroutine[Any, Any, None]:
-        assert broker is not None  # the embedded one is up before any table is linked
+        assert brokers  # the embedded one is up before any table is linked
         return run_table_link(
             app,
-            broker,
+            brokers,
             keepalive=config.mqtt.keepalive,
             tls=config.mqtt.tls_files,
             max_batch=config.event_log_batch,
@@ -278,7 +282,7 @@ async def start_hub(
         raise
     if embedded is not None:
         await embedded.start()
-        broker = embedded.hub_address
+        brokers = [embedded.hub_address]
 
     token = (
         config.web.producer_token.get_secret_value()
@@ -329,11 +333,10 @@ async def start_hub(
     host = config.web.host if config.web.host not in ("0.0.0.0", "::") else "127.0.0.1"
     if keeper is not None:
         tasks.append(asyncio.create_task(keeper.run(_tick_s), name="leases"))
-    assert broker is not None
     runtime = HubRuntime(
         config=config,
         room=room,
-        broker=broker,
+        broker=brokers[0],
         web_url=f"http://{host}:{port}",
         producer_token=token,
         auth=auth,
@@ -348,12 +351,11 @@ async def start_hub(
     for name, served in room.services.items():
         table_log = room.logs.get(name)
         log.info(
-            "hub for table %s: page %s/?table=%s, broker %s:%d, event log %s (%d inputs replayed)",
+            "hub for table %s: page %s/?table=%s, broker %s, event log %s (%d inputs replayed)",
             name,
             runtime.web_url,
             name,
-            broker.host,
-            broker.port,
+            ", ".join(broker_name(b) for b in brokers),
             table_log.where if table_log is not None else "none",
             served.replayed,
         )

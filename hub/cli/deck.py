@@ -280,7 +280,9 @@ def _connection_options(args: argparse.Namespace, default_url: str) -> None:
                 "mqtts://<table>-hub:<password>@<host>:<port> with a hub credential (`feltwire "
                 "credentials add --role hub --table <table>`) and --ca-file ca.crt"
             )
-        args.mqtt = hub.mqtt.url or f"mqtt://127.0.0.1:{hub.mqtt.embedded_port}"
+        # the first broker of a list: a cluster routes the pad's reads to every node
+        listed = hub.mqtt.urls
+        args.mqtt = listed[0] if listed else f"mqtt://127.0.0.1:{hub.mqtt.embedded_port}"
     args.mqtt = args.mqtt or default_url
     if args.table is None:
         args.table = hub.table_configs()[0].table if hub is not None else "table1"

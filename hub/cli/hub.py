@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from feltwire.config import command_start
+from feltwire.config import broker_name, command_start
 from feltwire.deck import load_deck
 from feltwire.errors import ConfigError, DeckError
 from feltwire.sdnotify import Watchdog, notify
@@ -74,6 +74,7 @@ def check_files(config: HubConfig) -> list[str]:
         _check_file(checked, problems, "[web] users_file", users_file, read_users_file, "users")
     mqtt = config.mqtt
     if mqtt.url is not None:
+        checked += mqtt.broker_lines()  # each broker the hub may connect to, in turn
         if mqtt.ca_file is not None:
             _check_tls(checked, problems, "[mqtt] ca_file", ca=mqtt.ca_file)
         if mqtt.cert_file is not None and mqtt.key_file is not None:
@@ -246,9 +247,9 @@ async def _serve(config: HubConfig, token_file: Path | None, *, access_log: bool
             else "open: anonymous, plain TCP, this machine only"
         )
         print(f"broker        : {embedded.url} (embedded; {guards})")
-    else:
-        scheme = "mqtts" if runtime.broker.tls else "mqtt"
-        print(f"broker        : {scheme}://{runtime.broker.host}:{runtime.broker.port}")
+    else:  # every broker of [mqtt] url, in the order the hub tries them
+        listed = runtime.config.mqtt.addresses
+        print(f"broker        : {', '.join(broker_name(b) for b in listed)}")
     print(end="", flush=True)
     # systemd (Type=notify): ready once the web server listens and an embedded broker is
     # up; a broker at [mqtt] url may still be connecting — the hub keeps trying and the

@@ -20,6 +20,8 @@ from pydantic import (
 from feltwire.cards import FULL_DECK, RANKS
 from feltwire.config import (
     EMBEDDED_BROKER_PORT,
+    URL_HELP,
+    BrokerUrls,
     ConfigModel,
     ConfigPath,
     MqttClientBase,
@@ -97,10 +99,7 @@ class HubMqttSettings(MqttClientBase[Path]):
         "and embedded_ca_file)"
     )
 
-    url: str | None = Field(
-        None,
-        description="broker URL (mqtt:// or mqtts://); unset = run the embedded broker",
-    )
+    url: BrokerUrls | None = Field(None, description=URL_HELP + "; unset = run the embedded broker")
     embedded_host: str = Field(
         "127.0.0.1",
         description=(

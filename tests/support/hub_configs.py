@@ -24,9 +24,10 @@ def embedded_hub_config(**overrides: Any) -> HubConfig:
     return HubConfig(**options)
 
 
-def hub_on_broker(url: str, readers: list[str]) -> HubConfig:
-    """Table ``t1`` with ``readers``, on the broker at ``url``; the overlay shows hole
-    cards live (no delay), so a test sees each read as soon as the hub has it."""
+def hub_on_broker(url: str | list[str], readers: list[str]) -> HubConfig:
+    """Table ``t1`` with ``readers``, on the broker at ``url`` (a list: each in turn);
+    the overlay shows hole cards live (no delay), so a test sees each read as soon as
+    the hub has it."""
     return HubConfig(
         table="t1",
         readers=readers,

@@ -82,9 +82,16 @@ def board_cards(steps: list[DealStep]) -> list[str]:
     return [s.moves[0].card for s in steps if s.kind is DealStepKind.BOARD]
 
 
+def toml_urls(broker_url: str | list[str]) -> str:
+    """``[mqtt] url``'s value in TOML: one URL, or an array of them (a broker cluster)."""
+    if isinstance(broker_url, str):
+        return json.dumps(broker_url)
+    return "[" + ", ".join(json.dumps(url) for url in broker_url) + "]"
+
+
 def write_hub_config(
     workdir: Path,
-    broker_url: str,
+    broker_url: str | list[str],
     web_port: int,
     *,
     state_dir: Path | None = None,
@@ -92,7 +99,8 @@ def write_hub_config(
     reader_silent_s: float | None = None,
     players: Sequence[tuple[int, str]] | None = None,
 ) -> Path:
-    """A hub config: table ``t1`` with :data:`READERS`, players of :data:`BUY_IN` (by
+    """A hub config on the broker at ``broker_url`` (a list: the brokers of a cluster,
+    :func:`toml_urls`): table ``t1`` with :data:`READERS`, players of :data:`BUY_IN` (by
     default ``P1`` and ``P2`` in :data:`SEATS`; ``players``: (seat, name) pairs), blinds
     5/10, live equity off, the event log in ``state_dir`` (``workdir/state``); ``top``:
     more top-level lines (``event_log_torn = "stop"``); ``[health] reader_silent_s``
@@ -106,7 +114,7 @@ def write_hub_config(
     health = "" if reader_silent_s is None else f"\n[health]\nreader_silent_s = {reader_silent_s}\n"
     config.write_text(
         f'table = "t1"\nreaders = {json.dumps(READERS)}\nlive_equity = false\n{top}'
-        f'state_dir = "{state}"\n\n[mqtt]\nurl = "{broker_url}"\n\n'
+        f'state_dir = "{state}"\n\n[mqtt]\nurl = {toml_urls(broker_url)}\n\n'
         f'[web]\nport = {web_port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n\n'
         f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players_toml}]\n{health}"
     )
@@ -115,7 +123,7 @@ def write_hub_config(
 
 def write_node_config(
     workdir: Path,
-    broker_url: str,
+    broker_url: str | list[str],
     *,
     seed: int,
     step_seconds: float,
@@ -126,7 +134,7 @@ def write_node_config(
     ``seed``, its sequence number and outbox in ``workdir/node-state``; its MQTT
     ``keepalive`` (None: the default, 15 s)."""
     config = workdir / "node.toml"
-    mqtt = f'url = "{broker_url}"' + (f"\nkeepalive = {keepalive}" if keepalive else "")
+    mqtt = f"url = {toml_urls(broker_url)}" + (f"\nkeepalive = {keepalive}" if keepalive else "")
     config.write_text(
         f'node_id = "{node}"\ntable = "t1"\nreaders = {json.dumps(READERS)}\n'
         f'state_dir = "{workdir / "node-state"}"\n\n[mqtt]\n{mqtt}\n\n'
@@ -350,9 +358,13 @@ def persistent_broker(workdir: Path) -> MosquittoProcess:
     )
 
 
-def retained_inventories(port: int, seconds: float = 1.0) -> dict[str, list[str]]:
+def retained_inventories(
+    port: int, seconds: float = 1.0, *, per_topic: bool = False
+) -> dict[str, list[str]]:
     """What the broker keeps as each antenna's last inventory (the node's last word per
-    reader): reader → its cards, sorted."""
+    reader): reader → its cards, sorted. ``per_topic``: one subscription per reader of
+    node ``n1`` instead of a wildcard — RabbitMQ 3.x sends a retained message only to a
+    subscription to its exact topic."""
     import paho.mqtt.client as paho
     from paho.mqtt.enums import CallbackAPIVersion
 
@@ -366,7 +378,10 @@ def retained_inventories(port: int, seconds: float = 1.0) -> dict[str, list[str]
     client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
     client.on_message = on_message
     client.connect("127.0.0.1", port)
-    client.subscribe("feltwire/v1/t1/node/+/reader/+/tags", qos=1)
+    if per_topic:
+        client.subscribe([(f"feltwire/v1/t1/node/n1/reader/{r}/tags", 1) for r in READERS])
+    else:
+        client.subscribe("feltwire/v1/t1/node/+/reader/+/tags", qos=1)
     client.loop_start()
     time.sleep(seconds)
     client.disconnect()
@@ -547,7 +562,7 @@ def winner(hole: dict[int, list[str]], board: list[str]) -> int:
 
 def hub_and_node(
     workdir: Path,
-    broker_url: str,
+    broker_url: str | list[str],
     *,
     seed: int,
     step_seconds: float,

@@ -9,6 +9,9 @@ console and the node deals the burn and the flop into its outbox; the broker sta
 on the same port; the rest of the board comes, the dealer tables both hands, the hub pays
 the pot. Then: the event log holds every read the node sent, once, in order; the hub counted
 none lost; each antenna's cards at the hub are the node's last inventory of it.
+
+Both are given the broker as a list of one (``url = ["…"]``): the single-broker side of
+``test_broker_cluster.py``, where one RabbitMQ node of three is stopped instead.
 """
 
 from __future__ import annotations
@@ -47,7 +50,9 @@ def test_broker_killed_mid_hand_loses_no_read_and_the_hand_completes(tmp_path: P
     hole, board = hole_cards(steps), board_cards(steps)
     broker = persistent_broker(tmp_path)
     broker.start()
-    hub, node = hub_and_node(tmp_path, broker.url, seed=seed, step_seconds=STEP)
+    # a list of one broker (issue 19): the single Mosquitto the cluster test's RabbitMQ
+    # nodes stand beside; the plain `url = "…"` form runs in every other fault test
+    hub, node = hub_and_node(tmp_path, [broker.url], seed=seed, step_seconds=STEP)
     try:
         start_hand_then_node(hub, node)
         hub.until(lambda s: all(counts(s)[f"seat{n}"] == 2 for n in SEATS), what="the deal")
