@@ -26,6 +26,7 @@ application (:class:`~hub.app.table_app.TableApp`) records, applies and publishe
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -258,3 +259,24 @@ class ReadIntake:
         """When the next doubled card's alert falls due (None: none is pending)."""
         due = [since + self.doubled_after_s for since, told in self._doubled.values() if not told]
         return min(due) if due else None
+
+
+class HandledCount:
+    """How many of a table's MQTT messages were handled — reader and button topics,
+    accepted or not; a node's availability is not counted: it is no message of the
+    node's stream —, which another thread (a test, a bench) may wait for."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self._cv = threading.Condition()
+
+    def add(self, count: int) -> None:
+        """``count`` more messages were handled."""
+        with self._cv:
+            self.value += count
+            self._cv.notify_all()
+
+    def wait(self, count: int, timeout: float) -> bool:
+        """Block until ``count`` messages were handled, at most ``timeout`` seconds."""
+        with self._cv:
+            return self._cv.wait_for(lambda: self.value >= count, timeout)

@@ -175,6 +175,13 @@ class TablePublisher:
         """Every seat's current light command (re-sent after a reconnect)."""
         return [self._light_message(s, p) for s, p in sorted(self.lights.current().items())]
 
+    def resend_lights(self) -> None:
+        """Send every seat's light again: a node came online, and the broker it is on may
+        hold no retained light for it (a RabbitMQ cluster keeps retained messages on the
+        node that took them, and gives none to a wildcard subscription)."""
+        for topic, payload, retain in self.light_messages():
+            self.send(topic, payload, retain=retain)
+
     # ------------------------------------------------------------------ the feeds
 
     def publish(self, frame: Event) -> None:

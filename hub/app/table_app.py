@@ -40,7 +40,6 @@ import asyncio
 import logging
 import re
 import sqlite3
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import replace
@@ -60,7 +59,7 @@ from hub.app.ingest import (
     DEFAULT_REORDER_GRACE_S,
     InventoryRead,
 )
-from hub.app.intake import DEFAULT_READER_SILENT_S, Item, ReadIntake
+from hub.app.intake import DEFAULT_READER_SILENT_S, HandledCount, Item, ReadIntake
 from hub.app.lights import presence_pattern
 from hub.app.live_equity import LiveSpot, hand_spot, presence_spot
 from hub.app.log_writer import Batch, LogWriter
@@ -188,12 +187,8 @@ class TableApp:
         self.subscribed = asyncio.Event()
         """Set while the hub is subscribed to its table's topics at the broker."""
         self.inbox: asyncio.Queue[Inbound] = asyncio.Queue()
-        """MQTT messages for this table (:data:`~hub.app.ports.Inbound`), taken in order
-        by :func:`hub.adapters.mqtt.run_table_link`'s worker, each then acknowledged."""
-        self.handled = 0
-        """Messages handled so far (reader and button topics, accepted or not; a node's
-        availability is not counted: it is no message of the node's stream)."""
-        self._handled_cv = threading.Condition()
+        """MQTT messages (:data:`~hub.app.ports.Inbound`), taken in order by its link."""
+        self._handled = HandledCount()
         self.replayed = 0
         """Inputs replayed from the log at start."""
         self.writer = LogWriter(table, self._append_many, self._apply_one, wall=wall)
@@ -475,15 +470,14 @@ class TableApp:
 
     # ------------------------------------------------------------------ MQTT messages in
 
+    @property
+    def handled(self) -> int:
+        """Messages handled so far (:class:`~hub.app.intake.HandledCount`)."""
+        return self._handled.value
+
     def wait_handled(self, count: int, timeout: float) -> bool:
         """Block (another thread than the hub's) until ``count`` messages were handled."""
-        with self._handled_cv:
-            return self._handled_cv.wait_for(lambda: self.handled >= count, timeout)
-
-    def _handled_more(self, count: int) -> None:
-        with self._handled_cv:
-            self.handled += count
-            self._handled_cv.notify_all()
+        return self._handled.wait(count, timeout)
 
     def reset_node(self, node: str) -> None:
         """The operator resets ``node``'s sequence (its count went back — a restored SD
@@ -505,13 +499,15 @@ class TableApp:
     # ------------------------------------------------------------------ health
 
     def _health_changed(self, change: HealthChange) -> None:
-        """Say a node offline or back, a reader silent or back (console, public view,
-        overlay, the alerts topic); an offline node's antennas go unknown on the feeds,
-        and show their cards again when it is back. The rules see no card leave."""
+        """Say a node offline or back, a reader silent or back (console, public, overlay,
+        alerts topic); an offline node's antennas go unknown on the feeds, and show their
+        cards again when it is back (the rules see no card leave), and get every light."""
         now = self.clock()
         frame = health_alert(change, now)
         self.feeds.clear_hub_alerts(frame)
         self.feeds.hub_alert(frame, change.node)
+        if change.kind is HealthKind.NODE_ONLINE:
+            self.feeds.resend_lights()
         if change.readers and change.kind in (HealthKind.NODE_OFFLINE, HealthKind.NODE_ONLINE):
             # the readers went unknown or known again: the overlay's new picture (no
             # antenna frame — nothing changed on the antennas — but the alert names them)
@@ -571,7 +567,7 @@ class TableApp:
         try:
             return self._handle(topic, payload, retained)
         finally:
-            self._handled_more(0 if topic.endswith("/availability") else 1)
+            self._handled.add(0 if topic.endswith("/availability") else 1)
 
     def _handle(self, topic: str, payload: bytes, retained: bool) -> AntennaChange | None:
         if topic.endswith("/button"):
@@ -652,7 +648,7 @@ class TableApp:
                 raise
             self.count("accepted", reads)
         finally:
-            self._handled_more(sum(not m[0].endswith("/availability") for m in messages))
+            self._handled.add(sum(not m[0].endswith("/availability") for m in messages))
 
     def tick_due(self) -> float | None:
         """The time of a rules tick now, when it would change the hand (else None; see

@@ -147,3 +147,32 @@ def test_the_broker_lost_and_back_is_said_once_each() -> None:
     svc.broker_connected(True)
     assert codes(list(svc.feeds.hub_alerts)) == ["broker_back"]
     assert svc.health()["broker"] is True
+
+
+def test_a_node_back_online_gets_every_seat_light_again() -> None:
+    """A node that moves to another broker of a cluster (or restarts) finds no retained
+    light there for it (a RabbitMQ node keeps retained messages to itself, and gives none
+    to a wildcard subscription): the hub sends every seat's light again when it says
+    ``online``, and only then."""
+    clock = FakeClock()
+    svc = hub_service(clock, rules=rules())
+    svc.handle_message(AVAILABILITY, b"online")
+
+    def lights_sent() -> dict[str, bytes]:
+        sent = {}
+        while not svc.outgoing.empty():
+            topic, payload, retain = svc.outgoing.get_nowait()
+            if "/light/set" in topic:
+                assert retain
+                sent[topic] = payload
+        return sent
+
+    lights_sent()  # what the table's opening sent
+    svc.handle_message(*inv("seat1", 1, [AS]))
+    lights_sent()
+    svc.handle_message(AVAILABILITY, b"offline")
+    assert lights_sent() == {}
+    svc.handle_message(AVAILABILITY, b"online")
+    again = lights_sent()
+    assert again == {topic: payload for topic, payload, _ in svc.light_messages()}
+    assert {f"feltwire/v1/t1/seat/{s}/light/set" for s in (1, 2, 3)} <= set(again)
