@@ -407,13 +407,18 @@ def _open_tables(
 
 
 def hands_url(config: HubConfig) -> str | None:
-    """The hands store's URL: ``[hands] url``, else SQLite in the state directory (None:
-    no store — ``[hands] enabled = false``, or no event log: neither a state directory
-    nor an ``event_log_url``; or only the latter and no ``[hands] url``)."""
+    """The hands store's URL: ``[hands] url``; else, for a hub of a card room
+    (``[cluster]``), the room's database (``event_log_url``: every hub writes the hands
+    of the tables it serves to one store, and a hub that takes a table finds the hands
+    already written); else SQLite in the state directory (None: no store — ``[hands]
+    enabled = false``, or no event log: neither a state directory nor an
+    ``event_log_url``; or only the latter and no ``[hands] url``)."""
     if not config.hands.enabled or (config.state_dir is None and config.event_log_url is None):
         return None
     if config.hands.url is not None:
         return config.hands.url
+    if config.cluster is not None:
+        return config.event_log_url
     return None if config.state_dir is None else sqlite_url(config.state_dir / HANDS_FILE)
 
 
