@@ -40,9 +40,11 @@ import logging
 import math
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from feltwire.protocol import ReaderKind, reader_kind
 from hub.adapters.eventlog.backend import TableLog, open_event_log
 from hub.adapters.eventlog.errors import EventLogError
 from hub.adapters.eventlog.leases import Lease, RoomView, TableLeases
@@ -55,7 +57,7 @@ from hub.web.tables import TablePlace
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LOOK_S", "LeaseKeeper", "tables_to_take"]
+__all__ = ["LOOK_S", "LeaseKeeper", "between_hands", "table_to_hand_over", "tables_to_take"]
 
 LOOK_S = 1.0
 """How often a hub reads the room for tables to take (at most; a third of a lease if
@@ -89,9 +91,10 @@ def tables_to_take(
     ...     leases=[LeaseHolder("t1", "a", 1, True, 5.0), LeaseHolder("t2", "b", 1, False, 0)],
     ...     hubs=[HubSeen("a", "http://a", True), HubSeen("b", "http://b", False)],
     ... )
-    >>> sorted(tables_to_take(me="b", tables=["t1", "t2", "t3", "t4"], view=view, mine=set(),
-    ...        free_since={}, now=0.0, patience_s=6.0, settled=True))
-    ['t2', 't3']
+    >>> taken = tables_to_take(me="b", tables=["t1", "t2", "t3", "t4"], view=view,
+    ...                        mine=set(), free_since={}, now=0.0, patience_s=6.0, settled=True)
+    >>> len(taken), "t1" in taken  # its share of the four (two hubs alive); t1 is a's
+    (2, False)
     """
     holders = {h.table: h for h in view.leases}
     alive = set(view.live_hubs()) | {me}
@@ -114,6 +117,51 @@ def tables_to_take(
     room_left = max(0, share - len(mine) - len(back) - len(overdue))
     free.sort(key=lambda t: _rank(me, t))
     return back + overdue + free[:room_left]
+
+
+def table_to_hand_over(
+    *,
+    me: str,
+    tables: int,
+    view: RoomView,
+    mine: Sequence[str],
+    between_hands: set[str],
+) -> str | None:
+    """The table hub ``me`` should give back now to even out the room (None: none) — one
+    of ``mine`` that is ``between_hands``, when ``me`` holds more than its share of the
+    room's ``tables`` and at least two more than a hub alive that is below its share.
+
+    >>> from hub.adapters.eventlog.leases import HubSeen, LeaseHolder
+    >>> view = RoomView(
+    ...     leases=[LeaseHolder(f"t{i}", "a", 1, True, 5.0) for i in range(4)],
+    ...     hubs=[HubSeen("a", "http://a", True), HubSeen("b", "http://b", True)],
+    ... )
+    >>> table_to_hand_over(me="a", tables=4, view=view, mine=["t0", "t1", "t2", "t3"],
+    ...                    between_hands={"t2"})
+    't2'
+    >>> table_to_hand_over(me="a", tables=4, view=view, mine=["t0", "t1", "t2", "t3"],
+    ...                    between_hands=set())
+    """
+    alive = set(view.live_hubs()) | {me}
+    share = math.ceil(tables / len(alive))
+    held = Counter(h.hub for h in view.leases if h.live)
+    held[me] = len(mine)
+    fewest = min((held[h] for h in alive if h != me), default=None)
+    if fewest is None or len(mine) <= share or fewest >= share or len(mine) - fewest < 2:
+        return None
+    return next((t for t in mine if t in between_hands), None)
+
+
+def between_hands(app: TableApp) -> bool:
+    """Whether ``app``'s table is between two hands: no card on any antenna (the last
+    hand's collected; the next, if started, has no card dealt) — a table moves to
+    another hub then with nothing of a hand to carry."""
+    snapshot = app.intake.presence.snapshot()
+    return not any(
+        cards
+        for reader, cards in snapshot.items()
+        if reader_kind(reader) is not ReaderKind.REGISTER
+    )
 
 
 class LeaseKeeper:
@@ -255,6 +303,32 @@ class LeaseKeeper:
         )
         if wanted:
             await asyncio.gather(*(self._take(t, tick_s) for t in wanted))
+        elif settled:
+            await self._even_out(view)
+
+    async def _even_out(self, view: RoomView) -> None:
+        """Give one table back when this hub holds two or more than a hub alive that is
+        below its share (:func:`table_to_hand_over`), between two of its hands: the
+        other hub takes it at its next look (a hub started after the others gets its
+        share this way, one table a second)."""
+        served = {t: a for t, a in self.room.services.items() if t in self._held}
+        table = table_to_hand_over(
+            me=self.hub,
+            tables=len(self.tables),
+            view=view,
+            mine=sorted(served),
+            between_hands={t for t, a in served.items() if between_hands(a)},
+        )
+        if table is None:
+            return
+        with self._lock:
+            lease = self._held.get(table)
+            tenure = self._tenures.get(table)
+        if lease is None or tenure is None:
+            return
+        tenure.lose("handed over to even out the room's hubs")
+        await self._drop(table, "handed over to even out the room's hubs")
+        await asyncio.to_thread(self.leases.give_back, lease)
 
     async def _take(self, table: str, tick_s: Callable[[ResolvedTable], float | None]) -> None:
         """Take ``table``'s lease and serve it (nothing when another hub was quicker)."""

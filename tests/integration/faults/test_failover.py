@@ -358,3 +358,34 @@ def lease_over(pg_url: str) -> bool:
         row = db.execute("SELECT expires < now() FROM table_leases WHERE table_id = 't1'")
         got = row.fetchone()
     return got is not None and bool(got[0])
+
+
+def test_a_hub_started_after_the_others_gets_its_share_between_hands(
+    tmp_path: Path, pg: PostgresServer
+) -> None:
+    """Hub A alone takes the room's four tables; hub B starts later: A hands two of them
+    over — a table at a time, each between hands (no card on its antennas) — and the two
+    hubs serve two each, every table served all the while but for its move."""
+    pg_url = pg.new_database()
+    broker = persistent_broker(tmp_path)
+    broker.start()
+    tables = ["t1", "t2", "t3", "t4"]
+    (a,) = start_room(tmp_path, pg_url, broker, ["hub-a"], tables, settle_s=0)
+    b: RoomHub | None = None
+    try:
+        until(lambda: list(owners([a]).values()) == ["hub-a"] * 4, what="hub-a to take all")
+        (b,) = start_room(tmp_path, pg_url, broker, ["hub-b"], tables, settle_s=0)
+        shared = until(
+            lambda: sorted((o := owners([a, b])).values()) == ["hub-a"] * 2 + ["hub-b"] * 2 and o,
+            what="two tables each",
+            wait=60,
+        )
+        assert "handed over to even out the room's hubs" in a.log.read_text()
+        for table, name in shared.items():  # each answers at its hub
+            hub = a if name == "hub-a" else b
+            assert get_json(f"{hub.url}/api/public?table={table}") is not None
+    finally:
+        for hub in (a, b):
+            if hub is not None:
+                hub.stop()
+        broker.stop()
