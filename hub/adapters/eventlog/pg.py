@@ -479,13 +479,14 @@ class PgEventLog(LogBasics):
             db = self._connection()
             committing = False
             try:
-                # ONE statement, its own transaction (the connection is in autocommit):
-                # the fencing trigger's lock on the lease row is held while the server
-                # runs it, never across a round trip to the hub — a hub frozen mid-append
-                # cannot hold the table from the hub that takes it over
-                with db.cursor() as cur:
-                    committing = True  # from here on its outcome may be unknown
+                # ONE statement (not executemany: psycopg pipelines that, and a hub frozen
+                # mid-pipeline left the server waiting for its Sync with the lease row
+                # locked FOR SHARE — no idle timeout applies there — so no other hub could
+                # take the table); between it and the COMMIT the session is idle in its
+                # transaction, which the server ends after 2 s (PG_OPTIONS)
+                with db.transaction(), db.cursor() as cur:
                     cur.execute(statement, values)
+                    committing = True  # what fails from here on is the COMMIT
                 return
             except self._psycopg.errors.UniqueViolation:
                 # taken: by another writer, or by this append's own COMMIT that an earlier
