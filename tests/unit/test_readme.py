@@ -39,3 +39,10 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     assert commands[:2] == ["./scripts/demo", "./scripts/test"]
     ci = (ROOT / ".ci" / "run").read_text()
     assert "exec ./scripts/test\n" in ci
+
+
+def test_the_card_room_example_validates() -> None:
+    room = toml_block_after("says which hub serves which table ([docs/scaling.md](docs/scaling.md#a-card-room-of-several-hubs)):")
+    cfg = parse_config(HubConfig, room, source="README card room hub.toml")
+    assert cfg.cluster is not None and cfg.cluster.hub == "hub-a"
+    assert cfg.event_log_url is not None and cfg.cluster.settle_s == cfg.cluster.lease_seconds
