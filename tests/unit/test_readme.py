@@ -42,7 +42,8 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
 
 
 def test_the_card_room_example_validates() -> None:
-    room = toml_block_after("says which hub serves which table ([docs/scaling.md](docs/scaling.md#a-card-room-of-several-hubs)):")
+    link = "[docs/scaling.md](docs/scaling.md#a-card-room-of-several-hubs)"
+    room = toml_block_after(f"says which hub serves which table ({link}):")
     cfg = parse_config(HubConfig, room, source="README card room hub.toml")
     assert cfg.cluster is not None and cfg.cluster.hub == "hub-a"
     assert cfg.event_log_url is not None and cfg.cluster.settle_s == cfg.cluster.lease_seconds
