@@ -254,6 +254,11 @@ class LeaseKeeper:
         """Every table of the room, in the config's order."""
         return [p for t in self.tables if (p := self.place(t)) is not None]
 
+    def hubs(self) -> list[str]:
+        """The web addresses of the room's hubs alive as last read, this hub's first."""
+        others = [h.web_url for h in self.view.hubs if h.live and h.hub != self.hub]
+        return [self.web_url, *others]
+
     def health(self) -> Mapping[str, Any]:
         """``/readyz``'s part of the room: ``ok`` while this hub's heartbeats reach the
         database in time."""

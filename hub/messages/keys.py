@@ -123,6 +123,8 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
     **{f"hand_name.{k}": ("hub/views/public.py:hand_name",) for k in _HAND_NAMES},
     "notice.floor_called.message": ("hub/views/public.py:public_alert (a security alert)",),
     "notice.floor_called.remedy": ("hub/views/public.py:public_alert (a security alert)",),
+    # ------------------------------------------------------------ the pages' own
+    "page.moving": ("hub/web/static/lib/feed.js:movingText (a page following its table)",),
     **{
         f"hand_kind.{k}": (_EV + "_invalid/_bad_strength (Text(f'hand_kind.{what}'))",)
         for k in ("omaha_hand", "omaha_board", "high", "low", "razz", "deuce_seven")

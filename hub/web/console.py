@@ -253,7 +253,7 @@ async def log_unavailable(request: Request, exc: Exception) -> Response:
 @router.get("/console", response_class=HTMLResponse)
 async def console_page(service: TableDep, _: DealerDep) -> str:
     """The dealer console (needs the dealer role)."""
-    return page("console.html", TITLE=f"feltwire console — {service.table}")
+    return page("console.html", TABLE=service.table, TITLE=f"feltwire console — {service.table}")
 
 
 @router.get("/api/console/state")

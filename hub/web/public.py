@@ -5,7 +5,8 @@ small JSON API anyone may read (never a hole card). No sign-in; every route lets
 * ``WS /ws/public`` — its feed: a snapshot, then every change (a security alert only as
   the neutral notice ``floor_called``: the console and the floor get the alert itself);
 * ``GET /api/public`` — that snapshot; ``GET /tables`` (or ``/api/tables``) — the
-  tables served (in a card room of several hubs: every table, and which hub serves it);
+  tables served (in a card room of several hubs: every table, which hub serves it, and
+  the room's hubs), the one route any origin may read (CORS);
 * ``GET /api/stats`` — ingest counters, each node's stream, the web side's refusals;
 * ``GET /healthz`` — liveness (what it checked, the tables, the uptime, as JSON);
   ``GET /readyz`` — readiness (the broker connected, the event logs writable, every known
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from hub.views.frames import Event
@@ -27,6 +28,14 @@ from hub.web.pages import page
 from hub.web.tables import RoomDirectory
 
 router = APIRouter()
+
+TABLES_CORS = {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": "Link",
+    "Cache-Control": "no-store",
+}
+"""``/tables``' headers: any page may read it (where each table is served, which hubs
+make the room — public, never a card), always as it is now."""
 
 
 @router.get("/openapi.json", include_in_schema=False)
@@ -45,14 +54,24 @@ async def public_page(service: ReaderDep, _: PublicDep) -> str:
 
 @router.get("/tables")
 @router.get("/api/tables")
-async def api_tables(request: Request, _: PublicDep) -> list[dict[str, Any]]:
+async def api_tables(request: Request, response: Response, _: PublicDep) -> list[dict[str, Any]]:
     """The tables: ``table``, ``game`` and ``here`` (this hub serves it). In a card room
     of several hubs, every table of the room, each with the hub that serves it now and
     that hub's web address (``hub``, ``url``: null while the table moves to another hub);
-    any hub of the room answers the same."""
+    any hub of the room answers the same, and names every hub of the room alive in a
+    ``Link`` header (``<http://hub-b:8080/tables>; rel="alternate"``, this hub's first).
+
+    Readable from any origin (``Access-Control-Allow-Origin: *``, the ``Link`` header
+    exposed): a page whose hub died asks the room's other hubs where its table went
+    (``static/lib/feed.js``). It holds no card and no secret; no other route is readable
+    cross-origin."""
+    response.headers.update(TABLES_CORS)
     room: RoomDirectory | None = request.app.state.room
     if room is None:
         return [{"table": t, "game": s.game, "here": True} for t, s in tables_of(request).items()]
+    response.headers["Link"] = ", ".join(
+        f'<{u.rstrip("/")}/tables>; rel="alternate"' for u in room.hubs()
+    )
     return [
         {"table": p.table, "game": p.game, "here": p.here, "hub": p.hub, "url": p.url}
         for p in room.places()

@@ -227,6 +227,11 @@ class RoomDirectory(Protocol):
         """Every table of the room, in the config's order."""
         ...
 
+    def hubs(self) -> list[str]:
+        """The web addresses of the room's hubs alive now, this hub's first (a page
+        remembers them, to ask another hub where its table went when its own hub dies)."""
+        ...
+
     def health(self) -> Mapping[str, Any]:
         """What ``/readyz`` reports of the room: ``ok`` (this hub's leases renewed on
         time), ``hub`` (its name), ``problem`` (why not, or None)."""

@@ -48,21 +48,28 @@ def write_room_hub_config(
     tables: Sequence[str],
     lease_s: float = 6.0,
     settle_s: float | None = None,
+    overlay_delay_minutes: float | None = None,
 ) -> tuple[Path, int]:
     """Hub ``name``'s config in ``workdir``: the room's ``tables`` (each :data:`READERS`,
     players ``P1``/``P2`` of :data:`BUY_IN` in :data:`SEATS`, blinds 5/10, live equity
     off), the event logs, leases and hands in ``pg_url``, ``[cluster]`` with its web
-    address on a free port; the config and the port."""
+    address on a free port, the overlay held back ``overlay_delay_minutes`` (None: the
+    default); the config and the port."""
     port = free_port()
     players = ", ".join(f'{{ seat = {s}, name = "P{s}", buy_in = {BUY_IN} }}' for s in SEATS)
     entries = "".join(f'\n[[tables]]\ntable = "{t}"\n' for t in tables)
     settle = "" if settle_s is None else f"settle_seconds = {settle_s}\n"
+    delay = (
+        ""
+        if overlay_delay_minutes is None
+        else f"overlay_delay_minutes = {overlay_delay_minutes}\n"
+    )
     config = workdir / "hub.toml"
     config.write_text(
         f"readers = {json.dumps(READERS)}\nlive_equity = false\n"
         f'state_dir = "{workdir / "state"}"\nevent_log_url = "{pg_url}"\n\n'
         f'[mqtt]\nurl = "{broker_url}"\n\n'
-        f'[web]\nport = {port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n\n'
+        f'[web]\nport = {port}\nproducer_token = "{TOKEN}"\ntoken_secret = "{SECRET}"\n{delay}\n'
         f'[hands]\nurl = "{pg_url}"\n\n'
         f"[rules]\nsmall_blind = 5\nbig_blind = 10\nplayers = [{players}]\n\n"
         f'[cluster]\nhub = "{name}"\nweb_url = "http://127.0.0.1:{port}"\n'

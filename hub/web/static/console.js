@@ -7,7 +7,7 @@
 // This is the page's entry module; its parts are under console/, the shared library under
 // lib/.
 
-import { openFeed } from "./lib/feed.js";
+import { movingText, openFeed } from "./lib/feed.js";
 import { exposeForTests, i18n } from "./lib/i18n.js";
 import { cancelPending, confirmAction, renderActions, setAmount } from "./console/actions.js";
 import { renderAlerts } from "./console/alerts.js";
@@ -43,9 +43,15 @@ setRenderer(() => {
   byId("misdeal").disabled = !state.can_misdeal;
 });
 
-function setStatus(which) {
+function setStatus(which, moving) {
   const status = byId("status");
   status.dataset.state = which;
+  if (which === "moving") {
+    delete status.dataset.i18n; // the hub's name is in it: not redrawn by i18n.apply()
+    status.dataset.hub = moving.hub;
+    status.textContent = movingText(moving.hub);
+    return;
+  }
   status.dataset.i18n = "console." + which;
   status.textContent = i18n.t("console." + which);
 }
@@ -72,7 +78,7 @@ function wire() {
   document.querySelector(".lang").replaceChildren(i18n.switcher());
   document.addEventListener("keydown", onKey);
   i18n.onChange(() => {
-    setStatus(byId("status").dataset.state);
+    setStatus(byId("status").dataset.state, { hub: byId("status").dataset.hub });
     sayAgain();
     render();
   });
@@ -85,6 +91,7 @@ for (const key of ["token", "table"]) if (params.get(key)) query[key] = params.g
 openFeed({
   path: "/ws/console",
   query,
+  table: document.body.dataset.table,
   onStatus: setStatus,
   onFrame: (ev) => {
     if (ev.type === "console") show(ev);

@@ -12,7 +12,7 @@
 // This is the page's entry module; its parts are under overlay/, the shared library under
 // lib/.
 
-import { openFeed } from "./lib/feed.js";
+import { movingText, openFeed } from "./lib/feed.js";
 import { exposeForTests, i18n } from "./lib/i18n.js";
 import { enqueue, startDelay } from "./overlay/delay.js";
 import { draw, redraw } from "./overlay/picture.js";
@@ -60,9 +60,14 @@ document.addEventListener("keydown", (e) => {
 i18n.apply();
 i18n.onChange(redraw);
 
-function setStatus(key) {
+function setStatus(key, moving) {
   document.body.dataset.status = key;
   const status = document.getElementById("status");
+  if (key === "moving") {
+    delete status.dataset.i18n; // the hub's name is in it: not redrawn by i18n.apply()
+    status.textContent = movingText(moving.hub);
+    return;
+  }
   status.dataset.i18n = "status." + key;
   status.textContent = i18n.t("status." + key);
 }
@@ -74,6 +79,7 @@ startSettings(query);
 openFeed({
   path: "/ws/overlay",
   query,
+  table: document.body.dataset.table,
   onStatus: setStatus,
   onFrame: (frame) => {
     if (frame.type === "snapshot") previewSnapshot(frame);

@@ -28,9 +28,11 @@ render();
 openFeed({
   path: "/ws/public",
   query: { table: document.body.dataset.table },
+  table: document.body.dataset.table,
   onFrame,
-  onStatus: (status) => {
+  onStatus: (status, moving) => {
     model.status = status;
+    model.movingTo = moving ? moving.hub : null;
     renderHeader();
   },
 });

@@ -16,7 +16,8 @@ export const model = {
   results: null, // {hand, pots: [PublicPotResult]}: the last hand's pots, winners named
   alerts: [], // the current hand's, newest first (security ones as the floor notice)
   names: new Map(), // seat -> the name last seen there (a player who busted keeps it)
-  status: "connecting",
+  status: "connecting", // the feed's: connecting, live, reconnecting, moving
+  movingTo: null, // the hub the page is moving to (its table is served there now)
 };
 
 /** Take a new clock state (its time_left is true now). */

@@ -8,6 +8,7 @@
 
 import { cardEl, unknownCardEl } from "../lib/cards.js";
 import { el } from "../lib/dom.js";
+import { movingText } from "../lib/feed.js";
 import { i18n as I } from "../lib/i18n.js";
 import { clockLeft, model } from "./model.js";
 import { renderSeats } from "./seats.js";
@@ -24,7 +25,8 @@ export function renderHeader() {
   hand.dataset.hand = r && r.hand ? String(r.hand) : "";
   const status = document.getElementById("status");
   status.dataset.state = model.status;
-  status.textContent = I.t("public.status." + model.status);
+  status.textContent =
+    model.status === "moving" ? movingText(model.movingTo) : I.t("public.status." + model.status);
 }
 
 /** Draw the board's cards (empty slots up to five) and the pot. */
