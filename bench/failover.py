@@ -18,8 +18,10 @@ with ``[cluster]`` (the default ``lease_seconds = 6``), rules on, live equity of
   kill until B serves the table (``/tables`` names B and ``/api/public`` answers there).
   Then the roles swap (the killed hub is started again and the next kill is of the
   other), ``--kills`` times;
-* **tables at once** — N tables on fresh logs: hub A takes all N (it alone is up, then
-  B starts), A is SIGKILLed, and the figure is until B serves the last of them.
+* **tables at once** — a room of 2N tables on fresh logs: hub A takes them all (it alone
+  is up), B starts and A hands it half, a table at a time (they even out their shares
+  between hands); the hub holding N is SIGKILLed, and the figure is until the other
+  serves the last of them.
 
 Each figure comes with B's own account — its log's ``serving after X s``, the time from
 its take of a table to serving it (the log opened, verified, restored from the newest
@@ -155,20 +157,72 @@ def until(check: Any, what: str, wait: float = WAIT) -> None:
     raise RuntimeError(f"waited {wait:.0f} s for {what}")
 
 
+def held(a: Hub, b: Hub) -> dict[str, str]:
+    """Which of the two hubs serves which table, as ``/tables`` of one of them says."""
+    listed = a._get("/tables") or b._get("/tables") or []
+    return {t["table"]: t["hub"] for t in listed if t.get("hub") in (a.name, b.name)}
+
+
+def settled(a: Hub, b: Hub, tables: list[str], quiet_s: float = 3.0) -> dict[str, str]:
+    """Who serves which table once every table is served and nothing moved for
+    ``quiet_s`` (the hubs even out their shares between hands)."""
+    last: dict[str, str] = {}
+    since = time.monotonic()
+    deadline = since + WAIT
+    while time.monotonic() < deadline:
+        now = held(a, b)
+        if now != last:
+            last, since = now, time.monotonic()
+        elif len(now) == len(tables) and time.monotonic() - since >= quiet_s:
+            return now
+        time.sleep(0.2)
+    raise RuntimeError(f"the room did not settle: {last}")
+
+
 def kill_and_time(a: Hub, b: Hub, tables: list[str]) -> dict[str, Any]:
-    """``a`` serves ``tables``, ``b`` is up: SIGKILL ``a``, time until ``b`` serves them."""
-    until(lambda: a.serves(tables), f"{a.name} to serve {len(tables)} tables")
-    seen = len(b.takes())
+    """Both up and every table served: SIGKILL the hub serving more of them, time until
+    the other serves them all."""
+    owners = settled(a, b, tables)
+    victim, other = (
+        (a, b) if sum(o == a.name for o in owners.values()) >= len(tables) / 2 else (b, a)
+    )
+    lost = sorted(t for t, o in owners.items() if o == victim.name)
+    seen = len(other.takes())
     killed = time.monotonic()
-    a.kill9()
-    until(lambda: b.serves(tables), f"{b.name} to take {len(tables)} tables")
+    victim.kill9()
+    until(lambda: other.serves(lost), f"{other.name} to take {len(lost)} tables")
     took = time.monotonic() - killed
-    new = b.takes()[seen:]
+    new = other.takes()[seen:]
+    victim.start()  # back, as the standby
     return {
+        "tables": len(lost),
         "failover_s": round(took, 2),
         "take_to_serve_s": round(max((s for _, s, _ in new), default=0.0), 3),
         "replayed": sum(n for *_, n in new),
     }
+
+
+def kill_rounds(
+    work: Path, pg_url: str, broker: MosquittoProcess, tables: list[str], kills: int
+) -> list[dict[str, Any]]:
+    """Hub A takes ``tables`` alone, hub B starts (the two even out their shares between
+    hands), then ``kills`` times: the hub serving more tables is SIGKILLed and timed
+    until the other serves its tables (:func:`kill_and_time`), then started again."""
+    kw = {"pg_url": pg_url, "broker_url": broker.url, "tables": tables}
+    a, b = Hub(work / "a", "hub-a", **kw), Hub(work / "b", "hub-b", **kw)
+    runs = []
+    try:
+        a.start()
+        until(lambda: a.serves(tables), f"hub-a to take {len(tables)} tables")
+        b.start()
+        for k in range(kills):
+            run = kill_and_time(a, b, tables)
+            runs.append(run)
+            print(f"  {len(tables)} tables, kill {k + 1}: {run}", file=sys.stderr, flush=True)
+    finally:
+        a.stop()
+        b.stop()
+    return runs
 
 
 def run_log_length(root: Path, pg: PostgresServer, broker: MosquittoProcess, hands: int,
@@ -180,22 +234,7 @@ def run_log_length(root: Path, pg: PostgresServer, broker: MosquittoProcess, han
     built = build(bench_config(state, 30.0), hands, seed, 0.03)
     url = pg.new_database()
     copied = copy_log(event_log_path(state, TABLE, several=False), TABLE, url)
-    kw = {"pg_url": url, "broker_url": broker.url, "tables": [TABLE]}
-    a, b = Hub(work / "a", "hub-a", **kw), Hub(work / "b", "hub-b", **kw)
-    runs = []
-    try:
-        a.start()
-        until(lambda: a.serves([TABLE]), "hub-a to take the table")
-        b.start()
-        for k in range(kills):
-            run = kill_and_time(a, b, [TABLE])
-            runs.append(run)
-            print(f"  kill {k + 1}: {run}", file=sys.stderr, flush=True)
-            a.start()  # back as the standby
-            a, b = b, a
-    finally:
-        a.stop()
-        b.stop()
+    runs = kill_rounds(work, url, broker, [TABLE], kills)
     return {
         "hands": hands,
         "inputs": built["inputs"],
@@ -208,26 +247,11 @@ def run_log_length(root: Path, pg: PostgresServer, broker: MosquittoProcess, han
 
 def run_tables(root: Path, pg: PostgresServer, broker: MosquittoProcess, n: int,
                kills: int) -> dict[str, Any]:  # fmt: skip
-    """The tables-at-once figure for ``n`` tables."""
+    """The tables-at-once figure for ``n`` tables: a room of ``2n``, shared by the two
+    hubs, the killed hub holding ``n`` of them."""
     work = root / f"tables{n}"
-    tables = [f"t{i}" for i in range(1, n + 1)]
-    url = pg.new_database()
-    kw = {"pg_url": url, "broker_url": broker.url, "tables": tables}
-    a, b = Hub(work / "a", "hub-a", **kw), Hub(work / "b", "hub-b", **kw)
-    runs = []
-    try:
-        a.start()
-        until(lambda: a.serves(tables), f"hub-a to take {n} tables")
-        b.start()
-        for k in range(kills):
-            run = kill_and_time(a, b, tables)
-            runs.append(run)
-            print(f"  {n} tables, kill {k + 1}: {run}", file=sys.stderr, flush=True)
-            a.start()
-            a, b = b, a
-    finally:
-        a.stop()
-        b.stop()
+    tables = [f"t{i}" for i in range(1, 2 * n + 1)]
+    runs = kill_rounds(work, pg.new_database(), broker, tables, kills)
     return {
         "tables": n,
         "runs": runs,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -30,10 +29,10 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import paho.mqtt.client as paho
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
 from feltwire.deck import simulated_deck
 from tests.support.cluster import (
+    ReadsListener,
     RoomDealer,
     RoomHub,
     nodes_for,
@@ -90,28 +89,16 @@ shows, and every hole card the overlay draws on a plate with the browser's time 
 appeared."""
 
 
-class HoleReads:
+class HoleReads(ReadsListener):
     """Every read the node publishes on the seats' antennas (subscribed before it starts):
     for each (seat, card), the node's times (``ts``) of the reads that had it there."""
 
     def __init__(self, port: int) -> None:
         self.deck = simulated_deck()
         self.reads: dict[tuple[int, str], list[float]] = {}
-        self._lock = threading.Lock()
-        subscribed = threading.Event()
-        self.client = paho.Client(
-            callback_api_version=CallbackAPIVersion.VERSION2, client_id="hole-reads"
-        )
-        self.client.on_connect = lambda c, *_: c.subscribe(
-            "feltwire/v1/+/node/+/reader/+/tags", qos=1
-        )
-        self.client.on_subscribe = lambda *_: subscribed.set()
-        self.client.on_message = self._message
-        self.client.connect("127.0.0.1", port)
-        self.client.loop_start()
-        assert subscribed.wait(10), "no SUBACK from the broker"
+        super().__init__(port, "hole-reads")
 
-    def _message(self, _c: object, _u: object, message: paho.MQTTMessage) -> None:
+    def heard(self, message: paho.MQTTMessage) -> None:
         body = json.loads(message.payload)
         reader = str(body["reader"])
         if not reader.startswith("seat"):
@@ -127,10 +114,6 @@ class HoleReads:
         with self._lock:
             times = self.reads.get((seat, card))
             return min(times) if times else None
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
 
 
 class Seen:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,16 +102,8 @@ class RoomHub(HubProc):
         super().__init__(config, port, log)
         self.name = name
 
-    def _serving(self, offset: int) -> bool:
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            assert self.proc is not None
-            if self.proc.poll() is not None:
-                return False
-            if get_json(f"{self.url}/healthz") is not None:
-                return True
-            time.sleep(0.05)
-        pytest.fail(f"waited for the hub's web server:\n{self.log.read_text()[-4000:]}")
+    def answers(self) -> bool:
+        return get_json(f"{self.url}/healthz") is not None
 
     def tables(self) -> list[dict[str, Any]] | None:
         """``/tables`` as this hub answers it (None: it does not answer)."""
@@ -228,28 +221,44 @@ class RoomDealer:
             self._thread.join(30)
 
 
-class Witness:
-    """A subscriber of every table's reader topics (QoS 1, from before the nodes start):
-    every read published, as (table, node, seq) — the node's retained repeats at
-    connect excepted."""
+class ReadsListener(ABC):
+    """A paho client subscribed (QoS 1) to every table's reader topics on the broker at
+    ``port`` — subscribed when the constructor returns, so before the nodes start — each
+    message handed to :meth:`heard` (in paho's thread)."""
 
-    def __init__(self, port: int) -> None:
-        self.seen: set[tuple[str, str, int]] = set()
+    def __init__(self, port: int, client_id: str) -> None:
         self._lock = threading.Lock()
         subscribed = threading.Event()
         self.client = paho.Client(
-            callback_api_version=CallbackAPIVersion.VERSION2, client_id="witness"
+            callback_api_version=CallbackAPIVersion.VERSION2, client_id=client_id
         )
         self.client.on_connect = lambda c, *_: c.subscribe(
             "feltwire/v1/+/node/+/reader/+/tags", qos=1
         )
         self.client.on_subscribe = lambda *_: subscribed.set()
-        self.client.on_message = self._message
+        self.client.on_message = lambda _c, _u, message: self.heard(message)
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
         assert subscribed.wait(10), "no SUBACK from the broker"
 
-    def _message(self, _c: object, _u: object, message: paho.MQTTMessage) -> None:
+    @abstractmethod
+    def heard(self, message: paho.MQTTMessage) -> None:
+        """One read published (paho's thread)."""
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+class Witness(ReadsListener):
+    """Every read published, as (table, node, seq) — the node's retained repeats at
+    connect excepted."""
+
+    def __init__(self, port: int) -> None:
+        self.seen: set[tuple[str, str, int]] = set()
+        super().__init__(port, "witness")
+
+    def heard(self, message: paho.MQTTMessage) -> None:
         if message.retain:
             return
         body = json.loads(message.payload)
@@ -260,10 +269,6 @@ class Witness:
     def reads(self, table: str) -> set[tuple[str, int]]:
         with self._lock:
             return {(n, s) for t, n, s in self.seen if t == table}
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
 
 
 def logged(pg_url: str, table: str) -> list[tuple[int, str, dict[str, Any], int]]:

@@ -237,10 +237,14 @@ class HubProc(Proc):
             assert self.proc is not None
             if self.proc.poll() is not None:
                 return False
-            if BANNER in self.log.read_bytes()[offset:] and self.public() is not None:
+            if BANNER in self.log.read_bytes()[offset:] and self.answers():
                 return True
             time.sleep(0.05)
         pytest.fail(f"waited for the hub's web server:\n{self.log.read_text()[-4000:]}")
+
+    def answers(self) -> bool:
+        """Whether the started hub serves its pages (``/api/public`` answers)."""
+        return self.public() is not None
 
     def _move_to(self, port: int) -> None:
         """Serve on ``port`` from the next start (the config's ``[web] port``)."""
