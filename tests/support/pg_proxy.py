@@ -119,12 +119,12 @@ class PgProxy:
                 continue
             with self._lock:
                 self._pairs.append((client, server))
-            swallow = threading.Event()
+            swallow, done = threading.Event(), threading.Event()
             threading.Thread(
-                target=self._upstream, args=(client, server, swallow), daemon=True
+                target=self._upstream, args=(client, server, swallow, done), daemon=True
             ).start()
             threading.Thread(
-                target=self._downstream, args=(client, server, swallow), daemon=True
+                target=self._downstream, args=(client, server, swallow, done), daemon=True
             ).start()
 
     def _take_cut(self, kind: bytes, raw: bytes) -> tuple[Cut, Callable[[], None] | None] | None:
@@ -137,7 +137,11 @@ class PgProxy:
         return cut
 
     def _upstream(
-        self, client: socket.socket, server: socket.socket, swallow: threading.Event
+        self,
+        client: socket.socket,
+        server: socket.socket,
+        swallow: threading.Event,
+        done: threading.Event,
     ) -> None:
         """Client → server, message by message, cutting at an armed COMMIT."""
         stream = _Stream(client)
@@ -153,36 +157,45 @@ class PgProxy:
                 return
             kind, raw = got
             cut = self._take_cut(kind, raw)
+            if cut is not None:  # the client is cut off by this side alone, after `then`
+                swallow.set()
             if cut is not None and cut[0] == "before":
                 _close(server)  # the server never sees the COMMIT: it rolls back
                 if cut[1] is not None:
                     cut[1]()
                 _close(client)
                 return
-            if cut is not None:  # "after": the server commits, the client never hears
-                swallow.set()
-            try:
+            try:  # "after": the server commits, the client never hears
                 server.sendall(raw)
             except OSError:
                 _close(client, server)
                 return
-            if cut is not None and cut[1] is not None:
-                cut[1]()
+            if cut is not None:
+                if cut[1] is not None:
+                    cut[1]()
+                done.set()
 
     def _downstream(
-        self, client: socket.socket, server: socket.socket, swallow: threading.Event
+        self,
+        client: socket.socket,
+        server: socket.socket,
+        swallow: threading.Event,
+        done: threading.Event,
     ) -> None:
         """Server → client, message by message; after an armed COMMIT went up, nothing more:
-        the connection is cut once the server said it is ready again (committed)."""
+        the connection is cut once the server said it is ready again (committed) and
+        ``then`` ran — never sooner, or the client could look again before it had."""
         stream = _Stream(server)
         while True:
             got = stream.message()
             if got is None:
-                _close(client, server)
+                if not swallow.is_set():  # a cut: the upstream side closes the client
+                    _close(client, server)
                 return
             kind, raw = got
             if swallow.is_set():
                 if kind == b"Z":  # ReadyForQuery: the COMMIT is done
+                    done.wait(10)
                     _close(server, client)
                     return
                 continue
