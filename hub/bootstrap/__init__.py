@@ -314,6 +314,13 @@ async def start_hub(
     server = _Server(server_config(app, config.web, access_log=access_log))
     build.workers = workers = _equity_workers(config, room.services, len(tables))
     tasks: list[asyncio.Task[None]] = [asyncio.create_task(server.serve(), name="web")]
+    # the web server first: a port it cannot bind stops the start before any table's
+    # link or work runs (nothing to wind down but the web task)
+    while not server.started:
+        if tasks[0].done():
+            tasks[0].result()
+            raise RuntimeError(f"web server could not start on {config.web.host}:{config.web.port}")
+        await asyncio.sleep(0.01)
     if workers is not None:  # forkserver and a first worker: tables built, off the loop
         tasks.append(asyncio.create_task(asyncio.to_thread(workers.start), name="equity-start"))
     for table in tables:
@@ -324,11 +331,6 @@ async def start_hub(
         tasks.append(
             asyncio.create_task(run_retention(hands, config.hands, clock), name="retention")
         )
-    while not server.started:
-        if tasks[0].done():
-            tasks[0].result()
-            raise RuntimeError(f"web server could not start on {config.web.host}:{config.web.port}")
-        await asyncio.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
     host = config.web.host if config.web.host not in ("0.0.0.0", "::") else "127.0.0.1"
     if keeper is not None:
