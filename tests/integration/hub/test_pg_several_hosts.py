@@ -8,12 +8,14 @@ its own URL parser takes one ``host:port``, so the URL goes to libpq whole) — 
 reaches the primary even when the standby and a dead host are listed before it. When
 the primary dies, each refuses (nothing written) until the standby is promoted; then
 the same objects, not reopened, write on the promoted server, where everything they
-were told was written is (the standby was synchronous). On the tests' own servers
+were told was written is (the standby was synchronous). And the price of a synchronous
+standby: while it is gone, every commit waits for it. On the tests' own servers
 (:func:`tests.support.postgres.replicated_postgres`).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import psycopg
@@ -143,3 +145,37 @@ def test_a_urls_own_connect_timeout_is_each_hosts(
                 assert raw.info.get_parameters()["connect_timeout"] == expected
         finally:
             store.close()
+
+
+def test_a_lost_synchronous_standby_holds_every_commit_until_the_primary_stops_waiting(
+    servers: tuple[PostgresServer, PostgresServer],
+) -> None:
+    """The other side of a synchronous standby: with it gone, the primary waits for it
+    at every commit — the append neither fails nor returns (no ``statement_timeout``
+    ends a commit's wait for its standby) — until the standby is back or an operator
+    drops it from ``synchronous_standby_names``; then the append returns, written."""
+    primary, standby = servers
+    url = primary.hosts_url(primary.new_database().rsplit("/", 1)[1], standby)
+    log = PgEventLog(url, "t1")
+    try:
+        log.append_many([tick(1)])
+        standby.kill()
+        done = threading.Event()
+        failed: list[BaseException] = []
+
+        def append() -> None:
+            try:
+                log.append_many([tick(2)])
+            except BaseException as exc:  # told to the test
+                failed.append(exc)
+            done.set()
+
+        threading.Thread(target=append, daemon=True).start()
+        assert not done.wait(3), failed  # held: the commit waits for the standby
+        with psycopg.connect(primary.url(), autocommit=True) as admin:
+            admin.execute("ALTER SYSTEM SET synchronous_standby_names = ''")
+            admin.execute("SELECT pg_reload_conf()")
+        assert done.wait(30) and not failed, failed
+        assert log.last_seq == 2
+    finally:
+        log.close()
