@@ -15,8 +15,11 @@ standby: while it is gone, every commit waits for it. On the tests' own servers
 
 from __future__ import annotations
 
+import re
 import threading
+import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -179,3 +182,25 @@ def test_a_lost_synchronous_standby_holds_every_commit_until_the_primary_stops_w
         assert log.last_seq == 2
     finally:
         log.close()
+
+
+def test_the_casino_url_of_the_docs_is_one_the_hub_takes() -> None:
+    """docs/scaling.md's URL of every server validates as ``event_log_url`` and is read
+    by libpq as its hosts, each with the read-write check and the timeout."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    from feltwire.config import parse_config
+    from hub.adapters.eventlog.pg_schema import connect_params, safe_url
+    from hub.config import HubConfig
+
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "scaling.md").read_text()
+    found = re.search(r"\*\*One URL of every server\*\*.*?```toml\n(.*?)```", docs, re.S)
+    assert found, "no URL example in docs/scaling.md's casino section"
+    config = parse_config(HubConfig, tomllib.loads(found.group(1)), source="docs/scaling.md")
+    url = config.event_log_url
+    assert url is not None
+    params = conninfo_to_dict(url)
+    assert (params["host"], params["port"]) == ("db1.club,db2.club", "5432,5432")
+    assert params["target_session_attrs"] == "read-write"
+    assert connect_params(url)["options"] and "connect_timeout" not in connect_params(url)
+    assert safe_url(url) == url  # no password in it to hide
