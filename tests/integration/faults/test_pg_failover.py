@@ -84,9 +84,9 @@ class TimedWitness(Witness):
         self._times = threading.Lock()
         super().__init__(port)
 
-    def _message(self, c: object, u: object, message: paho.MQTTMessage) -> None:
+    def heard(self, message: paho.MQTTMessage) -> None:
         seen = time.time()
-        super()._message(c, u, message)
+        super().heard(message)
         if not message.retain:
             body = json.loads(message.payload)
             key = (message.topic.split("/")[2], str(body["node"]), int(body["seq"]))
