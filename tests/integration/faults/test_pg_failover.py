@@ -187,7 +187,9 @@ def test_the_primary_killed_mid_hand_the_standby_promoted_the_room_goes_on(
     there = _chains(on_standby)
     assert {k: there.get(k) for k in held} == held
     # what the tables went through: from the kill to each one's first write on the standby
-    lost = {h.name: sorted(set(re.findall(r"lost table (\w+):", h.log.read_text()))) for h in hubs}
+    said = {h.name: h.log.read_text() for h in hubs}
+    lost = {n: sorted(set(re.findall(r"lost table (\w+): (?!handed)", t))) for n, t in said.items()}
+    handed = {n: sorted(set(re.findall(r"lost table (\w+): handed", t))) for n, t in said.items()}
     first = {t: _first_write_after(on_standby, t, promoting_wall) for t in TABLES}
     missing = {t: witness.reads(t) - set(logged_reads(on_standby, t)) for t in TABLES}
     print(
@@ -196,7 +198,8 @@ def test_the_primary_killed_mid_hand_the_standby_promoted_the_room_goes_on(
             f"{t} {first[t]['read'] - killed_wall:.1f} s ({served[t]}→{after.get(t)})"
             for t in TABLES
         )
-        + f"; tables lost by a hub meanwhile: {lost}; reads refused in the outage: "
+        + f"; tables lost by a hub meanwhile: {lost}, handed over after: {handed}; "
+        + "reads refused in the outage: "
         + str({t: len(m) for t, m in missing.items()})
     )
     for table in TABLES:
