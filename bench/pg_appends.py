@@ -5,6 +5,7 @@ PostgreSQL server carries.
     .venv/bin/python bench/pg_appends.py                          # 1, 10, 50 tables
     .venv/bin/python bench/pg_appends.py --tables 1,50,200 --inputs 400 --repeats 3
     .venv/bin/python bench/pg_appends.py --pg-url postgresql://postgres@127.0.0.1/test
+    .venv/bin/python bench/pg_appends.py --standby sync           # a casino's primary
 
 For each number of tables N, N threads — each a table's log writer, as a hub runs one
 per table — append ``--inputs`` inputs each, one transaction per input (a read as the
@@ -16,8 +17,10 @@ appends a second over all tables, each append's p50 / p99 in ms, and the fenced 
 rate as a share of the unfenced one. The server is the bench's own
 (:class:`tests.support.postgres.PostgresServer` with ``durable=True``: PostgreSQL's
 defaults, ``fsync`` and ``synchronous_commit`` on), or ``--pg-url``'s (a database made
-there per run). Figures are medians of ``--repeats`` runs; fenced and unfenced runs
-alternate.
+there per run); with ``--standby sync`` (or ``async``) the bench's server has a
+streaming standby of its own (:meth:`PostgresServer.add_standby`) — ``sync``: every
+commit waits until the standby has it on disk, as a casino's primary does. Figures are
+medians of ``--repeats`` runs; fenced and unfenced runs alternate.
 """
 
 from __future__ import annotations
@@ -102,6 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inputs", type=int, default=300, help="inputs each table appends")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure (medians)")
     parser.add_argument("--pg-url", help="a PostgreSQL server to use instead of the bench's own")
+    parser.add_argument(
+        "--standby",
+        choices=("none", "sync", "async"),
+        default="none",
+        help="the bench's own server with a streaming standby (sync: each commit waits for it)",
+    )
     opt = parser.parse_args(argv)
     counts = [int(n) for n in opt.tables.split(",") if n]
     with ExitStack() as stack:
@@ -113,15 +122,18 @@ def main(argv: list[str] | None = None) -> int:
                 print("no PostgreSQL binaries (apt-get install postgresql)", file=sys.stderr)
                 return 2
             server = PostgresServer(bindir, durable=True, max_connections=max(counts) + 20)
-            server.start()
             stack.callback(server.stop)
+            server.start()
+            if opt.standby != "none":
+                server.add_standby(synchronous=opt.standby == "sync")
             server_url = server.url()
         with psycopg.connect(server_url) as db:
             version = db.execute("SHOW server_version").fetchone()
         print(
             f"machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
             f"{platform.python_version()}, PostgreSQL {version[0] if version else '?'}, "
-            f"load {os.getloadavg()[0]:.2f}; {opt.inputs} inputs a table, one commit each, "
+            f"load {os.getloadavg()[0]:.2f}; standby: {opt.standby}; "
+            f"{opt.inputs} inputs a table, one commit each, "
             f"{opt.repeats} run(s) each (lease {LEASE_S} s in the hub; here an hour)"
         )
         head = f"{'tables':>6} {'mode':9} {'appends/s':>10} {'p50 ms':>7} {'p99 ms':>7}"

@@ -630,7 +630,8 @@ class HubConfig(ConfigModel):
         description=(
             "where the tables' event logs are: unset = SQLite files in state_dir; "
             "postgresql://user:password@host:5432/db = a PostgreSQL database, every table's "
-            "log in it (the postgres extra; docs/scaling.md)"
+            "log in it (the postgres extra; docs/scaling.md); a primary and its standbys: "
+            "postgresql://user@db1:5432,db2:5432/db?target_session_attrs=read-write"
         ),
     )
     event_log_sync: Literal["full", "normal"] = Field(

@@ -86,12 +86,10 @@ from hub.adapters.eventlog.leases import LeaseLost
 from hub.adapters.eventlog.pg_schema import (
     FENCED,
     INSERT,
-    PG_OPTIONS,
     PG_SCHEMA_VERSION,
     SCHEMA,
     connect,
     create_schema,
-    driver_url,
     safe_url,
 )
 from hub.adapters.eventlog.report import EventLogDamaged, inputs_text
@@ -237,9 +235,7 @@ def last_input(url: str, table: str) -> int:
 
     where = safe_url(url)
     try:
-        with psycopg.connect(
-            driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
-        ) as conn:
+        with connect(url, where) as conn:
             (found,) = conn.execute("SELECT to_regclass('event_inputs')").fetchone() or (None,)
             if found is None:
                 return 0
@@ -296,9 +292,7 @@ def check_url(url: str, table: str) -> PgReport:
 
     where = safe_url(url)
     try:
-        with psycopg.connect(
-            driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
-        ) as conn:
+        with connect(url, where) as conn:
             (found,) = conn.execute("SELECT to_regclass('event_inputs')").fetchone() or (None,)
             if found is None:
                 return PgReport(where, table, 0)

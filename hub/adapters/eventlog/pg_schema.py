@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # psycopg (the `postgres` extra) is imported only by a hub th
     import psycopg
 
 __all__ = [
+    "CONNECT_TIMEOUT_S",
     "FENCED",
     "INSERT",
     "LEASE_SCHEMA",
@@ -22,6 +23,7 @@ __all__ = [
     "SCHEMA",
     "SCHEMA_LOCK",
     "connect",
+    "connect_params",
     "create_schema",
     "driver_url",
     "safe_url",
@@ -133,20 +135,30 @@ log's tables)."""
 
 
 def safe_url(url: str) -> str:
-    """``url`` without its password, for messages and log lines.
+    """``url`` without its password, for messages and log lines: the user's
+    ``:password``, and a ``password=`` parameter. A URL of several hosts (a primary and
+    its standbys) keeps them all.
 
     >>> safe_url("postgresql://hub:secret@db.local:5432/felt")
     'postgresql://hub@db.local:5432/felt'
     >>> safe_url("postgresql:///felt")
     'postgresql:///felt'
+    >>> safe_url("postgresql://hub:secret@db1:5432,db2:5432/felt?target_session_attrs=read-write")
+    'postgresql://hub@db1:5432,db2:5432/felt?target_session_attrs=read-write'
+    >>> safe_url("postgresql://db1,db2/felt?user=hub&password=secret&connect_timeout=3")
+    'postgresql://db1,db2/felt?user=hub&connect_timeout=3'
     """
     scheme, sep, rest = url.partition("://")
     if not sep:
         return url
     auth, at, host = rest.partition("@")
-    if not at:
-        return url
-    return f"{scheme}://{auth.partition(':')[0]}@{host}"
+    if at:
+        rest = f"{auth.partition(':')[0]}@{host}"
+    path, q, query = rest.partition("?")
+    if q:
+        kept = [p for p in query.split("&") if not p.startswith("password=")]
+        rest = f"{path}?{'&'.join(kept)}" if kept else path
+    return f"{scheme}://{rest}"
 
 
 def driver_url(url: str) -> str:
@@ -157,15 +169,33 @@ def driver_url(url: str) -> str:
     return url
 
 
+CONNECT_TIMEOUT_S = 10
+"""How long a connection to one host may take (libpq's ``connect_timeout``) unless the
+URL says (``?connect_timeout=3``: with several hosts it is each host's; psycopg takes
+at least 2 s)."""
+
+
+def connect_params(url: str) -> dict[str, Any]:
+    """What :func:`psycopg.connect` takes for the log's database at ``url`` besides the
+    URL: the session limits (:data:`PG_OPTIONS`), and :data:`CONNECT_TIMEOUT_S` unless
+    the URL has its own ``connect_timeout``. ``url`` is libpq's own (several hosts and
+    ``target_session_attrs`` included: psycopg hands it to libpq host by host)."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    params: dict[str, Any] = {"options": PG_OPTIONS}
+    if "connect_timeout" not in conninfo_to_dict(driver_url(url)):
+        params["connect_timeout"] = CONNECT_TIMEOUT_S
+    return params
+
+
 def connect(url: str, where: str) -> psycopg.Connection[tuple[Any, ...]]:
     """An autocommit connection to the log's database with its session limits
-    (:data:`PG_OPTIONS`); :class:`EventLogError` when the server cannot be reached."""
+    (:func:`connect_params`); :class:`EventLogError` when the server cannot be reached
+    (or ``url`` is none libpq takes)."""
     import psycopg
 
     try:
-        return psycopg.connect(
-            driver_url(url), autocommit=True, connect_timeout=10, options=PG_OPTIONS
-        )
+        return psycopg.connect(driver_url(url), autocommit=True, **connect_params(url))
     except psycopg.Error as exc:
         raise EventLogError(f"event log {where}: {exc}") from exc
 

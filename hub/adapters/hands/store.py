@@ -15,7 +15,10 @@ created 0600: it holds hole cards; WAL, foreign keys on) or ``postgresql://…``
 3, the ``postgres`` extra; written as ``postgresql+psycopg://`` or plain
 ``postgresql://``). Several hubs may share one PostgreSQL database: a migration there
 runs under an advisory lock, and the people (``players``) are inserted with
-``ON CONFLICT DO NOTHING``.
+``ON CONFLICT DO NOTHING``. A URL of several hosts — a primary and its standbys,
+``postgresql://db1:5432,db2:5432/feltwire?target_session_attrs=read-write`` — goes to
+libpq whole, as the event log's does (SQLAlchemy's URL takes one host): each host is
+tried in turn, and only the one that takes writes is kept.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import contextlib
 import dataclasses
 import logging
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -71,6 +75,41 @@ def _driver_url(url: str) -> str:
     return url
 
 
+def _several_hosts(driver: str) -> str | None:
+    """The libpq URL of a ``postgresql+psycopg://`` URL that names several hosts
+    (``h1:5432,h2:5432``) — SQLAlchemy's URL parser takes one ``host:port``, libpq a list
+    —; None for any other URL.
+
+    >>> _several_hosts("postgresql+psycopg://hub@db1:5432,db2:5432/felt?target_session_attrs=read-write")
+    'postgresql://hub@db1:5432,db2:5432/felt?target_session_attrs=read-write'
+    >>> _several_hosts("postgresql+psycopg://hub:p,w@db1:5432/felt") is None
+    True
+    """
+    prefix = "postgresql+psycopg://"
+    if not driver.startswith(prefix):
+        return None
+    rest = driver[len(prefix) :]
+    netloc = re.split(r"[/?]", rest, maxsplit=1)[0]
+    if "," not in netloc.rpartition("@")[2]:
+        return None
+    return "postgresql://" + rest
+
+
+def _without_password(url: str) -> str:
+    """``url`` with no password (for messages): the user's ``:password`` dropped, and a
+    ``password=`` parameter.
+
+    >>> _without_password("postgresql://hub:secret@db1,db2/felt?password=x&sslmode=require")
+    'postgresql://hub@db1,db2/felt?sslmode=require'
+    """
+    scheme, sep, rest = url.partition("://")
+    auth, at, hosts = rest.rpartition("@")
+    if at:
+        rest = f"{auth.partition(':')[0]}@{hosts}"
+    rest = re.sub(r"(?<=[?&])password=[^&]*(&|$)", "", rest).rstrip("?&")
+    return f"{scheme}{sep}{rest}"
+
+
 def _sqlite_pragmas(dbapi: Any, _record: Any) -> None:
     cursor = dbapi.cursor()
     try:
@@ -94,10 +133,21 @@ class HandStore:
         """Open (create) the store at ``url`` and migrate its schema to the newest.
         :class:`~hub.app.errors.HandStoreError` when it cannot be reached or migrated."""
         driver = _driver_url(url)
+        several = _several_hosts(driver)
+        connect_args: dict[str, Any] = {}
         try:
+            if several is not None:  # libpq parses it; SQLAlchemy's URL names only the driver
+                from psycopg.conninfo import conninfo_to_dict
+
+                driver, connect_args = "postgresql+psycopg://", conninfo_to_dict(several)
             parsed = make_url(driver)
+        except ImportError as exc:  # psycopg without the postgres extra
+            raise HandStoreError(f"hands store {_without_password(url)}: {exc}") from exc
         except Exception as exc:
-            raise HandStoreError(f"hands store: {url!r} is no database URL ({exc})") from exc
+            raise HandStoreError(
+                f"hands store: {_without_password(url)!r} is no database URL ({exc})"
+            ) from exc
+        where = repr(parsed) if several is None else _without_password(several)
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             path = Path(parsed.database or "")
             try:
@@ -108,15 +158,18 @@ class HandStore:
                     path.chmod(0o600)  # a looser file is tightened: it holds hole cards
             except OSError as exc:  # a file where the directory should be, no permission
                 raise HandStoreError(f"hands store {path}: {exc}") from exc
-        connect_args: dict[str, Any] = {}
         if parsed.get_backend_name() == "postgresql":
             # a server that hangs or a lock held elsewhere fails a write (tried again
-            # later) instead of holding the table's writer, or a stopping hub, forever
-            connect_args = {"connect_timeout": 10, "options": PG_TIMEOUTS}
+            # later) instead of holding the table's writer, or a stopping hub, forever;
+            # a connect_timeout of the URL's own (each host's, with several) is kept
+            limits: dict[str, Any] = {"options": PG_TIMEOUTS}
+            if "connect_timeout" not in connect_args and "connect_timeout" not in parsed.query:
+                limits["connect_timeout"] = 10
+            connect_args |= limits
         try:
             engine = create_engine(driver, pool_pre_ping=True, connect_args=connect_args)
         except Exception as exc:  # a driver missing (psycopg without the postgres extra)
-            raise HandStoreError(f"hands store {parsed!r}: {exc}") from exc
+            raise HandStoreError(f"hands store {where}: {exc}") from exc
         store = cls(engine)
         try:
             if engine.dialect.name == "sqlite":
@@ -126,7 +179,7 @@ class HandStore:
             store.migrate()
         except SQLAlchemyError as exc:
             engine.dispose()
-            raise HandStoreError(f"hands store {parsed!r}: {exc}") from exc
+            raise HandStoreError(f"hands store {where}: {exc}") from exc
         return store
 
     def migrate(self) -> None:
