@@ -21,12 +21,28 @@ from feltwire.errors import ProtocolError
 TOPIC_PREFIX: Final = "feltwire/v1"
 
 HUB_CLIENT_ID_PREFIX: Final = "feltwire-hub-"
-"""The hub's MQTT client ids: ``feltwire-hub-<table>``, one persistent session per table
-(whichever hub serves the table connects it)."""
+"""What the hub's MQTT client ids begin with (:func:`hub_client_id`)."""
 
 ID_PATTERN: Final = r"^[A-Za-z0-9_-]{1,32}$"
 """What a table, node, reader or button id may be: 1-32 of A-Z a-z 0-9 _ -."""
 _ID_RE: Final = re.compile(ID_PATTERN)
+
+
+def hub_client_id(table: str, *, alone: bool = False) -> str:
+    """The client id, and so the persistent session, of the hub's connection for
+    ``table``.
+
+    In a room of several hubs each table has a session of its own, ``feltwire-hub-<table>``,
+    which whichever hub serves the table connects (the reads queued in it move with the
+    table). A hub alone has one connection for all of its tables, on the session
+    ``feltwire-hub-.<table>`` named after its first table: the dot, which no table id has,
+    keeps it apart from every table's own.
+
+    >>> hub_client_id("t1"), hub_client_id("t1", alone=True)
+    ('feltwire-hub-t1', 'feltwire-hub-.t1')
+    """
+    return f"{HUB_CLIENT_ID_PREFIX}{'.' if alone else ''}{table}"
+
 
 MAX_SEATS: Final = 10
 
@@ -215,6 +231,7 @@ __all__ = [
     "alerts_topic",
     "availability_topic",
     "button_topic",
+    "hub_client_id",
     "light_set_topic",
     "parse_topic",
     "public_topic",

@@ -1,26 +1,36 @@
-"""The hub's MQTT connections: one client (aiomqtt) per table served, on the table's own
-persistent session, that feeds the table's application, reconnects when the broker goes
-away and sends what the table queues (light commands, alerts, the public topic).
+"""The hub's MQTT connections (aiomqtt): they feed each table's application, reconnect
+when the broker goes away and send what each table queues (light commands, alerts, the
+public topic).
 
-:func:`run_table_link` is the adapter the composition root starts for each table it
-serves (and stops when the hub stops serving it); each table's
-:class:`~hub.app.table_app.TableApp` only sees the messages of its own table.
+A hub alone (no ``[cluster]``) links all of its tables over **one** connection
+(:class:`HubLink`), on one persistent session. A hub in a room of several hubs links each
+table it serves over a connection of its own (:func:`run_table_link`), on the table's
+own persistent session, which moves with the table from hub to hub. Either way the
+composition root starts one link per table it serves (and stops it when the hub stops
+serving the table), and each table's :class:`~hub.app.table_app.TableApp` only sees the
+messages of its own table, acknowledged to the broker once they are in its event log.
+
+Why not a connection per table everywhere: at 50 tables on one hub, 50 connections cost
+the read → overlay path five times its median against one (``bench/room.py``;
+docs/benchmarks.md) — a price only a room of several hubs, whose tables move, has a
+reason to pay.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 import aiomqtt
 import paho.mqtt.client as mqtt
 
 from feltwire.brokers import BrokerRotation
 from feltwire.config import MqttUrl
-from feltwire.protocol import HUB_CLIENT_ID_PREFIX, TOPIC_PREFIX, reader_tags_filter
+from feltwire.protocol import TOPIC_PREFIX, hub_client_id, reader_tags_filter
 from hub.app.errors import LogUnavailable
 from hub.app.table_app import TableApp
 from hub.config import EVENT_LOG_BATCH, TlsFiles
@@ -28,31 +38,191 @@ from hub.config import EVENT_LOG_BATCH, TlsFiles
 log = logging.getLogger(__name__)
 
 
-async def run_mqtt(
-    services: TableApp | Mapping[str, TableApp],
-    broker: MqttUrl | Sequence[MqttUrl],
-    *,
-    keepalive: int = 15,
-    tls: TlsFiles | None = None,
-    max_batch: int = EVENT_LOG_BATCH,
-) -> None:
-    """Link every table of ``services`` to the broker (:func:`run_table_link` each, side
-    by side) until cancelled."""
-    tables = [services] if isinstance(services, TableApp) else list(services.values())
-    if not tables:
-        raise ValueError("run_mqtt needs at least one table")
-    links = [
-        asyncio.create_task(
-            run_table_link(t, broker, keepalive=keepalive, tls=tls, max_batch=max_batch),
-            name=f"mqtt-{t.table}",
-        )
-        for t in tables
+_FILTERS_PER_SUBSCRIBE = 64
+"""Topic filters per SUBSCRIBE packet (a hub of many tables subscribes in a few packets)."""
+
+
+def _filters(table: str) -> list[tuple[str, int]]:
+    """What the hub subscribes to for ``table`` (QoS 1): its readers' inventories, its
+    buttons, and its nodes' availability (``online``/``offline``, their last will)."""
+    return [
+        (reader_tags_filter(table), 1),
+        (f"{TOPIC_PREFIX}/{table}/node/+/button", 1),
+        (f"{TOPIC_PREFIX}/{table}/node/+/availability", 1),
     ]
-    try:
-        await asyncio.gather(*links)
-    finally:
-        for link in links:
-            link.cancel()
+
+
+def _tls_params(brokers: Sequence[MqttUrl], tls: TlsFiles | None) -> aiomqtt.TLSParameters | None:
+    """TLS for ``mqtts://`` (a list's brokers: all or none, :func:`parse_mqtt_urls`): the
+    broker's certificate checked against ``tls.ca_file`` (unset: the system CAs), and
+    ``tls.cert_file``/``key_file`` proving the hub under mutual TLS."""
+    if not brokers[0].tls:
+        return None
+    files = tls if tls is not None else TlsFiles()
+    return aiomqtt.TLSParameters(
+        ca_certs=str(files.ca_file) if files.ca_file is not None else None,
+        certfile=str(files.cert_file) if files.cert_file is not None else None,
+        keyfile=str(files.key_file) if files.key_file is not None else None,
+        cert_reqs=ssl.CERT_REQUIRED,
+    )
+
+
+def _client(
+    broker: MqttUrl,
+    identifier: str,
+    keepalive: int,
+    tls_params: aiomqtt.TLSParameters | None,
+) -> aiomqtt.Client:
+    """A client on the persistent session ``identifier`` (the broker queues the reads
+    while no hub takes them), acknowledging each message only when told
+    (:class:`Acks`: once its input is logged)."""
+    client = aiomqtt.Client(
+        broker.host,
+        broker.port,
+        username=broker.username,
+        password=broker.password,
+        identifier=identifier,
+        clean_session=False,
+        keepalive=keepalive,
+        tls_params=tls_params,
+        protocol=aiomqtt.ProtocolVersion.V311,
+        max_queued_incoming_messages=100_000,
+    )
+    # aiomqtt's paho client, driven by this event loop; before CONNECT: the queued reads
+    # come at once
+    client._client.manual_ack_set(True)
+    return client
+
+
+async def _subscribe(client: aiomqtt.Client, filters: list[tuple[str, int]]) -> None:
+    """Subscribe to ``filters`` in a few packets, logging what the broker refused."""
+    for i in range(0, len(filters), _FILTERS_PER_SUBSCRIBE):
+        chunk = filters[i : i + _FILTERS_PER_SUBSCRIBE]
+        _check_granted(chunk, await client.subscribe(chunk))
+
+
+class HubLink:
+    """The MQTT link of a hub alone (no ``[cluster]``): one connection for every table it
+    serves, on one persistent session (:func:`~feltwire.protocol.hub_client_id` of its
+    first table, ``alone``); :meth:`run_table` is each table's link.
+
+    Each message goes to the inbox of the table its topic names (a topic of no table
+    served here goes to the first table, whose ingest refuses it as ``bad_topic``) and is
+    acknowledged once its input is logged (:func:`_take_messages`, as
+    :func:`run_table_link`); each table's outgoing messages go out over the same
+    connection. A hub alone serves the same tables from its start to its stop; a table
+    that comes while connected is subscribed to at once. ``brokers`` may be a cluster's
+    list: the connection moves to the next broker when one fails (:func:`_next_broker`).
+    """
+
+    def __init__(
+        self,
+        brokers: Sequence[MqttUrl],
+        *,
+        session: str,
+        keepalive: int = 15,
+        tls: TlsFiles | None = None,
+        max_batch: int = EVENT_LOG_BATCH,
+    ) -> None:
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be at least 1, not {max_batch}")
+        if not brokers:
+            raise ValueError("the hub's link needs at least one broker")
+        self.brokers = list(brokers)
+        self.session = session
+        self.keepalive = keepalive
+        self.max_batch = max_batch
+        self._tls_params = _tls_params(self.brokers, tls)
+        self.tables: dict[str, TableApp] = {}
+        """The tables linked, by id (in the order they came: the first takes strays)."""
+        self._connection: asyncio.Task[None] | None = None
+        self._client: aiomqtt.Client | None = None
+        """The connected client (None while connecting or away)."""
+        self._senders: dict[str, asyncio.Task[None]] = {}
+        self._acks = Acks()
+
+    async def run_table(self, service: TableApp) -> None:
+        """Link ``service`` over the hub's connection until cancelled."""
+        table = service.table
+        if table in self.tables:
+            raise ValueError(f"table {table} is linked already")
+        self.tables[table] = service
+        worker = asyncio.create_task(
+            _take_messages(service, self.max_batch), name=f"ingest-{table}"
+        )
+        try:
+            if self._connection is None:
+                self._connection = asyncio.create_task(self._serve(), name="mqtt-hub")
+            elif self._client is not None:  # connected: the table joins at once
+                client = self._client
+                with contextlib.suppress(aiomqtt.MqttError):  # lost: the next one subscribes
+                    await _subscribe(client, _filters(table))
+                    self._start_sender(client, service)
+            # shielded: one table's link cancelled leaves the others' connection
+            await asyncio.shield(self._connection)
+        finally:
+            worker.cancel()
+            del self.tables[table]
+            sender = self._senders.pop(table, None)
+            if sender is not None:
+                sender.cancel()
+            if not self.tables and self._connection is not None:
+                self._connection.cancel()
+                self._connection = None
+
+    def _start_sender(self, client: aiomqtt.Client, service: TableApp) -> None:
+        if service.table in self._senders or client is not self._client:
+            return  # started already, or that connection is gone
+        service.broker_connected(True)
+        self._senders[service.table] = asyncio.create_task(
+            _send_outgoing(service, client), name=f"mqtt-send-{service.table}"
+        )
+
+    async def _serve(self) -> None:
+        """Connect, subscribe, route each message to its table's inbox, send the tables'
+        messages; reconnect forever (to the next broker of a list)."""
+        rotation = BrokerRotation(self.brokers, min_delay=0.5, max_delay=10.0)
+        while True:
+            broker = rotation.current
+            try:
+                client = _client(broker, self.session, self.keepalive, self._tls_params)
+                async with client:
+                    self._acks.connected(client._client)
+                    subscribed = list(self.tables)
+                    await _subscribe(client, [f for t in subscribed for f in _filters(t)])
+                    self._client = client
+                    late = [t for t in self.tables if t not in subscribed]  # came meanwhile
+                    await _subscribe(client, [f for t in late for f in _filters(t)])
+                    where = rotation.describe()
+                    log.info("hub subscribed at %s for %d table(s)", where, len(self.tables))
+                    rotation.connected(now=asyncio.get_running_loop().time())
+                    for service in list(self.tables.values()):
+                        self._start_sender(client, service)
+                    try:
+                        async for message in client.messages:
+                            self._route(message)
+                    finally:
+                        self._client = None
+                        for sender in self._senders.values():
+                            sender.cancel()
+                        self._senders.clear()
+            except aiomqtt.MqttError as exc:
+                for service in self.tables.values():
+                    service.broker_connected(False, str(exc))
+                await _next_broker(rotation, exc, "the hub")
+
+    def _route(self, message: aiomqtt.Message) -> None:
+        payload = message.payload
+        if not isinstance(payload, bytes | bytearray):
+            payload = str(payload).encode()
+        topic = str(message.topic)
+        parts = topic.split("/", 3)  # feltwire/v1/<table>/…
+        service = self.tables.get(parts[2]) if len(parts) > 2 else None
+        if service is None:
+            service = next(iter(self.tables.values()))
+        service.inbox.put_nowait(
+            (topic, bytes(payload), bool(message.retain), self._acks.of(message.mid, message.qos))
+        )
 
 
 async def run_table_link(
@@ -95,22 +265,8 @@ async def run_table_link(
     if not brokers:
         raise ValueError("a table's link needs at least one broker")
     table = service.table
-    files = tls if tls is not None else TlsFiles()
-    tls_params = (
-        aiomqtt.TLSParameters(
-            ca_certs=str(files.ca_file) if files.ca_file is not None else None,
-            certfile=str(files.cert_file) if files.cert_file is not None else None,
-            keyfile=str(files.key_file) if files.key_file is not None else None,
-            cert_reqs=ssl.CERT_REQUIRED,
-        )
-        if brokers[0].tls  # a list's brokers: all mqtts:// or none (parse_mqtt_urls)
-        else None
-    )
-    filters = [
-        (reader_tags_filter(table), 1),
-        (f"{TOPIC_PREFIX}/{table}/node/+/button", 1),
-        (f"{TOPIC_PREFIX}/{table}/node/+/availability", 1),
-    ]
+    tls_params = _tls_params(brokers, tls)
+    filters = _filters(table)
     acks = Acks()
     # the table's event-log writes run in its own writer thread (TableApp): fsyncs of
     # several tables' files overlap, so the disk does not limit how many tables one hub
@@ -206,21 +362,8 @@ async def _serve_broker(
         while not service.speaks():  # noqa: ASYNC110
             await asyncio.sleep(0.1)
         try:
-            client = aiomqtt.Client(
-                broker.host,
-                broker.port,
-                username=broker.username,
-                password=broker.password,
-                identifier=f"{HUB_CLIENT_ID_PREFIX}{service.table}",
-                # a persistent session: the broker queues reads while no hub takes them
-                clean_session=False,
-                keepalive=keepalive,
-                tls_params=tls_params,
-                protocol=aiomqtt.ProtocolVersion.V311,
-                max_queued_incoming_messages=100_000,
-            )
+            client = _client(broker, hub_client_id(service.table), keepalive, tls_params)
             paho_client = client._client  # aiomqtt's paho client, driven by this event loop
-            paho_client.manual_ack_set(True)  # before CONNECT: the queued reads come at once
             async with client:
                 acks.connected(paho_client)
                 granted = await client.subscribe(filters)
@@ -246,18 +389,18 @@ async def _serve_broker(
                     sender.cancel()
         except aiomqtt.MqttError as exc:
             service.broker_connected(False, str(exc))
-            await _next_broker(rotation, exc, service.table)
+            await _next_broker(rotation, exc, f"table {service.table}")
 
 
-async def _next_broker(rotation: BrokerRotation, exc: aiomqtt.MqttError, table: str) -> None:
-    """Table ``table``'s connection to ``rotation.current`` failed (``exc``): move to the
-    next broker of the list, now or — once every broker failed in a row — after the
-    backoff."""
+async def _next_broker(rotation: BrokerRotation, exc: aiomqtt.MqttError, whose: str) -> None:
+    """The connection (``whose``: ``table t1``, ``the hub``) to ``rotation.current`` failed
+    (``exc``): move to the next broker of the list, now or — once every broker failed in a
+    row — after the backoff."""
     lost = rotation.describe()
     delay = rotation.failed(now=asyncio.get_running_loop().time())
     log.warning(
-        "table %s: broker connection lost (%s) at %s; connecting to %s in %.1f s",
-        table,
+        "%s: broker connection lost (%s) at %s; connecting to %s in %.1f s",
+        whose,
         exc,
         lost,
         rotation.describe(),

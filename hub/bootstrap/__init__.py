@@ -4,8 +4,10 @@
 the table's application (:class:`~hub.app.table_app.TableApp`, with its rules); then the
 embedded broker (when no broker URL is configured; only then is amqtt, the ``broker``
 extra, imported), the web server (every table behind ``?table=``) and, for each table
-(:class:`~hub.bootstrap.room.Room`), its MQTT link on its own persistent session
-(:func:`hub.adapters.mqtt.run_table_link`) and its timed tasks; it returns a
+(:class:`~hub.bootstrap.room.Room`), its MQTT link — a hub alone links all of its tables
+over one connection (:class:`hub.adapters.mqtt.HubLink`), a hub of a card room each table
+on its own persistent session (:func:`hub.adapters.mqtt.run_table_link`) — and its timed
+tasks; it returns a
 :class:`HubRuntime` to stop them again. ``feltwire hub``, the demo and the integration
 tests all start the hub this way. A hub of a card room (``[cluster]``) opens no table
 at start: its :class:`~hub.bootstrap.keeper.LeaseKeeper` takes its share of the room's
@@ -38,6 +40,7 @@ import uvicorn
 
 from feltwire.config import MqttUrl, broker_name
 from feltwire.deck import Deck, load_deck, simulated_deck
+from feltwire.protocol import hub_client_id
 from hub.adapters.equity_workers import EquityWorkers, default_workers
 from hub.adapters.eventlog.backend import TableLog, open_event_log
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
@@ -45,7 +48,7 @@ from hub.adapters.hands.history import StoreHistory
 from hub.adapters.hands.retention import EVERY_SECONDS as RETENTION_EVERY_S
 from hub.adapters.hands.retention import apply_retention
 from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
-from hub.adapters.mqtt import run_table_link
+from hub.adapters.mqtt import HubLink, run_table_link
 from hub.app import tasks as table_tasks
 from hub.app.errors import EventLogError, HandStoreError
 from hub.app.table_app import TableApp
@@ -257,9 +260,22 @@ async def start_hub(
 
         embedded = EmbeddedBroker.from_settings(config.mqtt, tables=[t.table for t in tables])
 
+    hub_link: HubLink | None = None
+
     def link(app: TableApp) -> Coroutine[Any, Any, None]:
+        nonlocal hub_link
         assert brokers  # the embedded one is up before any table is linked
-        return run_table_link(
+        if config.cluster is None:  # a hub alone: one connection for all of its tables
+            if hub_link is None:
+                hub_link = HubLink(
+                    brokers,
+                    session=hub_client_id(tables[0].table, alone=True),
+                    keepalive=config.mqtt.keepalive,
+                    tls=config.mqtt.tls_files,
+                    max_batch=config.event_log_batch,
+                )
+            return hub_link.run_table(app)
+        return run_table_link(  # a room of several hubs: the table's own session
             app,
             brokers,
             keepalive=config.mqtt.keepalive,

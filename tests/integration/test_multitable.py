@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -21,14 +22,15 @@ from paho.mqtt.enums import CallbackAPIVersion
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from feltwire.config import MqttClientSettings, parse_config
+from feltwire.config import MqttClientSettings, parse_config, parse_mqtt_url
 from feltwire.deck import simulated_deck
 from feltwire.errors import ConfigError
 from feltwire.mqtt import PahoTransport
-from feltwire.protocol import LightCommand, LightPattern
+from feltwire.protocol import LightCommand, LightPattern, hub_client_id
 from feltwire.publisher import InventoryPublisher
 from hub.adapters.eventlog.files import EVENT_LOG_FILE
 from hub.adapters.eventlog.store import EventLog
+from hub.adapters.mqtt import HubLink
 from hub.app.records import InputKind
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import HubConfig, HubMqttSettings, TableSettings, WebSettings
@@ -399,3 +401,69 @@ def _drain(feed: Any) -> list[dict[str, Any]]:
     while not feed.queue.empty():
         out.append(feed.queue.get_nowait())
     return out
+
+
+async def test_a_hub_alone_takes_every_tables_reads_on_one_session(tmp_path: Path) -> None:
+    """A hub alone connects once for all of its tables, on the session named after its
+    first table (one connection per table cost the read → overlay path five times its
+    median at 50 tables: docs/scaling.md) — Mosquitto's own log names each client."""
+    mosq = MosquittoProcess(tmp_path)
+    mosq.start()
+    names = ["t1", "t2", "t3"]
+    config = HubConfig(
+        live_equity=False,
+        mqtt=HubMqttSettings(url=mosq.url),
+        web=live_web(),
+        tables=[TableSettings(table=name) for name in names],
+    )
+    hub = await start_hub(config)
+    try:
+        for service in hub.services.values():
+            await asyncio.wait_for(service.subscribed.wait(), 10)
+        sessions = sorted(
+            set(
+                re.findall(
+                    r"New client connected from \S+ as (feltwire-hub-\S+)", mosq.log.read_text()
+                )
+            )
+        )
+        assert sessions == [hub_client_id("t1", alone=True)]
+    finally:
+        await hub.stop()
+        mosq.stop()
+
+
+async def test_a_table_that_joins_the_hubs_link_while_connected_takes_its_reads(
+    mosquitto: MosquittoProcess,
+) -> None:
+    """A table linked after the connection came up is subscribed to at once: its node's
+    read reaches it, and the first table still takes its own."""
+    brokers = [parse_mqtt_url(mosquitto.url)]
+    link = HubLink(brokers, session=hub_client_id("t1", alone=True))
+    first = hub_service(FakeClock())
+    second = hub_service(FakeClock(), table="t2")
+    links = [asyncio.create_task(link.run_table(first))]
+    transports: list[PahoTransport] = []
+    try:
+        await asyncio.wait_for(first.subscribed.wait(), 10)
+        links.append(asyncio.create_task(link.run_table(second)))
+        await asyncio.wait_for(second.subscribed.wait(), 10)
+        for app in (first, second):
+            transport = PahoTransport(
+                MqttClientSettings(url=mosquitto.url), table=app.table, node="pi"
+            )
+            transports.append(transport)
+            assert await asyncio.to_thread(transport.wait_connected, 10)
+            InventoryPublisher(table=app.table, node="pi", transport=transport).update(
+                "seat1", frozenset({DECK.uid_for("As")})
+            )
+        await until(lambda: second.intake.presence.cards_on("seat1") == ("As",))
+        await until(lambda: first.intake.presence.cards_on("seat1") == ("As",))
+    finally:
+        for transport in transports:
+            await asyncio.to_thread(transport.close)
+        for task in links:
+            task.cancel()
+        await asyncio.gather(*links, return_exceptions=True)
+        first.close()
+        second.close()

@@ -29,7 +29,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from feltwire.protocol import AVAILABILITY_OFFLINE, availability_topic
+from feltwire.protocol import AVAILABILITY_OFFLINE, availability_topic, hub_client_id
 from tests.support.bridge import retained
 from tests.support.rabbitmq import RabbitCluster, rabbitmq_cluster
 from tests.support.table_procs import (
@@ -54,7 +54,8 @@ from tests.support.table_procs import (
 
 STEP = 1.2
 """The node's dealer: seconds between two motions (the dealer's pace)."""
-HUB_ID = "feltwire-hub-t1"
+HUB_ID = hub_client_id("t1", alone=True)
+"""The session of the hub (alone: one connection for its tables)."""
 NODE_ID = "feltwire-node-t1-n1"
 FIRST_SEQ = 1000
 """The node's first sequence number (its seq file is written before it starts)."""

@@ -41,6 +41,7 @@ from feltwire.protocol import (
     LightPattern,
     ReaderInventory,
     encode,
+    hub_client_id,
     reader_tags_filter,
 )
 from feltwire.publisher import InventoryPublisher
@@ -454,7 +455,7 @@ def intruders(secrets: TableSecrets, port: int, hub_port: int) -> dict[str, dict
             "port": port,
             "ca": secrets.ca,
             "cred": node,
-            "client_id": f"feltwire-hub-{TABLE}",
+            "client_id": hub_client_id(TABLE, alone=True),
             "expect": REFUSED,
         },
     }
@@ -564,15 +565,16 @@ async def test_naming_the_hubs_client_id_does_not_silence_the_hub(
         node = Node(url, table_secrets.ca)
         try:
             await deal(hub, node)
-            hub_id = f"feltwire-hub-{TABLE}"
-            for cred in (None, node_cred):
-                for clean in (True, False):
-                    intruder = await raw(
-                        port, ca=table_secrets.ca, cred=cred, client_id=hub_id, clean=clean
-                    )
-                    await wait_closed(intruder)
-                    assert intruder.connack == REFUSED, (cred, clean, intruder.error)
-            assert hub.embedded.refused >= 4
+            # the session the hub is on (a hub alone), and a table's own (a card room's)
+            for hub_id in (hub_client_id(TABLE, alone=True), hub_client_id(TABLE)):
+                for cred in (None, node_cred):
+                    for clean in (True, False):
+                        intruder = await raw(
+                            port, ca=table_secrets.ca, cred=cred, client_id=hub_id, clean=clean
+                        )
+                        await wait_closed(intruder)
+                        assert intruder.connack == REFUSED, (hub_id, cred, clean, intruder.error)
+            assert hub.embedded.refused >= 8
             # the hub is still subscribed: the next card reaches it, with no reconnection
             node.publisher.update("seat3", frozenset({DECK.uid_for("Qc")}))
             await wait_until(lambda: hub.service.intake.presence.cards_on("seat3") == ("Qc",), 8)
