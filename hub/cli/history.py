@@ -58,6 +58,7 @@ from typing import Any, TextIO
 from feltwire.cli import command_parser
 from feltwire.config import load_command_config
 from hub.adapters.eventlog.backend import TableLog
+from hub.adapters.eventlog.errors import psycopg_missing
 from hub.adapters.eventlog.pg_schema import safe_url
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands.retention import apply_retention
@@ -201,10 +202,7 @@ def _open_log(config: HubConfig, table: str) -> TableLog | None:
     try:
         from hub.adapters.eventlog.pg import PgEventLog, last_input
     except ImportError as exc:  # pragma: no cover - the postgres extra is missing
-        raise EventLogError(
-            "event_log_url is a PostgreSQL URL but psycopg is not installed: "
-            "pip install 'feltwire[postgres]'"
-        ) from exc
+        raise psycopg_missing() from exc
     if last_input(url, table) == 0:
         return None
     return PgEventLog(url, table, read_only=True)

@@ -19,4 +19,13 @@ class SealDamaged(EventLogError):
     eventlog.check_log` turns it into the damage of its report)."""
 
 
-__all__ = ["EventLogError", "EventLogWriteError", "SealDamaged"]
+def psycopg_missing() -> EventLogError:
+    """An ``event_log_url`` asks for PostgreSQL and psycopg (the postgres extra) is not
+    installed."""
+    return EventLogError(
+        "event_log_url is a PostgreSQL URL but psycopg is not installed: "
+        "pip install 'feltwire[postgres]'"
+    )
+
+
+__all__ = ["EventLogError", "EventLogWriteError", "SealDamaged", "psycopg_missing"]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from feltwire.files import private_file
+from hub.adapters.eventlog.errors import EventLogError
 
 EVENT_LOG_FILE = "events.sqlite"
 """The log's file name inside the hub's state directory."""
@@ -97,3 +98,12 @@ def read_only(path: Path) -> Iterator[sqlite3.Connection]:
 def is_locked(exc: sqlite3.Error) -> bool:
     """Whether SQLite failed because another connection (a running hub) holds the log."""
     return getattr(exc, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED")
+
+
+def locked_error(path: Path | str) -> EventLogError:
+    """What a command that reads or copies the log at ``path`` says when it is locked
+    (:func:`is_locked`)."""
+    return EventLogError(
+        f"event log {path} is locked: a running hub (or another feltwire command) uses it; "
+        "stop it first"
+    )

@@ -81,7 +81,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hub.adapters.eventlog.basics import LogBasics
-from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError
+from hub.adapters.eventlog.errors import EventLogError, EventLogWriteError, psycopg_missing
 from hub.adapters.eventlog.leases import LeaseLost
 from hub.adapters.eventlog.pg_schema import (
     FENCED,
@@ -332,10 +332,7 @@ class PgEventLog(LogBasics):
         try:
             import psycopg
         except ImportError as exc:  # pragma: no cover - the postgres extra is missing
-            raise EventLogError(
-                "event_log_url is a PostgreSQL URL but psycopg is not installed: "
-                "pip install 'feltwire[postgres]'"
-            ) from exc
+            raise psycopg_missing() from exc
         self.where = safe_url(url)
         self.table = table
         self.epoch = int(epoch)

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from hub.adapters.eventlog.errors import EventLogError
-from hub.adapters.eventlog.files import is_locked, read_only
+from hub.adapters.eventlog.files import is_locked, locked_error, read_only
 from hub.adapters.eventlog.pg import PgEventLog, PgReport, scan_pg
 from hub.adapters.eventlog.pg_schema import connect, create_schema, safe_url
 from hub.adapters.eventlog.report import EventLogDamaged, LogReport, check_log, inputs_text
@@ -180,10 +180,7 @@ def copy_log(
         ) from exc
     except sqlite3.Error as exc:
         if is_locked(exc):
-            raise EventLogError(
-                f"event log {path} is locked: a running hub (or another feltwire command) "
-                "uses it; stop it first"
-            ) from exc
+            raise locked_error(path) from exc
         raise EventLogError(f"event log {path}: {exc}; nothing was copied") from exc
     finally:
         conn.close()

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Protocol
 
 from hub.adapters.eventlog.errors import EventLogError, SealDamaged
-from hub.adapters.eventlog.files import is_locked, read_only, seal_path, sidecar, wal_state
+from hub.adapters.eventlog.files import (
+    is_locked,
+    locked_error,
+    read_only,
+    seal_path,
+    sidecar,
+    wal_state,
+)
 from hub.adapters.eventlog.schema import SCHEMA_VERSION, read_losses
 from hub.adapters.eventlog.seal import Seal, read_seal
 from hub.app.records import AcceptedLoss, local_time
@@ -142,10 +149,7 @@ def check_log(path: Path, table: str) -> LogReport:
             report = _scan(db, base, wal)
     except sqlite3.Error as exc:
         if is_locked(exc):
-            raise EventLogError(
-                f"event log {path} is locked: a running hub (or another feltwire command) "
-                "uses it; stop it first"
-            ) from exc
+            raise locked_error(path) from exc
         if isinstance(exc, sqlite3.OperationalError) and "unable to open" in str(exc):
             raise EventLogError(f"event log {path}: {exc}") from exc
         report = replace(
