@@ -32,6 +32,7 @@ from feltwire.brokers import BrokerRotation
 from feltwire.config import MqttUrl
 from feltwire.protocol import TOPIC_PREFIX, hub_client_id, reader_tags_filter
 from hub.app.errors import LogUnavailable
+from hub.app.ports import Inbound
 from hub.app.table_app import TableApp
 from hub.config import EVENT_LOG_BATCH, TlsFiles
 
@@ -181,7 +182,7 @@ class HubLink:
     async def _serve(self) -> None:
         """Connect, subscribe, route each message to its table's inbox, send the tables'
         messages; reconnect forever (to the next broker of a list)."""
-        rotation = BrokerRotation(self.brokers, min_delay=0.5, max_delay=10.0)
+        rotation = _rotation(self.brokers)
         while True:
             broker = rotation.current
             try:
@@ -212,17 +213,12 @@ class HubLink:
                 await _next_broker(rotation, exc, "the hub")
 
     def _route(self, message: aiomqtt.Message) -> None:
-        payload = message.payload
-        if not isinstance(payload, bytes | bytearray):
-            payload = str(payload).encode()
-        topic = str(message.topic)
-        parts = topic.split("/", 3)  # feltwire/v1/<table>/…
+        item = self._acks.inbound(message)
+        parts = item[0].split("/", 3)  # feltwire/v1/<table>/…
         service = self.tables.get(parts[2]) if len(parts) > 2 else None
         if service is None:
             service = next(iter(self.tables.values()))
-        service.inbox.put_nowait(
-            (topic, bytes(payload), bool(message.retain), self._acks.of(message.mid, message.qos))
-        )
+        service.inbox.put_nowait(item)
 
 
 async def run_table_link(
@@ -296,6 +292,14 @@ class Acks:
         self.connection += 1
         self._client = client
 
+    def inbound(self, message: aiomqtt.Message) -> Inbound:
+        """``message`` as a table's inbox takes it, with its ack on this connection."""
+        payload = message.payload
+        if not isinstance(payload, bytes | bytearray):
+            payload = str(payload).encode()
+        ack = self.of(message.mid, message.qos)
+        return str(message.topic), bytes(payload), bool(message.retain), ack
+
     def of(self, mid: int, qos: int) -> Ack | None:
         """The ack of message ``mid`` received now at ``qos`` (None: nothing to ack)."""
         if qos == 0:
@@ -352,9 +356,7 @@ async def _serve_broker(
 ) -> None:
     """Connect, subscribe, put each message into the table's inbox, send the table's
     messages; reconnect forever (to the next broker of a list: :func:`_next_broker`)."""
-    # the first broker, the next when one fails; after a round of failures 0.5 s doubled
-    # up to 10 s (a hub of one broker: that backoff alone); up 5 s: a new count
-    rotation = BrokerRotation(brokers, min_delay=0.5, max_delay=10.0)
+    rotation = _rotation(brokers)
     while True:
         broker = rotation.current
         # no session for a table whose hold is unconfirmed (a time on the monotonic clock,
@@ -366,30 +368,26 @@ async def _serve_broker(
             paho_client = client._client  # aiomqtt's paho client, driven by this event loop
             async with client:
                 acks.connected(paho_client)
-                granted = await client.subscribe(filters)
-                _check_granted(filters, granted)
+                await _subscribe(client, filters)
                 log.info("hub subscribed at %s for table %s", rotation.describe(), service.table)
                 service.broker_connected(True)
                 rotation.connected(now=asyncio.get_running_loop().time())
                 sender = asyncio.create_task(_send_outgoing(service, client))
                 try:
                     async for message in client.messages:
-                        payload = message.payload
-                        if not isinstance(payload, bytes | bytearray):
-                            payload = str(payload).encode()
-                        service.inbox.put_nowait(
-                            (
-                                str(message.topic),
-                                bytes(payload),
-                                bool(message.retain),
-                                acks.of(message.mid, message.qos),
-                            )
-                        )
+                        service.inbox.put_nowait(acks.inbound(message))
                 finally:
                     sender.cancel()
         except aiomqtt.MqttError as exc:
             service.broker_connected(False, str(exc))
             await _next_broker(rotation, exc, f"table {service.table}")
+
+
+def _rotation(brokers: Sequence[MqttUrl]) -> BrokerRotation:
+    """The hub's brokers in turn: the first, the next when one fails; after a round of
+    failures 0.5 s doubled up to 10 s (a hub of one broker: that backoff alone); a
+    connection up 5 s starts a new count."""
+    return BrokerRotation(brokers, min_delay=0.5, max_delay=10.0)
 
 
 async def _next_broker(rotation: BrokerRotation, exc: aiomqtt.MqttError, whose: str) -> None:
