@@ -6,6 +6,7 @@ guarded brokers' in ``tests/integration/security/conftest.py``."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,33 @@ import pytest
 from tests.support.guarded_brokers import TableSecrets, make_table_secrets
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.postgres import PostgresServer, postgres_server
+
+
+@pytest.fixture(autouse=True)
+def _process_logging_restored() -> Iterator[None]:
+    """The process's logging as it was before each test: a command's ``main`` run in the
+    tests' process (``feltwire hub``'s, ``feltwire event-log``'s, past its config check)
+    sets up logging on the stderr pytest captures for that one test. Left in place, every
+    later test logged into a closed file, and each record's failure was printed with its
+    traceback from whichever thread logged — formatting a traceback parses source, and
+    Python 3.11.7 parsing in two threads at once can fail the other with "SystemError: AST
+    constructor recursion depth mismatch" (CPython gh-106905; CI met it in
+    test_schemathesis, its hub's thread logging while the test imported schemathesis).
+    pytest's own capture handlers are left to pytest."""
+    root = logging.getLogger()
+
+    def streams() -> list[logging.Handler]:
+        return [h for h in root.handlers if type(h) is logging.StreamHandler]
+
+    before, level = streams(), root.level
+    yield
+    for handler in streams():
+        if handler not in before:
+            root.removeHandler(handler)
+    for handler in before:
+        if handler not in root.handlers:
+            root.addHandler(handler)
+    root.setLevel(level)
 
 
 @pytest.fixture
