@@ -38,6 +38,7 @@ that names the extra.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import logging
@@ -241,6 +242,34 @@ class _Broker(Broker):  # type: ignore[misc]
         super().__init__(config)
         self._require_certificate = require_certificate
         self._hub = hub
+        self._connections: set[Any] = set()
+        """The writers of the connections open now (each closed at the latest by
+        :meth:`shutdown`)."""
+
+    async def shutdown(self) -> None:
+        """Stop the broker and close every connection: amqtt closes those of its sessions,
+        and leaves open one whose CONNECT it has not taken yet (its client would wait on
+        a broker that is gone)."""
+        await super().shutdown()
+        for writer in list(self._connections):
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.close(), 1.0)
+
+    async def _stop_handler(self, handler: Any) -> None:
+        """Stop a connection's handler without hanging the broker's shutdown.
+
+        amqtt (0.12) stops a handler by cancelling its reader task and waiting for the
+        reader to say it stopped (``_reader_stopped``). A reader cancelled before its first
+        step never runs, so never says so, and :meth:`shutdown` waited forever: a hub
+        stopped while a client was connecting (its reader just created) never stopped. A
+        reader that has ended has stopped, whether it said so or not."""
+        stopping = asyncio.ensure_future(super()._stop_handler(handler))
+        reader: asyncio.Task[None] | None = getattr(handler, "_reader_task", None)
+        if reader is not None:
+            await asyncio.wait({stopping, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if reader.done():
+                handler._reader_stopped.set()
+        await stopping
 
     def _create_ssl_context(self, listener: Any) -> ssl.SSLContext:
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH, cafile=listener.get("cafile"))
@@ -255,6 +284,13 @@ class _Broker(Broker):  # type: ignore[misc]
         return context
 
     async def _client_connected(self, listener_name: str, reader: Any, writer: Any) -> None:
+        self._connections.add(writer)
+        try:
+            await self._serve_connection(listener_name, reader, writer)
+        finally:
+            self._connections.discard(writer)
+
+    async def _serve_connection(self, listener_name: str, reader: Any, writer: Any) -> None:
         hub = self._hub
         if hub is not None:
             recording = _Recording(reader)
