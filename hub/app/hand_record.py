@@ -24,6 +24,7 @@ from feltwire.cards import CardIndex, card_code
 from hub.rules.alerts import Alert
 from hub.rules.betting import Action
 from hub.rules.dealing import Deal, DealKind, Discard, ShowOrMuck
+from hub.rules.hand import Hand
 from hub.rules.procedure import DealingMonitor
 from hub.rules.setup import HandSetup
 from hub.rules.table import Table
@@ -218,6 +219,40 @@ def _code(card: CardIndex) -> str | None:
     return None if card < 0 else card_code(card)
 
 
+def _hole_as_learnt(hand: Hand) -> dict[int, CardIndex]:
+    """Each hole card's deal (its index in ``hand.log``) → the card as the hand knows it
+    at its end. A card dealt unread (``UNKNOWN``: its antenna not read then) may be learnt
+    later — when the seat shows (the console's show takes it from the antenna) or throws
+    it by name in a draw — and the engine fills its slot, not the deal's record; the
+    store keeps the card learnt, else a show of that hand would name no card and the
+    hand would not replay. Slots follow the engine: a seat's cards in the order dealt, a
+    discard taking the slot holding the card thrown, else the first unread one."""
+    known: dict[int, CardIndex] = {}
+    slots: dict[int, list[int]] = {}
+    for i, r in enumerate(hand.log):
+        if isinstance(r, Deal) and r.kind is DealKind.HOLE:
+            assert r.seat is not None
+            known[i] = r.card
+            slots.setdefault(r.seat, []).append(i)
+        elif isinstance(r, Discard):
+            held = slots.get(r.seat, [])
+            for c in r.cards:
+                at = next((j for j in held if c >= 0 and known[j] == c), None)
+                if at is None:
+                    at = next((j for j in held if known[j] < 0), None)
+                if at is None:
+                    continue  # not as the engine dealt it: keep what was read
+                held.remove(at)
+                if c >= 0:
+                    known[at] = c
+    for seat, held in slots.items():
+        if len(held) == len(hand.hole[seat]):
+            for j, card in zip(held, hand.hole[seat], strict=True):
+                if known[j] < 0 <= card:
+                    known[j] = card
+    return known
+
+
 def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
     """The hand that ends on ``desk`` at table time ``now`` (see the module)."""
     setup, monitor = desk.setup, desk.monitor
@@ -262,21 +297,23 @@ def hand_record(desk: EndingDesk, voided: bool, now: float) -> HandRecord:
             else:
                 mucked.add(r.seat)
     street = 0
-    for r in hand.log:
+    learnt = _hole_as_learnt(hand)
+    for i, r in enumerate(hand.log):
         if isinstance(r, Deal):
             street = r.street
             if r.kind is DealKind.HOLE:
                 assert r.seat is not None
+                card = learnt[i]
                 if r.up:
                     vis = "public"
-                elif r.card in shown.get(r.seat, ()):
+                elif card >= 0 and card in shown.get(r.seat, ()):
                     vis = "shown"
-                elif r.seat in mucked and r.card in hand.hole[r.seat]:
+                elif r.seat in mucked and card in hand.hole[r.seat]:
                     vis = "mucked"
                 else:
                     vis = "dealer"
                 card_rows.append(
-                    CardRecord(at, street, seats[r.seat], "hole", _code(r.card), r.up, vis)
+                    CardRecord(at, street, seats[r.seat], "hole", _code(card), r.up, vis)
                 )
             elif r.kind is DealKind.BOARD:
                 card_rows.append(

@@ -25,6 +25,7 @@ from sqlalchemy import delete, select
 from feltwire.publisher import InventoryPublisher
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands import schema
+from hub.adapters.hands.history import export_text
 from hub.adapters.hands.migrations import HEAD, alembic_config
 from hub.adapters.hands.reader import replay
 from hub.adapters.hands.store import HandStore
@@ -33,12 +34,14 @@ from hub.app.hand_record import HandRecord
 from hub.app.table_app import TableApp
 from hub.bootstrap import hands_store, hands_url
 from hub.config import HandsSettings, HubConfig, PlayerSettings, RulesSettings
+from hub.rules.games import Stakes
 from hub.rules.hand import Phase
 from simulator.dealer import SimulatedDealer, choose_mistake
 from tests.support.clocks import FakeClock
 from tests.support.ports import free_port
 from tests.support.service import hub_service
 from tests.support.service_surface import ServiceSurface
+from tests.support.stored_hands import stored_hand
 
 PLAYERS = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3, 4)]
 HANDS = 8
@@ -426,3 +429,49 @@ def test_a_store_out_of_reach_leaves_the_hub_running_without_it(
     assert hands_url(HubConfig()) is None  # no state directory, no event log: no store
     off = HubConfig(state_dir=tmp_path, hands=HandsSettings(enabled=False))
     assert hands_url(off) is None
+
+
+NL = Stakes.blind_game(3, 5, 10)
+UNREAD = {
+    # the winner of an uncontested pot shows (R-SHOW-3) a hand dealt with a card unread
+    "uncontested": ("NT", ["d dh p1 ????", "d dh p2 7s7d", "d dh p3 9c8c", "p3 f",
+                           "p1 cbr 30", "p2 f", "p1 sm AhKd"]),
+    # a showdown: the seat whose two cards were not read shows them
+    "showdown": ("NT", ["d dh p1 AhKd", "d dh p2 ????", "d dh p3 9c8c", "p3 f", "p1 cc",
+                        "p2 cc", "d db Qs4d2h", "p1 cc", "p2 cc", "d db Jc", "p1 cc",
+                        "p2 cc", "d db 3h", "p1 cc", "p2 cc", "p1 sm AhKd", "p2 sm 7s7d"]),
+    # a draw: an unread card thrown by name, another learnt when the hand is shown
+    "draw": ("N5D", ["d dh p1 ????Kd9s8h", "d dh p2 7s7d7c2d3d", "d dh p3 AhAcAs4c5c",
+                     "p3 f", "p1 cc", "p2 cc", "p1 sd 2c", "d dh p1 3c", "p2 sd",
+                     "p1 cc", "p2 cc", "p1 sm QdKd9s8h3c", "p2 sm 7s7d7c2d3d"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(UNREAD))
+def test_a_card_dealt_unread_and_learnt_later_is_kept_as_it_was_learnt(
+    store_url: str, case: str
+) -> None:
+    """A hole card the antennas did not read as it was dealt (the seat's antenna unknown
+    for a moment, e.g. after a hub took the table over) is learnt when the seat shows —
+    the console's show takes it from the antenna's next read — or throws it by name in a
+    draw. The store keeps the card as it was learnt, seen by whom it was, and the hand
+    plays again from its rows to the same stacks: a store that kept the card unread
+    had a show with no card shown, which no longer replays (nor exports)."""
+    variant, actions = UNREAD[case]
+    kept = stored_hand(1, variant, {1: "Ann", 4: "Bo", 7: "Cy"}, actions, stakes=NL,
+                       started_at=1_764_000_000.0)  # fmt: skip
+    store = HandStore.open(store_url)
+    try:
+        assert store.write(kept)
+        (h,) = rows(store, schema.hands)
+        cards = rows(store, schema.cards, hand_id=h["id"])
+        shown = {c["card"] for c in cards if c["visibility"] == "shown"}
+        learnt = {"uncontested": {"Ah", "Kd"}, "showdown": {"7s", "7d"}, "draw": {"Qd"}}[case]
+        assert learnt <= shown, cards
+        assert all(c["card"] is not None for c in cards if c["kind"] == "hole"), cards
+        seats = sorted(rows(store, schema.hand_seats, hand_id=h["id"]), key=lambda s: s["position"])
+        assert replayed(store, h) == [s["finishing_stack"] for s in seats]
+        text = export_text(store, h, "phh", "all")[1]
+        assert "??" not in text, text
+    finally:
+        store.close()
