@@ -7,7 +7,9 @@
 //
 // A page follows its table across the hubs of a card room (several hubs, one PostgreSQL:
 // each table served by one hub, taken by another when that hub dies). Each time its feed
-// opens (and every minute while it stays open) the page asks its hub's /tables and
+// opens (and every minute while it stays open; every 5 s while the room's answer names no
+// hub but its own — a hub that has just joined is not known to every hub at once, and
+// the page must know it before its own hub dies) the page asks its hub's /tables and
 // remembers the room's hubs for the tab (sessionStorage, this origin's): each table's
 // `url` and the hubs the answer's Link header names. When the feed closes, before the
 // next attempt, it asks /tables where its table is served now — its own hub first, then,
@@ -22,6 +24,7 @@ const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30000;
 const ASK_TIMEOUT_MS = 3000;
 const RELEARN_MS = 60000;
+const RELEARN_SOON_MS = 5000;
 const ROOM_KEY = "feltwire.room";
 
 /** The ws: or wss: URL (matching the page's own scheme) of `path` on this hub, with the
@@ -129,14 +132,25 @@ export function openFeed({ path, query, table, onFrame, onStatus }) {
   let stopped = false;
   let timer = null;
   let relearn = null;
+  let generation = 0; // the feed's connections, counted: a closed one's relearning stops
   let alone = false; // this page's hub said it is a hub alone: nothing to follow
   const say = (status, detail) => onStatus && onStatus(status, detail);
 
+  /** Ask this hub's /tables and remember the room's hubs; whether to ask again soon (no
+   * answer, or a room that names no hub but this one). */
   async function learn() {
     const answer = await askTables(location.origin);
-    if (answer === null) return;
+    if (answer === null) return true;
     alone = !answer.room;
     if (!alone) remember(answer.hubs);
+    return !alone && !answer.hubs.some((o) => o !== location.origin);
+  }
+
+  function keepLearning(mine) {
+    learn().then((soon) => {
+      if (stopped || alone || mine !== generation) return;
+      relearn = setTimeout(() => keepLearning(mine), soon ? RELEARN_SOON_MS : RELEARN_MS);
+    });
   }
 
   async function retry() {
@@ -159,13 +173,12 @@ export function openFeed({ path, query, table, onFrame, onStatus }) {
     ws.onopen = () => {
       delay = FIRST_DELAY_MS;
       say("live");
-      learn();
-      relearn = setInterval(() => {
-        if (!alone) learn();
-      }, RELEARN_MS);
+      generation += 1;
+      keepLearning(generation);
     };
     ws.onclose = () => {
-      clearInterval(relearn);
+      generation += 1;
+      clearTimeout(relearn);
       if (stopped) return;
       say("reconnecting");
       retry();
@@ -177,7 +190,7 @@ export function openFeed({ path, query, table, onFrame, onStatus }) {
   return {
     close() {
       stopped = true;
-      clearInterval(relearn);
+      clearTimeout(relearn);
       if (timer !== null) clearTimeout(timer);
       if (ws) ws.close();
     },
