@@ -7,6 +7,10 @@ started, whoever started them (the reads' worker, the rules' tick, the dealer's 
 — and applies them on the event loop once they are on disk, in that same order: an input
 is never applied before the inputs logged ahead of it. :meth:`LogWriter.apply_written`
 is what an input applied at once (:meth:`hub.app.table_app.TableApp.record`) calls first.
+A write whose waiter is cancelled (the table dropped or stopped while it was under way)
+still finishes in the thread; when it fails, nobody awaits it any more, so the writer logs
+and counts its error itself (``not_owned`` when another hub has the table, else
+``log_failed``): a refusal is never silent.
 
 >>> import asyncio
 >>> from hub.app.records import InputKind, LogRecord
@@ -21,16 +25,20 @@ is what an input applied at once (:meth:`hub.app.table_app.TableApp.record`) cal
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from hub.app.errors import TableNotOwned
 from hub.app.intake import Item
 from hub.app.ports import Clock
 from hub.app.records import InputKind, LogRecord
 
 __all__ = ["Batch", "LogWriter"]
+
+log = logging.getLogger(__name__)
 
 Batch = list[tuple[InputKind, dict[str, Any], float, float | None]]
 """Inputs to append in one transaction: (kind, payload, table time, wall time or None)."""
@@ -59,8 +67,12 @@ class LogWriter:
         apply: Callable[[LogRecord, Item], object],
         *,
         wall: Clock,
+        count: Callable[[str], None] | None = None,
     ) -> None:
         self.table = table
+        self._count = count
+        """Counts a write that failed after its waiter was cancelled (from the writer
+        thread: the table's tasks are stopped by then)."""
         self._append = append
         self._apply = apply
         self._wall = wall
@@ -83,9 +95,20 @@ class LogWriter:
         except BaseException:
             if entry in self._pending:
                 self._pending.remove(entry)
+            if not entry.written.done():  # cancelled while the write goes on
+                entry.written.add_done_callback(self._orphan_done)
             raise
         self.apply_written()
         return entry.results
+
+    def _orphan_done(self, written: Future[list[LogRecord]]) -> None:
+        """A write nobody awaits any more ended: its error, if any, logged and counted
+        (the table serves no more: no alert goes to its feeds)."""
+        if written.cancelled() or (exc := written.exception()) is None:
+            return
+        log.warning("table %s: an input on its way as the table stopped: %s", self.table, exc)
+        if self._count is not None:
+            self._count("not_owned" if isinstance(exc, TableNotOwned) else "log_failed")
 
     def apply_written(self) -> None:
         """Apply, in order, the inputs whose write has started (waiting for a write still

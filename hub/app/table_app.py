@@ -191,7 +191,9 @@ class TableApp:
         self._handled = HandledCount()
         self.replayed = 0
         """Inputs replayed from the log at start."""
-        self.writer = LogWriter(table, self._append_many, self._apply_one, wall=wall)
+        self.writer = LogWriter(
+            table, self._append_many, self._apply_one, wall=wall, count=self.count
+        )
         """The inputs on their way to the log (written off the loop, applied in order)."""
         self._log_alerted: float | None = None
         self.log_writable = True

@@ -10,9 +10,13 @@ next input started waits behind it, and each is applied only once it is on disk.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Sequence
 
+import pytest
+
+from hub.adapters.eventlog.leases import LeaseLost
 from hub.adapters.eventlog.store import EventLog
 from hub.app.records import InputKind, Item, LogRecord
 from hub.app.table_app import TableApp
@@ -92,4 +96,45 @@ async def test_a_console_input_waits_for_its_write_off_the_loop_and_answers_its_
         assert last.kind is InputKind.DEALER and last.payload["type"] == "DeclareMisdeal"
     finally:
         app.close()
+        log.close()
+
+
+class FencedSlowLog(SlowLog):
+    """A log whose writes, once let go, are refused as a fenced database refuses a hub
+    that lost its lease."""
+
+    def append_many(self, items: Sequence[Item]) -> list[LogRecord]:
+        self.started.set()
+        assert self.gate.acquire(timeout=10), "the test never let the write go"
+        raise LeaseLost(
+            "event log pg: input 57 of table t1 not written (this hub's lease on table t1 "
+            "(epoch 1) expired or another hub took the table); the log is unchanged"
+        )
+
+
+async def test_a_write_refused_after_the_table_was_dropped_is_still_said(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The hub drops a table (its lease found lost) while an input's write is under way:
+    the waiting task is cancelled, the write goes on in the writer thread and is refused —
+    the refusal is logged and counted, not lost with the cancelled task."""
+    clock, log = FakeClock(), FencedSlowLog()
+    app = table(EventLog(":memory:", "t1"), clock)
+    app.log = log
+    try:
+        waiting = asyncio.create_task(
+            app.record_async(InputKind.BUTTON, {"node": "n", "button": "a"}, clock.now)
+        )
+        await asyncio.to_thread(log.started.wait, 5)
+        waiting.cancel()  # the table dropped
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        log.gate.release()
+        with caplog.at_level(logging.WARNING, logger="hub.app.log_writer"):
+            app.close()  # waits for the write under way
+        said = caplog.text
+        assert "input 57 of table t1 not written (this hub's lease on table t1" in said, said
+        assert app.counters.get("not_owned") == 1
+        assert app.counters.get("button.a", 0) == 0  # refused: not applied
+    finally:
         log.close()
