@@ -23,7 +23,7 @@ import contextlib
 import logging
 import ssl
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 import aiomqtt
 import paho.mqtt.client as mqtt
@@ -31,6 +31,7 @@ import paho.mqtt.client as mqtt
 from feltwire.brokers import BrokerRotation
 from feltwire.config import MqttUrl
 from feltwire.protocol import TOPIC_PREFIX, hub_client_id, reader_tags_filter
+from hub.adapters.paho_socket import chunked
 from hub.app.errors import LogUnavailable
 from hub.app.ports import Inbound
 from hub.app.table_app import TableApp
@@ -90,9 +91,23 @@ def _client(
         max_queued_incoming_messages=100_000,
     )
     # aiomqtt's paho client, driven by this event loop; before CONNECT: the queued reads
-    # come at once
+    # come at once, every packet of a read taken in one turn of the loop (ChunkedSocket)
     client._client.manual_ack_set(True)
+    client._client._create_socket = chunked(client._client._create_socket)  # type: ignore[method-assign]
     return client
+
+
+async def arrivals(client: aiomqtt.Client) -> AsyncIterator[aiomqtt.Message]:
+    """The messages ``client`` receives (MqttError once it is disconnected), every one
+    already queued taken at once: aiomqtt's iterator makes a task and a wait for each
+    message — three turns of the event loop, each running all else that is ready first —
+    so a backlog (a burst, or what came while the loop was busy) waited in its queue,
+    taken one message per three turns."""
+    queue = client._queue  # aiomqtt's queue of received messages (``len(client.messages)``)
+    async for message in client.messages:
+        yield message
+        while not queue.empty():
+            yield queue.get_nowait()
 
 
 async def _subscribe(client: aiomqtt.Client, filters: list[tuple[str, int]]) -> None:
@@ -200,7 +215,7 @@ class HubLink:
                     for service in list(self.tables.values()):
                         self._start_sender(client, service)
                     try:
-                        async for message in client.messages:
+                        async for message in arrivals(client):
                             self._route(message)
                     finally:
                         self._client = None
@@ -374,7 +389,7 @@ async def _serve_broker(
                 rotation.connected(now=asyncio.get_running_loop().time())
                 sender = asyncio.create_task(_send_outgoing(service, client))
                 try:
-                    async for message in client.messages:
+                    async for message in arrivals(client):
                         service.inbox.put_nowait(acks.inbound(message))
                 finally:
                     sender.cancel()
