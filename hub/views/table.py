@@ -98,11 +98,10 @@ def public_event(event: HandEvent) -> Event:
     return frame(public_event_model(event, 0, 0.0), exclude=_PLACED)
 
 
-def players_view_model(
+def _public_players(
     table: Table, hand: Hand | None, setup: HandSetup | None
-) -> list[PublicPlayer]:
-    """Every seated player as anyone may see them: seat, name, stack (behind, while a
-    hand runs), chips bet this round, in the hand / folded / all in / sitting out; ``hand``
+) -> list[dict[str, Any]]:
+    """Every seated player's public fields (:class:`PublicPlayer`'s), by seat; ``hand``
     is the running hand (None between hands)."""
     out = []
     for seat, player in sorted(table.players.items()):
@@ -111,18 +110,27 @@ def players_view_model(
         if hand is not None and h is not None:
             stack, bet, folded = hand.stacks[h], hand.bets[h], hand.folded[h]
         out.append(
-            PublicPlayer(
-                seat=seat,
-                name=player.name,
-                stack=stack,
-                bet=bet,
-                in_hand=h is not None,
-                folded=folded,
-                all_in=h is not None and stack == 0 and not folded,
-                sitting_out=player.sitting_out,
-            )
+            {
+                "seat": seat,
+                "name": player.name,
+                "stack": stack,
+                "bet": bet,
+                "in_hand": h is not None,
+                "folded": folded,
+                "all_in": h is not None and stack == 0 and not folded,
+                "sitting_out": player.sitting_out,
+            }
         )
     return out
+
+
+def players_view_model(
+    table: Table, hand: Hand | None, setup: HandSetup | None
+) -> list[PublicPlayer]:
+    """Every seated player as anyone may see them: seat, name, stack (behind, while a
+    hand runs), chips bet this round, in the hand / folded / all in / sitting out; ``hand``
+    is the running hand (None between hands)."""
+    return [PublicPlayer(**fields) for fields in _public_players(table, hand, setup)]
 
 
 def players_view(table: Table, hand: Hand | None, setup: HandSetup | None) -> list[Event]:
@@ -139,17 +147,18 @@ def board_view(hand: Hand | None) -> list[str]:
 
 def console_player_model(
     table: Table,
-    view: PublicPlayer,
+    view: Mapping[str, Any],
     now: float,
     hand: Hand | None,
     setup: HandSetup | None,
     discards: Mapping[int, int] | None = None,
 ) -> ConsolePlayer:
-    """A player as the console shows them: the public view, what they owe, which seat
-    commands the table's rules allow now, and how many cards the hand dealt them, less
-    the discards waiting at the muck (``hand``: the last or running hand; ``setup``: the
-    running hand's, None between hands; ``discards``: by hand seat, in a draw)."""
-    seat = view.seat
+    """A player as the console shows them: the public view (``view``: the public fields
+    of :func:`_public_players`), what they owe, which seat commands the table's rules
+    allow now, and how many cards the hand dealt them, less the discards waiting at the
+    muck (``hand``: the last or running hand; ``setup``: the running hand's, None between
+    hands; ``discards``: by hand seat, in a draw)."""
+    seat = view["seat"]
     player = table.players[seat]
     top_up = table.limits_for_top_up(seat, now)
     h = setup.hand_seat(seat) if setup is not None else None
@@ -157,10 +166,10 @@ def console_player_model(
     if hand is not None and h is not None and hand.game.family is Family.STUD:
         up = [card_code(c) for c in hand.up_cards.get(h, []) if c >= 0]
     cards = 0
-    if hand is not None and h is not None and not view.folded:
+    if hand is not None and h is not None and not view["folded"]:
         cards = max(0, len(hand.hole[h]) - (discards or {}).get(h, 0))
     return ConsolePlayer(
-        **view.model_dump(),
+        **view,
         pending=player.pending,
         owes=player.owes.value,
         waiting=player.entry is Entry.WAIT_FOR_BIG_BLIND,
@@ -182,13 +191,13 @@ def console_players(
     discards: Mapping[int, int] | None = None,
 ) -> list[Event]:
     """Every seated player as :func:`console_player_model` shows them, as JSON objects
-    (``hand``, ``setup``: the running hand's, or None between hands). The public views
-    are built once as models and each console player dumped once: a player's frame is
-    built on every change the console sees."""
+    (``hand``, ``setup``: the running hand's, or None between hands). Each player's
+    model is built and dumped once: a player's frame is built on every change the
+    console sees."""
     live = hand if setup is not None else None
     return [
         frame(console_player_model(table, view, now, hand, setup, discards))
-        for view in players_view_model(table, live, setup)
+        for view in _public_players(table, live, setup)
     ]
 
 

@@ -361,7 +361,17 @@ class Table:
     def can_add_chips(
         self, seat: int, amount: int, now: float, override: Override | None = None
     ) -> bool:
-        """True when :meth:`add_chips` would be accepted."""
+        """True when :meth:`add_chips` would be accepted. The two refusals a console
+        meets on every change — a freezeout, a stack already at the maximum — are answered
+        without building the refusal's error and text (the console asks this of every
+        seat each time it is drawn); the rest is :meth:`verify_add_chips`'s."""
+        if self.tournament is not None:
+            return False
+        p = self._players.get(seat)
+        if p is not None and override is None and p.stack + p.pending:
+            room = self.limits_for_top_up(seat, now).maximum
+            if room is not None and amount > room:
+                return False
         return _accepted(self.verify_add_chips, seat, amount, now, override)
 
     def add_chips(

@@ -227,6 +227,22 @@ def _shove(setup: HandSetup) -> Hand:
     return play_out(hand)
 
 
+def _can_add_chips_says_what_verify_says(
+    table: Table, now: float, amounts: tuple[int, ...]
+) -> None:
+    """``can_add_chips`` answers the refusals it can see without building them: it must
+    still answer, for every seat (empty ones too) and amount, what ``verify_add_chips``
+    does."""
+    for seat in range(0, 12):
+        for amount in amounts:
+            try:
+                table.verify_add_chips(seat, amount, now)
+                verified = True
+            except RulesError:
+                verified = False
+            assert table.can_add_chips(seat, amount, now) is verified, (seat, amount)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     seated=st.dictionaries(st.integers(1, 10), st.integers(0, 3), min_size=2, max_size=7),
@@ -259,6 +275,7 @@ def test_top_ups_never_pass_the_maximum_and_a_misdeal_never_moves_the_button(
             table.come_back(seat)
         elif kind == "top_up" and seat in table.players:
             amount = 100 * (param + 1)
+            _can_add_chips_says_what_verify_says(table, now, (amount, 0, 10, 1250, 5_000))
             if table.can_add_chips(seat, amount, now):
                 table.add_chips(seat, amount, now)
                 walk.bought += amount
