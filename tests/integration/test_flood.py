@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import threading
 import time
 from pathlib import Path
@@ -26,22 +25,11 @@ from feltwire.protocol import reader_tags_topic
 from hub.app.records import InputKind
 from hub.bootstrap import start_hub
 from hub.config import HubConfig, HubMqttSettings, WebSettings
-from tests.support.mosquitto import MosquittoProcess
+from tests.support.mosquitto import MosquittoProcess, template_queue_settings
 
 FLOOD = 10_000
-TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto" / "feltwire.conf"
 DECK = simulated_deck()
 CARDS = [DECK.uid_for(c) for c in ("As", "Kd", "7c", "2h", "9s", "Qd")]
-
-
-def template_queue_settings() -> str:
-    """The shipped template's queue and socket settings (the lines a flood depends on)."""
-    keep = re.compile(
-        r"^(max_queued_messages|max_queued_bytes|max_inflight_messages|set_tcp_nodelay)\b"
-    )
-    lines = [ln for ln in TEMPLATE.read_text().splitlines() if keep.match(ln)]
-    assert len(lines) == 4, lines
-    return "\n".join(lines)
 
 
 def flood(port: int, count: int) -> float:

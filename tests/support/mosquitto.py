@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -74,3 +75,18 @@ class MosquittoProcess(Mosquitto):
     @property
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.port}"
+
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto" / "feltwire.conf"
+"""The Mosquitto configuration the project ships for a club (``systemd/mosquitto``)."""
+
+
+def template_queue_settings(*, nodelay: bool = True) -> str:
+    """The shipped template's queue and socket settings — the lines a flood and a busy
+    room depend on (``nodelay`` False: without its ``set_tcp_nodelay``)."""
+    keep = re.compile(
+        r"^(max_queued_messages|max_queued_bytes|max_inflight_messages|set_tcp_nodelay)\b"
+    )
+    lines = [ln for ln in TEMPLATE.read_text().splitlines() if keep.match(ln)]
+    assert len(lines) == 4, lines
+    return "\n".join(ln for ln in lines if nodelay or not ln.startswith("set_tcp_nodelay"))
