@@ -48,6 +48,7 @@ from hub.adapters.hands.history import StoreHistory
 from hub.adapters.hands.retention import EVERY_SECONDS as RETENTION_EVERY_S
 from hub.adapters.hands.retention import apply_retention
 from hub.adapters.hands.store import HANDS_FILE, HandStore, sqlite_url
+from hub.adapters.malloc import pin_mmap_threshold
 from hub.adapters.mqtt import HubLink, run_table_link
 from hub.app import tasks as table_tasks
 from hub.app.errors import EventLogError, HandStoreError
@@ -203,6 +204,17 @@ class HubRuntime:
         self.auth.close()
 
 
+GC_THRESHOLDS = (10_000, 10, 10)
+"""The cyclic collector's thresholds in a hub's process (Python's default: 700, 10, 10):
+a young collection every 10,000 objects made, so a full one is considered 14 times less
+often. What 200 tables build as they run (each table's tasks, coroutines, feeds and
+hand: some 240,000 objects the collector tracks besides those frozen at start) made a
+full collection every few seconds, 30–80 ms each with the event loop stopped; read →
+overlay p99 at 200 tables 538 / 716 ms → 351 / 349 ms with these (issue 16,
+docs/benchmarks.md; 50,000, 50, 100 gave no more, 321 / 460, and held cycles longer).
+Garbage without cycles is freed at once as always; only cycles wait longer."""
+
+
 async def start_hub(
     config: HubConfig,
     *,
@@ -228,8 +240,13 @@ async def start_hub(
     that is the hub: ``feltwire hub``, the demo) collects what starting left behind and
     moves the rest out of the cyclic collector's sight (:func:`gc.freeze`): a full
     collection then no longer walks every object of the start — at 50 tables that walk
-    held the event loop 70–110 ms, the largest pause a read's frame met (issue 16).
+    held the event loop 70–110 ms, the largest pause a read's frame met (issue 16) —,
+    collects less often from then on (:data:`GC_THRESHOLDS`), and holds the C
+    allocator's mmap threshold (:mod:`hub.adapters.malloc`), so live equity's large
+    temporaries go back to the system when freed.
     """
+    if freeze_gc:
+        pin_mmap_threshold()
     tables = config.table_configs()
     brands = {t.table: TableBrand.load(t.branding) for t in tables}  # before anything runs
     log_paths = (
@@ -378,9 +395,17 @@ async def start_hub(
             served.replayed,
         )
     if freeze_gc:
-        gc.collect()
-        gc.freeze()
+        settle_collector()
     return runtime
+
+
+def settle_collector() -> None:
+    """What the process built so far collected and frozen out of the cyclic collector's
+    sight (:func:`gc.freeze`), and the collector run at :data:`GC_THRESHOLDS` from now
+    on (a hub once started; the benches' own process once its tables are set up)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _tick_s(table: ResolvedTable) -> float | None:
