@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import shutil
 import signal
 import sqlite3
@@ -52,7 +51,7 @@ from prometheus_client.parser import text_string_to_metric_families
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.overlay_latency import cpu_seconds, machine, serve_hub, start_mosquitto  # noqa: E402
+from bench.overlay_latency import HUB_PROCESS, cpu_seconds, machine, start_mosquitto  # noqa: E402
 from feltwire.deck import simulated_deck  # noqa: E402
 from feltwire.protocol import (  # noqa: E402
     ReaderInventory,
@@ -98,7 +97,7 @@ def hub_toml(mqtt_port: int, web_port: int, state: Path, batch: int) -> str:
 
 class HubProcess:
     """``feltwire hub``'s :func:`start_hub` on the bench's config, in a process of its
-    own (``bench/overlay_latency.py``'s ``serve_hub``)."""
+    own (``bench/hub_process.py``)."""
 
     def __init__(self, workdir: Path, mqtt_port: int, batch: int) -> None:
         web_port = free_port()
@@ -108,7 +107,7 @@ class HubProcess:
         self.log = workdir / "hub.log"
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, str(Path(__file__)), "--serve-hub", str(config)],
+                [sys.executable, str(HUB_PROCESS), str(config)],
                 cwd=ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -435,8 +434,6 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["--serve-hub"]:
-        return serve_hub(sys.argv[2], os.environ.get("FELTWIRE_BENCH_PROFILE"))
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--reads", type=int, default=5000, help="reads in the burst")
     parser.add_argument("--repeats", type=int, default=1, help="runs per mode (medians)")

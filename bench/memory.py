@@ -7,7 +7,8 @@ on, and whether it stays flat over a longer run (issue 16, acceptance 3).
     .venv/bin/python bench/memory.py --tables '' --minutes 6 --native --types --without equity
 
 The hub is the one of ``bench/overlay_latency.py`` (its config, processes and dealers are
-reused from there): a Mosquitto of its own, ``feltwire hub`` in a process of its own with N
+reused from there): a Mosquitto of its own, ``feltwire hub`` in a process of its own
+(``bench/hub_process.py``, which loads nothing of the bench: its RSS is the hub's) with N
 ``[[tables]]``, a ``[rules]`` section per table (six players, rebuys), ``live_equity = true``
 and the event log at ``event_log_sync = "full"``. This process opens every table's overlay
 WebSocket (frames are read and counted: antenna and equity) and deals one inventory a
@@ -47,9 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import contextlib
-import ctypes
 import heapq
 import json
 import os
@@ -58,7 +57,6 @@ import signal
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -68,9 +66,11 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 from websockets.asyncio.client import ClientConnection, connect
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from overlay_latency import (
+from bench.hub_process import NATIVE_ENV, TRACE_ENV  # noqa: E402
+from bench.overlay_latency import (  # noqa: E402
     TOKEN,
     Dealer,
     Hub,
@@ -78,13 +78,10 @@ from overlay_latency import (
     close_rig,
     descendants,
     machine,
-    serve_hub,
     start_mosquitto,
     start_publisher,
 )
 
-TRACE_ENV = "FELTWIRE_BENCH_TRACEMALLOC"
-NATIVE_ENV = "FELTWIRE_BENCH_NATIVE"
 TARGET_ONE_MB = 120.0
 TARGET_200_MB = 400.0
 
@@ -155,8 +152,9 @@ class Run:
     pss_mb: float = 0.0
     """PSS of the hub's tree at the last sample (shared pages counted once), MB."""
     native: list[dict[str, Any]] = field(default_factory=list)
-    """With ``--native``: the hub's :func:`native_figures` every ``--sample`` seconds (``t``
-    from the hub's first line, about when it was ready)."""
+    """With ``--native``: the hub's native figures (``bench/hub_process.py``'s
+    ``native_figures`` and ``queued``) every ``--sample`` seconds (``t`` from the hub's
+    first line, about when it was ready)."""
     growth: list[str] = field(default_factory=list)
     """With ``--trace-every``: what tracemalloc saw grow from the first snapshot after the
     settling time to the last (:func:`growth_report`)."""
@@ -190,7 +188,7 @@ async def run(n: int, seconds: float, args: argparse.Namespace, trace: Path | No
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)  # the hub process inherits them
     try:
-        hub = Hub(workdir, tables, broker.port, opt, script=Path(__file__))
+        hub = Hub(workdir, tables, broker.port, opt)
     finally:
         for k, v in saved.items():
             if v is None:
@@ -320,127 +318,6 @@ def growth_report(first: Path, last: Path, top: int) -> list[str]:
     return lines
 
 
-# ------------------------------------------------------------------ the hub side
-
-
-class _MallInfo2(ctypes.Structure):
-    _fields_ = [
-        (name, ctypes.c_size_t)
-        for name in (
-            "arena",
-            "ordblks",
-            "smblks",
-            "hblks",
-            "hblkhd",
-            "usmblks",
-            "fsmblks",
-            "uordblks",
-            "fordblks",
-            "keepcost",
-        )
-    ]
-
-
-def native_figures() -> dict[str, float]:
-    """The hub's native memory now, in MB: SQLite's (``sqlite3_memory_used``, page caches
-    included), glibc malloc's over all arenas (``mallinfo2``: in use, free inside the
-    arenas, mmapped chunks), and Python's allocated blocks (a count)."""
-    figures: dict[str, float] = {"python_blocks": float(sys.getallocatedblocks())}
-    with contextlib.suppress(OSError, AttributeError):
-        sqlite = ctypes.CDLL("libsqlite3.so.0")
-        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
-        figures["sqlite_mb"] = sqlite.sqlite3_memory_used() / 1e6
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallinfo2.restype = _MallInfo2
-        info = libc.mallinfo2()
-        figures["malloc_used_mb"] = (info.uordblks + info.hblkhd) / 1e6
-        figures["malloc_free_mb"] = info.fordblks / 1e6
-        figures["malloc_mmap_mb"] = info.hblkhd / 1e6
-    return figures
-
-
-def queued(apps: list[Any]) -> dict[str, float]:
-    """How many messages wait in the tables' queues now: to the broker (``outgoing``) and
-    from it (``inbox``), summed over the tables (read from another thread: a glance)."""
-    return {
-        "outgoing_queued": float(sum(a.outgoing.qsize() for a in apps)),
-        "inbox_queued": float(sum(a.inbox.qsize() for a in apps)),
-    }
-
-
-def native_probe(out: Path, every: float) -> None:
-    """In the hub: a line of :func:`native_figures` and the tables' :func:`queued`
-    messages (with the monotonic time) appended to ``out`` every ``every`` seconds."""
-    import gc
-
-    from hub.app.table_app import TableApp
-
-    apps: list[Any] = []
-    with out.open("a") as f:
-        while True:
-            if not apps:  # the hub's tables, once they exist
-                apps = [o for o in gc.get_objects() if isinstance(o, TableApp)]
-            line: dict[str, Any] = {"t": time.monotonic()} | native_figures() | queued(apps)
-            if os.environ.get(NATIVE_ENV + "_TYPES"):
-                counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
-                line["types"] = dict(counts.most_common(40))
-            f.write(json.dumps(line) + "\n")
-            f.flush()
-            time.sleep(every)
-
-
-def serve_traced(config_path: str) -> int:
-    """The hub of ``config_path``; under tracemalloc when the bench asks, writing the top
-    allocations to the file it names on SIGUSR1."""
-    native = os.environ.get(NATIVE_ENV)
-    if native:
-        every = float(os.environ.get(NATIVE_ENV + "_EVERY", "5"))
-        threading.Thread(target=native_probe, args=(Path(native), every), daemon=True).start()
-    out = os.environ.get(TRACE_ENV)
-    if out:
-        import tracemalloc
-
-        tracemalloc.start(12)
-        snaps = 0
-
-        def snapshot(_signum: int, _frame: object) -> None:
-            nonlocal snaps
-            snap = tracemalloc.take_snapshot().filter_traces(
-                [tracemalloc.Filter(False, tracemalloc.__file__)]
-            )
-            path = f"{out}.{snaps}.snap"
-            snaps += 1
-            snap.dump(path + ".tmp")
-            os.rename(path + ".tmp", path)
-
-        def dump(_signum: int, _frame: object) -> None:
-            snap = tracemalloc.take_snapshot().filter_traces(
-                [tracemalloc.Filter(False, tracemalloc.__file__)]
-            )
-            traced, peak = tracemalloc.get_traced_memory()
-            lines = [f"traced {traced / 1e6:.1f} MB (peak {peak / 1e6:.1f} MB)", ""]
-            lines.append("top 30 by line:")
-            for stat in snap.statistics("lineno")[:30]:
-                frame = stat.traceback[0]
-                lines.append(
-                    f"{stat.size / 1e6:8.2f} MB {stat.count:>8} blocks  "
-                    f"{frame.filename}:{frame.lineno}"
-                )
-            lines.append("")
-            lines.append("top 8 by traceback:")
-            for stat in snap.statistics("traceback")[:8]:
-                lines.append(f"{stat.size / 1e6:8.2f} MB {stat.count:>8} blocks")
-                lines += ["    " + s for s in stat.traceback.format(limit=12)]
-            tmp = Path(out + ".tmp")
-            tmp.write_text("\n".join(lines) + "\n")
-            tmp.rename(out)
-
-        signal.signal(signal.SIGUSR1, dump)
-        signal.signal(signal.SIGUSR2, snapshot)
-    return serve_hub(config_path)
-
-
 # ------------------------------------------------------------------ the report
 
 
@@ -552,8 +429,6 @@ async def main_async(args: argparse.Namespace) -> int:
 
 
 def main() -> int:
-    if sys.argv[1:2] == ["--serve-hub"]:
-        return serve_traced(sys.argv[2])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--tables",

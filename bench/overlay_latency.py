@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from feltwire.cards import FULL_DECK  # noqa: E402
 from feltwire.deck import simulated_deck  # noqa: E402
-from tests.support.mosquitto import MosquittoProcess  # noqa: E402
+from tests.support.mosquitto import MosquittoProcess, template_queue_settings  # noqa: E402
 from tests.support.ports import free_port  # noqa: E402
 
 DECK = simulated_deck()
@@ -59,6 +59,8 @@ SEATS = 6
 READERS = [f"seat{n}" for n in range(1, SEATS + 1)] + ["board", "burn", "muck"]
 TOKEN = "bench-producer-token"
 LIMIT_MS = 100.0
+HUB_PROCESS = ROOT / "bench" / "hub_process.py"
+"""The hub's process (``python HUB_PROCESS CONFIG``): nothing of the bench loaded in it."""
 
 
 # ------------------------------------------------------------------ processes
@@ -106,11 +108,12 @@ def rss_mb(pid: int) -> float:
 
 
 def start_mosquitto(workdir: Path, *, nodelay: bool = False) -> MosquittoProcess:
-    """A Mosquitto of the bench's own on a free port (the tests' broker fixture)."""
+    """A Mosquitto of the bench's own on a free port (the tests' broker fixture), with the
+    queue settings of the template a club installs (``systemd/mosquitto/feltwire.conf``:
+    its queue and in-flight window; its ``set_tcp_nodelay`` when ``nodelay``)."""
     broker = MosquittoProcess(
         workdir,
-        extra_config="persistence false\nmax_queued_messages 100000\n"
-        + ("set_tcp_nodelay true\n" if nodelay else ""),
+        extra_config="persistence false\n" + template_queue_settings(nodelay=nodelay) + "\n",
     )
     broker.start()
     return broker
@@ -161,9 +164,9 @@ def hub_toml(tables: list[str], mqtt_port: int, web_port: int, state: Path, opt:
 
 
 class Hub:
-    """The hub in a process of its own: :func:`start_hub` on the bench's config, as
-    ``feltwire hub`` runs it (``feltwire hub`` itself would give a config without a
-    ``state_dir`` a default one; ``--no-event-log`` means none)."""
+    """The hub in a process of its own (:data:`HUB_PROCESS`): :func:`start_hub` on the
+    bench's config, as ``feltwire hub`` runs it (``feltwire hub`` itself would give a config
+    without a ``state_dir`` a default one; ``--no-event-log`` means none)."""
 
     def __init__(
         self,
@@ -173,7 +176,8 @@ class Hub:
         opt: HubOptions,
         script: Path | None = None,
     ) -> None:
-        """``script`` serves the hub (``script --serve-hub CONFIG``; default this file)."""
+        """``script`` serves the hub (``python script CONFIG``; default
+        :data:`HUB_PROCESS`)."""
         self.web_port = free_port()
         config = workdir / "hub.toml"
         config.write_text(hub_toml(tables, mqtt_port, self.web_port, workdir / "state", opt))
@@ -181,7 +185,7 @@ class Hub:
         cpus = opt.cpus
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, str(script or __file__), "--serve-hub", str(config)],
+                [sys.executable, str(script or HUB_PROCESS), str(config)],
                 cwd=ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -526,35 +530,7 @@ async def main_async(args: argparse.Namespace) -> int:
     return 0
 
 
-def serve_hub(config_path: str, profile: str | None = None) -> int:
-    """The hub process of a run: the hub of ``config_path`` until SIGTERM (profiled with
-    cProfile into ``profile`` when given)."""
-    import cProfile
-    import logging
-
-    from feltwire.config import load_config
-    from hub.bootstrap import start_hub
-    from hub.config import HubConfig
-
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
-
-    async def serve() -> None:
-        runtime = await start_hub(load_config(HubConfig, config_path), freeze_gc=True)
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        await stop.wait()
-        await runtime.stop()
-
-    if profile is None:
-        asyncio.run(serve())
-    else:
-        cProfile.runctx("asyncio.run(serve())", globals(), {"serve": serve}, profile)
-    return 0
-
-
 def main() -> int:
-    if sys.argv[1:2] == ["--serve-hub"]:
-        return serve_hub(sys.argv[2], os.environ.get("FELTWIRE_BENCH_PROFILE"))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--tables",

@@ -15,7 +15,8 @@ Each step of N runs, ``--repeats`` times each (medians printed):
   pot-limit Omaha: four hole cards), ``[rules]`` seating six players, live equity on, the
   event log fsync'd; in this process, per table, a simulated node (the node's own code,
   one MQTT connection) under the demo's simulated dealer, who deals legal hands card by
-  card at ``--pace`` × live pace (one motion a second at 1) and plays the players' random
+  card at ``--pace`` × live pace (one motion a second at 1, each varying ±``--jitter``
+  of it: :data:`~bench.table_rig.JITTER`) and plays the players' random
   legal actions through the console's HTTP API, a dealing mistake in ``--mistakes`` of the
   hands; the table's ``/ws/overlay`` and (unless ``--no-console-feed``) its
   ``/ws/console`` open, as a producer's overlay and the dealer's console page hold them.
@@ -39,7 +40,10 @@ Figures, over ``--seconds`` after ``--warmup`` seconds:
 * the hub's CPU (cores) and resident memory, summed over the hub and its descendants
   (``/proc``), and memory per table; Mosquitto's and this process's CPU; this process's
   lag — how late the dealers' pauses woke (p99) and the motions a table made a second
-  against the pace — so a slow bench is not taken for a slow hub.
+  against the pace — so a slow bench is not taken for a slow hub. Once the tables are set
+  up, this process's own cyclic collector is frozen and set as the hub's
+  (:func:`~bench.table_rig.quiet_collector`): its full collections stamped the frames
+  that arrived meanwhile late.
 
 The sweep steps N up until the room's median p99 read → overlay passes 100 ms. With
 ``--hub-cpus 0`` the hub and everything it starts run on core 0 only
@@ -84,6 +88,8 @@ from bench.overlay_latency import (  # noqa: E402
     start_mosquitto,
 )
 from bench.table_rig import (  # noqa: E402
+    CONNECT_S,
+    JITTER,
     RULES,
     WAIT,
     Played,
@@ -93,6 +99,7 @@ from bench.table_rig import (  # noqa: E402
     deal,
     hub_config,
     process_tree,
+    quiet_collector,
     tree_rss_mb,
     watch_overlays,
 )
@@ -101,6 +108,7 @@ from hub.config import table_config  # noqa: E402
 from simulator.dealer import Mistake  # noqa: E402
 from simulator.demo import ConsoleAnswer  # noqa: E402
 from simulator.monitor_table import MOTION  # noqa: E402
+from tests.support.mosquitto import template_queue_settings  # noqa: E402
 from tests.support.ports import free_port  # noqa: E402
 from tests.support.table_procs import logged_reads  # noqa: E402
 
@@ -223,8 +231,11 @@ class RoomSurface(SoakSurface):
         pace: float,
         game: str,
         equity: bool = True,
+        *,
+        jitter: float = JITTER,
+        seed: int = 0,
     ) -> None:
-        super().__init__(table, broker_port, url, watch, pace, game)
+        super().__init__(table, broker_port, url, watch, pace, game, jitter=jitter, seed=seed)
         self.room = watch
         self.equity = equity
         self.need = len(table_config(RULES, game).game.streets[0].hole_up)
@@ -387,10 +398,14 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
         if not opened.wait(120):
             raise TimeoutError("the overlays did not open")
         for t, w in zip(names, watches, strict=True):
-            s = RoomSurface(t, broker.port, url, w, args.pace, args.game, args.equity)
-            if not s.transport.wait_connected(10):
+            s = RoomSurface(
+                t, broker.port, url, w, args.pace, args.game, args.equity,
+                jitter=args.jitter, seed=seed,
+            )  # fmt: skip
+            if not s.transport.wait_connected(CONNECT_S):
                 raise TimeoutError(f"table {t}'s node did not reach the broker")
             surfaces.append(s)
+        quiet_collector()
         rng = random.Random(seed)
         for s, p in zip(surfaces, played, strict=True):
             th = threading.Thread(
@@ -586,6 +601,12 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=20, help="uncounted seconds first (20)")
     parser.add_argument("--repeats", type=int, default=1, help="runs per N and mode (medians)")
     parser.add_argument("--pace", type=float, default=1, help="× live pace (1)")
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=JITTER,
+        help=f"each motion's time varies ± this share of it ({JITTER}; 0: metronomes)",
+    )
     parser.add_argument("--game", choices=["NT", "PO"], default="NT", help="hold'em or PLO")
     parser.add_argument("--mistakes", type=float, default=0.03, help="share of hands with one")
     parser.add_argument("--seed", type=int, default=1)
@@ -614,11 +635,12 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(
         f"room: {args.game}, rules + live equity {'on' if args.equity else 'OFF'} + "
-        f"event_log_sync full, pace {args.pace:g}×, "
+        f"event_log_sync full, pace {args.pace:g}× (± {args.jitter:.0%} a motion), "
         f"mistakes in {args.mistakes:.0%} of hands, console feed "
         f"{'on' if args.console_feed else 'off'}; hub on cores "
         f"{'any' if cpus is None else ','.join(map(str, cpus))}; {args.seconds:g} s after "
-        f"{args.warmup:g} s warm-up, {args.repeats} run(s) per N and mode\n"
+        f"{args.warmup:g} s warm-up, {args.repeats} run(s) per N and mode; Mosquitto with "
+        f"the template's {template_queue_settings().replace(chr(10), ', ')}\n"
         "latencies ms; lost = frames never shown (room: /published − logged); hub cores and "
         "RSS of the hub and its children, wait = its threads runnable with no core free "
         "(s/s); lag99 = this process's pauses, ms late; mot/s = "

@@ -27,7 +27,8 @@ Before each console input the dealer waits until the overlay has shown every car
 laid (as a dealer glances at the console before pressing a button).
 
 Pace: a live dealer makes one motion a second (:data:`~simulator.monitor_table.MOTION`);
-at ``--pace 10`` each table makes one every 0.1 s. The hub's debounce (0.5 s live) is
+at ``--pace 10`` each table makes one every 0.1 s, each motion's time varying ±``--jitter``
+of it (0.25; :data:`~bench.table_rig.JITTER`). The hub's debounce (0.5 s live) is
 divided by the pace so a card flickering or laid on the wrong place reads as it would at
 live pace; the rules' tick stays the hub's default (0.25 s).
 
@@ -79,12 +80,15 @@ from bench.overlay_latency import (  # noqa: E402
     start_mosquitto,
 )
 from bench.table_rig import (  # noqa: E402
+    CONNECT_S,
+    JITTER,
     WAIT,
     Played,
     SoakSurface,
     Watch,
     deal,
     hub_config,
+    quiet_collector,
     scrape,
     watch_overlays,
 )
@@ -155,10 +159,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if not opened.wait(60):
             raise TimeoutError("the overlays did not open")
         for t, w in zip(names, watches, strict=True):
-            s = SoakSurface(t, broker.port, url, w, args.pace)
-            if not s.transport.wait_connected(10):
+            s = SoakSurface(t, broker.port, url, w, args.pace, jitter=args.jitter, seed=args.seed)
+            if not s.transport.wait_connected(CONNECT_S):
                 raise TimeoutError(f"table {t}'s node did not reach the broker")
             surfaces.append(s)
+        quiet_collector()
         rng = random.Random(args.seed)
         for s, p in zip(surfaces, played, strict=True):
             th = threading.Thread(
@@ -250,6 +255,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "tables": args.tables,
         "minutes": round(wall / 60, 2),
         "pace": args.pace,
+        "jitter": args.jitter,
         "seed": args.seed,
         "mistake_rate": args.mistakes,
         "motions_per_table_s": round(motions / args.tables / wall, 2),
@@ -365,6 +371,12 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=50, help="tables in the hub (default 50)")
     parser.add_argument("--minutes", type=float, default=10, help="how long (default 10)")
     parser.add_argument("--pace", type=float, default=10, help="× live pace (default 10)")
+    parser.add_argument(
+        "--jitter",
+        type=float,
+        default=JITTER,
+        help=f"each motion's time varies ± this share of it ({JITTER}; 0: metronomes)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="shuffles, actions, mistakes")
     parser.add_argument("--mistakes", type=float, default=0.03, help="share of hands with one")
     parser.add_argument("--sample-seconds", type=float, default=60, help="memory etc. (60)")
@@ -394,7 +406,8 @@ def main() -> int:
         args.tables, args.minutes, args.sample_seconds = 3, 1.0, 15.0
     print(f"machine: {machine()}")
     print(
-        f"soak: {args.tables} tables, {args.minutes:g} min at {args.pace:g}× live pace, "
+        f"soak: {args.tables} tables, {args.minutes:g} min at {args.pace:g}× live pace "
+        f"(± {args.jitter:.0%} a motion), "
         f"mistakes in {args.mistakes:.0%} of hands, seed {args.seed}; rules, live equity, "
         f"event_log_sync full; hub environment {hub_env}; * p99 of the last 2,000 reads "
         "per table so far",

@@ -63,6 +63,13 @@ from table_node.node import Node  # noqa: E402
 from table_node.simulated import SimulatedTable  # noqa: E402
 from tests.support.table_procs import DEALER, SECRET  # noqa: E402
 
+JITTER = 0.25
+"""How much each motion's time varies, as a share of it (uniformly: 0.75–1.25 s a motion
+at live pace, on average one a second). Dealers are not metronomes: with every pause
+exactly one motion, a stall anywhere (the hub, this process) wakes every table's dealer
+at once, and as nothing then spreads them again, every table moves in the same instant
+from then on — a burst of N reads each second that no card room makes. 0: metronomes."""
+
 READERS = default_readers()
 PRODUCER = "soak-producer-token"
 METRICS = "soak-metrics-token"
@@ -161,6 +168,22 @@ def scrape(url: str) -> Scrape:
             elif s.name == "feltwire_read_to_frame_seconds_sum":
                 out.frame_sum += s.value
     return out
+
+
+CONNECT_S = 30.0
+"""How long a simulated node may take to reach the broker when a run starts (200 of them
+start one after the other in this process, beside a hub starting its tables)."""
+
+
+def quiet_collector() -> None:
+    """Keep this process's cyclic collector out of the figures: what the set-up built
+    frozen (:func:`gc.freeze`), then the hub's thresholds (``GC_THRESHOLDS``). This
+    process stamps every read and every frame; at 200 tables its full collections — up
+    to 430 ms, its dealers' and watchers' threads stopped — were counted as the hub's
+    latency (the frames that arrived meanwhile stamped late)."""
+    from hub.bootstrap import settle_collector
+
+    settle_collector()
 
 
 # ------------------------------------------------------------------ what the overlay shows
@@ -309,7 +332,16 @@ class SoakSurface(NodeSurface):
     (a :class:`DealingMonitor` on :attr:`clock`, fed what the node published)."""
 
     def __init__(
-        self, table: str, broker_port: int, url: str, watch: Watch, pace: float, game: str = "NT"
+        self,
+        table: str,
+        broker_port: int,
+        url: str,
+        watch: Watch,
+        pace: float,
+        game: str = "NT",
+        *,
+        jitter: float = JITTER,
+        seed: int = 0,
     ) -> None:
         antennas = SimulatedTable(READERS)
         self.transport = PahoTransport(
@@ -330,6 +362,8 @@ class SoakSurface(NodeSurface):
         self.monitor: DealingMonitor | None = None
         self._unknown: dict[str, frozenset[str]] = {}
         self.interval = MOTION / pace
+        self.jitter = jitter
+        self._rng = random.Random(f"{seed}-{table}")
         self._due = time.monotonic()
         self.divergences: list[str] = []
         self.answered: list[float] = []
@@ -345,8 +379,10 @@ class SoakSurface(NodeSurface):
         return self.monitor.hand
 
     def _pace(self) -> None:
-        """One motion's time at the bench's pace (no catching up after a stall)."""
-        self._due = max(self._due + self.interval, time.monotonic())
+        """One motion's time at the bench's pace, give or take :attr:`jitter` of it (no
+        catching up after a stall)."""
+        pause = self.interval * (1 + self._rng.uniform(-self.jitter, self.jitter))
+        self._due = max(self._due + pause, time.monotonic())
         time.sleep(max(0.0, self._due - time.monotonic()))
         self.wakes.append((time.monotonic() - self._due) * 1000)
 
