@@ -487,14 +487,15 @@ async def run_retention(
 
 
 def hands_store(config: HubConfig) -> HandStore | None:
-    """The hands store of ``config`` (:func:`hands_url`), opened and migrated; None when
+    """The hands store of ``config`` (:func:`hands_url`), opened and migrated (in a child
+    process, :mod:`hub.adapters.hands.migrate`: Alembic never loads in the hub); None when
     there is none, or when it cannot be opened — the hub then runs without it (logged):
     the event log keeps every hand, and a later start writes them (hub.app.hand_book)."""
     url = hands_url(config)
     if url is None:
         return None
     try:
-        return HandStore.open(url)
+        return HandStore.open(url, migrate_apart=True)
     except HandStoreError as exc:
         log.error("%s: the hub runs without it; a later start writes the hands it missed", exc)
         return None

@@ -28,6 +28,8 @@ import dataclasses
 import logging
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -129,9 +131,11 @@ class HandStore:
         self.dialect = engine.dialect.name
 
     @classmethod
-    def open(cls, url: str) -> HandStore:
-        """Open (create) the store at ``url`` and migrate its schema to the newest.
-        :class:`~hub.app.errors.HandStoreError` when it cannot be reached or migrated."""
+    def open(cls, url: str, *, migrate_apart: bool = False) -> HandStore:
+        """Open (create) the store at ``url`` and migrate its schema to the newest — in a
+        child process with ``migrate_apart`` (:mod:`hub.adapters.hands.migrate`: a hub's
+        process never holds Alembic). :class:`~hub.app.errors.HandStoreError` when it
+        cannot be reached or migrated."""
         driver = _driver_url(url)
         several = _several_hosts(driver)
         connect_args: dict[str, Any] = {}
@@ -176,7 +180,12 @@ class HandStore:
                 event.listen(engine, "connect", _sqlite_pragmas)
                 with engine.connect() as conn:
                     conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+            if migrate_apart and store.revision != HEAD:
+                _migrate_in_child(url, where)
             store.migrate()
+        except HandStoreError:
+            engine.dispose()
+            raise
         except SQLAlchemyError as exc:
             engine.dispose()
             raise HandStoreError(f"hands store {where}: {exc}") from exc
@@ -195,7 +204,15 @@ class HandStore:
             if current != HEAD:  # Alembic is imported only to migrate (a hub starts faster)
                 from alembic import command
 
-                command.upgrade(alembic_config(conn), "head")
+                try:
+                    command.upgrade(alembic_config(conn), "head")
+                except SQLAlchemyError:
+                    raise
+                except Exception as exc:  # Alembic's own: a revision this hub does not know
+                    raise HandStoreError(
+                        f"hands store {self.engine.url!r}: not migrated from {current}: "
+                        f"{type(exc).__name__}: {exc}"
+                    ) from exc
                 log.info("hands store: schema migrated from %s to %s", current or "none", HEAD)
 
     @property
@@ -436,6 +453,26 @@ def _after_the_last(conn: Connection, hand: HandRecord) -> HandRecord:
         return hand
     end = hand.ended_at if hand.ended_at is not None else before
     return dataclasses.replace(hand, started_at=min(float(before), end))
+
+
+def _migrate_in_child(url: str, where: str) -> None:
+    """Migrate the store at ``url`` in a child process (:mod:`hub.adapters.hands.migrate`;
+    the URL on its stdin); HandStoreError with the child's reason when it could not."""
+    log.info("hands store %s: migrating the schema to %s in a child process", where, HEAD)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "hub.adapters.hands.migrate"],
+            input=url + "\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as exc:
+        raise HandStoreError(f"hands store {where}: the migration did not start: {exc}") from exc
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        named = why.startswith("hands store")  # the child's HandStoreError names the store
+        raise HandStoreError(why if named else f"hands store {where}: {why}")
 
 
 def _revision(conn: Connection) -> str | None:

@@ -12,6 +12,8 @@ into a real SQLite event log.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,7 @@ from feltwire.publisher import InventoryPublisher
 from hub.adapters.eventlog.store import EventLog
 from hub.adapters.hands import schema
 from hub.adapters.hands.history import export_text
-from hub.adapters.hands.migrations import HEAD, alembic_config
+from hub.adapters.hands.migrations import HEAD, VERSION_TABLE, alembic_config
 from hub.adapters.hands.reader import replay
 from hub.adapters.hands.store import HandStore
 from hub.app.errors import HandStoreError
@@ -43,6 +45,7 @@ from tests.support.service import hub_service
 from tests.support.service_surface import ServiceSurface
 from tests.support.stored_hands import stored_hand
 
+ROOT = Path(__file__).resolve().parents[3]
 PLAYERS = [PlayerSettings(seat=s, name=f"P{s}", buy_in=1000) for s in (1, 2, 3, 4)]
 HANDS = 8
 
@@ -148,6 +151,56 @@ def test_the_migrations_make_the_schema_the_code_uses(store_url: str) -> None:
         assert store.revision == HEAD
     finally:
         store.close()
+
+
+HUB_OPENS_ITS_STORE = """
+import logging, sys
+logging.basicConfig(level=logging.INFO)
+from hub.adapters.hands.store import HandStore
+from hub.bootstrap import hands_store
+from hub.config import HandsSettings, HubConfig
+url, state = sys.stdin.read().split()
+store = hands_store(HubConfig(state_dir=state, hands=HandsSettings(url=url)))
+print(store.revision if store is not None else "none", "alembic" in sys.modules)
+"""
+
+
+def test_a_hub_migrates_its_store_in_a_child_process(store_url: str, tmp_path: Path) -> None:
+    """A hub's store that needs migrating (here a new one) is migrated by a child process:
+    the store is at the newest revision and the hub's own process never loaded Alembic
+    (about 10 MB it would keep all night)."""
+    done = subprocess.run(
+        [sys.executable, "-c", HUB_OPENS_ITS_STORE],
+        input=f"{store_url}\n{tmp_path / 'state'}\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [HEAD, "False"], (done.stdout, done.stderr)
+    assert "migrating the schema to" in done.stderr
+    store = HandStore.open(store_url)
+    try:
+        assert store.revision == HEAD
+    finally:
+        store.close()
+
+
+def test_a_migration_that_fails_in_the_child_says_why(store_url: str) -> None:
+    """A store stamped by a newer hub (a revision this one does not know): the child's
+    migration fails and the open says so, naming the store and Alembic's reason."""
+    HandStore.open(store_url).close()
+    store = HandStore.open(store_url)
+    try:
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql(f"UPDATE {VERSION_TABLE} SET version_num = '9999'")
+    finally:
+        store.close()
+    with pytest.raises(HandStoreError) as refused:
+        HandStore.open(store_url, migrate_apart=True)
+    said = str(refused.value)
+    assert said.startswith("hands store ") and "not migrated" in said and "9999" in said, said
 
 
 def test_every_hand_is_written_once_as_it_ends(tmp_path: Path, store_url: str) -> None:
