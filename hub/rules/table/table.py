@@ -64,6 +64,24 @@ def _accepted(verify: Callable[_P, object], *args: _P.args, **kwargs: _P.kwargs)
     return True
 
 
+def _freezeout() -> BuyInError:
+    return BuyInError("R-BUY-4", Text("refusal.buy_in.freezeout"))
+
+
+def _over_maximum(seat: int, amount: int, room: int, have: int, pending: int) -> BuyInError:
+    """R-BUY-4: adding ``amount`` to ``have`` chips (``pending`` of them waiting for the
+    hand's end) passes the maximum by more than the ``room`` left — what can be bought,
+    and why."""
+    why: dict[str, Param] = {"seat": Seat(seat), "have": have, "maximum": room + have}
+    key = "refusal.buy_in.top_up_over_max" if room else "refusal.buy_in.top_up_at_max"
+    if room:
+        why |= {"room": room, "amount": amount}
+    if pending:
+        key += "_pending"
+        why["pending"] = pending
+    return BuyInError("R-BUY-4", Text(key, why))
+
+
 class Table:
     """A poker table across hands: seats ``1 … profile.seats``, a game, its stakes and
     rules, the button and the blinds.
@@ -337,42 +355,43 @@ class Table:
         self, seat: int, amount: int, now: float, override: Override | None = None
     ) -> BuyInLimits:
         """Raise unless ``seat`` may add ``amount`` chips."""
+        limits, refusal = self._add_chips_check(seat, amount, now, override)
+        if refusal is not None:
+            raise refusal()
+        assert limits is not None
+        return limits
+
+    def can_add_chips(
+        self, seat: int, amount: int, now: float, override: Override | None = None
+    ) -> bool:
+        """True when :meth:`add_chips` would be accepted. The refusals a console meets on
+        every change — a freezeout, a stack already at the maximum — are not built (it
+        asks this of every seat each time it is drawn)."""
+        try:
+            return self._add_chips_check(seat, amount, now, override)[1] is None
+        except RulesError:
+            return False
+
+    def _add_chips_check(
+        self, seat: int, amount: int, now: float, override: Override | None
+    ) -> tuple[BuyInLimits | None, Callable[[], RulesError] | None]:
+        """:meth:`verify_add_chips`'s check: the seat's limits and None when ``amount`` may
+        be added, else what makes the refusal (R-BUY-4) — built only when raised. Raises
+        the rarer refusals (an empty seat, an amount that is no amount, one under the
+        least) itself."""
         if self.tournament is not None:
             self._player(seat)
-            raise BuyInError("R-BUY-4", Text("refusal.buy_in.freezeout"))
+            return None, _freezeout
         limits = self.limits_for_top_up(seat, now)
         self._check_amount(amount)
         if override is None:
             p = self._players[seat]
             room, have = limits.maximum, p.stack + p.pending
             if room is not None and amount > room and have:
-                # R-BUY-4: say what can be bought, and why
-                why: dict[str, Param] = {"seat": Seat(seat), "have": have, "maximum": room + have}
-                key = "refusal.buy_in.top_up_over_max" if room else "refusal.buy_in.top_up_at_max"
-                if room:
-                    why |= {"room": room, "amount": amount}
-                if p.pending:
-                    key += "_pending"
-                    why["pending"] = p.pending
-                raise BuyInError("R-BUY-4", Text(key, why))
+                pending = p.pending
+                return limits, lambda: _over_maximum(seat, amount, room, have, pending)
             limits.verify(amount, what=ADDING)
-        return limits
-
-    def can_add_chips(
-        self, seat: int, amount: int, now: float, override: Override | None = None
-    ) -> bool:
-        """True when :meth:`add_chips` would be accepted. The two refusals a console
-        meets on every change — a freezeout, a stack already at the maximum — are answered
-        without building the refusal's error and text (the console asks this of every
-        seat each time it is drawn); the rest is :meth:`verify_add_chips`'s."""
-        if self.tournament is not None:
-            return False
-        p = self._players.get(seat)
-        if p is not None and override is None and p.stack + p.pending:
-            room = self.limits_for_top_up(seat, now).maximum
-            if room is not None and amount > room:
-                return False
-        return _accepted(self.verify_add_chips, seat, amount, now, override)
+        return limits, None
 
     def add_chips(
         self, seat: int, amount: int, now: float, override: Override | None = None
