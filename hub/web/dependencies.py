@@ -153,26 +153,32 @@ async def pump(
     Events that queued up together go out as one burst, followed by ``after_burst()``
     when given (the console sends a fresh state after each change). A client that fell
     so far behind that the feed dropped it is closed with 1013 (try again later): its
-    page reconnects and starts again from a snapshot."""
+    page reconnects and starts again from a snapshot.
+
+    The client's side is read by a task of its own for as long as the socket lives; it
+    ends the subscription when the client leaves, so the sending side only ever waits
+    on the feed's queue (no task, no ``asyncio.wait`` per frame: at 50 tables and three
+    feeds a table that was a good part of the event loop's turns)."""
     with feed.subscribe(label) as sub:
         await ws.send_json(snapshot)
-        receiver = asyncio.create_task(ws.receive())
-        getter: asyncio.Task[Event] | None = None
+        left: list[Exception] = []
+
+        async def receive() -> None:
+            try:
+                while True:
+                    _ignore(ws, await ws.receive())  # WebSocketDisconnect: the client left
+            except Exception as exc:  # the client left, or its socket failed
+                left.append(exc)
+                sub.end()  # wakes the sending side, which raises ``exc``
+
+        receiver = asyncio.create_task(receive())
         try:
             while True:
-                getter = asyncio.create_task(sub.get())
-                done, _ = await asyncio.wait(
-                    {getter, receiver}, return_when=asyncio.FIRST_COMPLETED
-                )
-                if receiver in done:
-                    _ignore(ws, receiver.result())  # WebSocketDisconnect: the client left
-                    receiver = asyncio.create_task(ws.receive())
-                    if getter not in done:  # a frame the getter took is sent, not dropped
-                        getter.cancel()
-                        continue
-                frames = [getter.result()]
+                frames = [await sub.get()]
                 while not sub.queue.empty():
                     frames.append(sub.queue.get_nowait())
+                if left:
+                    raise left[0]
                 if frames[-1] is END or not feed.live():  # the hub fell silent
                     await ws.close(code=status.WS_1013_TRY_AGAIN_LATER)
                     return
@@ -185,8 +191,6 @@ async def pump(
                     return
         finally:
             receiver.cancel()
-            if getter is not None:
-                getter.cancel()
 
 
 def _ignore(ws: WebSocket, message: Message) -> None:
