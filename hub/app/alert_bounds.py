@@ -10,7 +10,7 @@ __all__ = ["ALERTS_KEPT", "ALERT_HANDS_KEPT", "RECENT_ALERTS", "keep_latest"]
 
 RECENT_ALERTS = 20
 """How many alerts the public snapshot repeats for a page that opens late."""
-ALERT_HANDS_KEPT = 20
+ALERT_HANDS_KEPT = 4
 """How many hands :attr:`RulesDesk.alerts_by_hand` keeps the alerts of (the latest)."""
 ALERTS_KEPT = 32
 """How many of a hand's latest alerts :attr:`RulesDesk.alerts_by_hand` keeps at least (up
@@ -24,7 +24,7 @@ def keep_latest(by_hand: dict[int, list[Alert]], number: int) -> None:
 
     >>> by_hand = {n: [] for n in range(1, ALERT_HANDS_KEPT + 2)}
     >>> keep_latest(by_hand, ALERT_HANDS_KEPT + 1); min(by_hand), len(by_hand)
-    (2, 20)
+    (2, 4)
     """
     alerts = by_hand.get(number)
     if alerts is not None and len(alerts) > 2 * ALERTS_KEPT:
