@@ -177,16 +177,15 @@ async def pump(
                 frames = [await sub.get()]
                 while not sub.queue.empty():
                     frames.append(sub.queue.get_nowait())
-                if left:
+                silent = frames[-1] is END or not feed.live()  # the hub fell silent
+                if not silent:
+                    for frame in frames:
+                        await ws.send_json(frame if project is None else project(frame))
+                    if after_burst is not None:
+                        await ws.send_json(after_burst())
+                if left:  # the client left (before or while this burst went out)
                     raise left[0]
-                if frames[-1] is END or not feed.live():  # the hub fell silent
-                    await ws.close(code=status.WS_1013_TRY_AGAIN_LATER)
-                    return
-                for frame in frames:
-                    await ws.send_json(frame if project is None else project(frame))
-                if after_burst is not None:
-                    await ws.send_json(after_burst())
-                if sub.overflowed:
+                if silent or sub.overflowed:
                     await ws.close(code=status.WS_1013_TRY_AGAIN_LATER)
                     return
         finally:
