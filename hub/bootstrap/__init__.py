@@ -188,6 +188,11 @@ class HubRuntime:
         """Stop the web server, the tables, the leases and the embedded broker."""
         self._server.should_exit = True
         await stop_tasks(self._own_tasks)
+        # the web task is cancelled before uvicorn's own shutdown closes its listening
+        # sockets: closed here, or the port stays bound — taking connections nobody
+        # serves — until the collector frees them
+        for listener in getattr(self._server, "servers", ()):
+            listener.close()
         if self.keeper is not None:
             await self.keeper.stop()  # no lease renewed from now on
         await self.room.stop()  # every table's writes under way finished
