@@ -189,9 +189,10 @@ class HubRuntime:
         self._server.should_exit = True
         await stop_tasks(self._own_tasks)
         # the web task is cancelled before uvicorn's own shutdown closes its listening
-        # sockets: closed here, or the port stays bound — taking connections nobody
-        # serves — until the collector frees them
-        for listener in getattr(self._server, "servers", ()):
+        # sockets (there since the start: a runtime exists once its server started):
+        # closed here, or the port stays bound — taking connections nobody serves —
+        # until the collector frees them
+        for listener in self._server.servers:
             listener.close()
         if self.keeper is not None:
             await self.keeper.stop()  # no lease renewed from now on

@@ -1,8 +1,8 @@
 """A hub stopped inside its process lets go of its web port at once: nothing answers
-there any more and another hub can listen on it — an operator's restart of the hub in
-the same process (the demo, a test's failover) must not find the port still held by the
-stopped one's listening socket, which took connections into a backlog nobody served
-until the collector happened to free it."""
+there any more and another hub can listen on it. Before, the stopped hub's listening
+socket stayed open — taking connections into a backlog nobody served — until the
+collector happened to free it: a hub started again in the same process (as the tests
+start and stop theirs) could find its port held."""
 
 from __future__ import annotations
 
