@@ -10,7 +10,6 @@ screenshots at 1920x1080 and 1024x768 are kept in ``test-artifacts/``."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import re
@@ -32,7 +31,7 @@ from hub.web.auth import Role
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
 from tests.support.hub_configs import embedded_hub_config
-from tests.support.room import simulated_node
+from tests.support.room import simulated_node, sweep_into
 
 DECK = simulated_deck()
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -77,9 +76,7 @@ class Room:
 
     async def sweep(self) -> None:
         """The node reads once; wait until the hub has taken what it sent."""
-        self.node.poll_once()
-        handled = self.hub.service.wait_handled
-        assert await asyncio.to_thread(handled, self.publisher.published, 10)
+        await sweep_into(self.node, self.publisher, self.hub.service)
 
     async def deal(self) -> None:
         """Two cards to every seat of the hand, one at a time clockwise."""

@@ -21,7 +21,7 @@ import pytest
 
 from hub.config import WebSettings
 from hub.web.auth import Role
-from tests.support.room import DECK, Room, room
+from tests.support.room import DECK, Room, room, sweep_into
 
 
 @contextlib.contextmanager
@@ -85,8 +85,7 @@ async def test_a_full_disk_refuses_inputs_says_why_and_the_hub_carries_on(tmp_pa
             # a read from the node: counted failed, never accepted as well
             accepted = service.counters.get("accepted", 0)
             r.table.reader("muck").place(DECK.uid_for("3c"))
-            r.node.poll_once()
-            await asyncio.to_thread(service.wait_handled, r.publisher.published, 10)
+            await sweep_into(r.node, r.publisher, service)
             assert service.counters.get("accepted", 0) == accepted
             assert service.counters["failed"] >= 1 and service.counters["log_failed"] >= 2
             # the dealer is told, on the console, in words

@@ -28,7 +28,7 @@ from hub.config import (
 from hub.rules.hand import Hand
 from table_node.node import Node
 from table_node.simulated import SimulatedTable
-from tests.support.room import HOLE
+from tests.support.room import HOLE, sweep_into
 
 __all__ = ["HOLE", "SEATS", "WAIT", "Rig", "choose_and_confirm", "rig", "wait_acting"]
 
@@ -80,9 +80,7 @@ class Rig:
 
     async def sweep(self) -> None:
         """The node reads its antennas; wait until the hub has taken what it published."""
-        self.node.poll_once()
-        service = self.hub.service
-        assert await asyncio.to_thread(service.wait_handled, self.publisher.published, 10)
+        await sweep_into(self.node, self.publisher, self.hub.service)
 
     async def deal_hole_cards(self) -> dict[int, list[str]]:
         """Deal :data:`HOLE` on the seats' antennas, two to each seat of the hand one at a

@@ -17,6 +17,7 @@ from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
 from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
+from hub.app.table_app import TableApp
 from hub.bootstrap import HubRuntime, start_hub
 from hub.config import (
     BrandingSettings,
@@ -37,6 +38,17 @@ DECK = simulated_deck()
 NAMES = {1: "Anna", 2: "Bořivoj", 3: "Cyril"}
 HOLE = ["As", "Kd", "7c", "Ah", "Kc", "2d"]
 """The hole cards :meth:`Room.deal` deals, in order."""
+
+
+async def sweep_into(node: Node, publisher: InventoryPublisher, service: TableApp) -> None:
+    """``node`` reads its antennas once; wait until ``service`` has handled every message
+    that sweep published. Counted from what the hub had handled before the sweep, so a
+    message another client sent the hub (a test's raw one) never stands in for the
+    node's: the wait ends only once the node's own messages are taken."""
+    handled, published = service.handled, publisher.published
+    node.poll_once()
+    sent = publisher.published - published
+    assert await asyncio.to_thread(service.wait_handled, handled + sent, 10)
 
 
 @dataclass
@@ -85,9 +97,7 @@ class Room:
 
     async def sweep(self) -> None:
         """The node reads once; wait until the hub has taken what it sent."""
-        self.node.poll_once()
-        handled = self.hub.service.wait_handled
-        assert await asyncio.to_thread(handled, self.publisher.published, 10)
+        await sweep_into(self.node, self.publisher, self.hub.service)
 
     async def deal(self) -> None:
         """Two cards to every seat of the hand, one at a time clockwise."""
