@@ -183,8 +183,12 @@ class HubLink:
             if sender is not None:
                 sender.cancel()
             if not self.tables and self._connection is not None:
-                self._connection.cancel()
-                self._connection = None
+                # the last table gone: the connection ends, and the link with it — not
+                # before its client has disconnected (else a stopped hub's connection,
+                # socket and client tasks live on, with no loop to end them if it closes)
+                connection, self._connection = self._connection, None
+                connection.cancel()
+                await asyncio.wait([connection])
 
     def _start_sender(self, client: aiomqtt.Client, service: TableApp) -> None:
         if service.table in self._senders or client is not self._client:
