@@ -159,8 +159,8 @@ def console_player_model(
     muck (``hand``: the last or running hand; ``setup``: the running hand's, None between
     hands; ``discards``: by hand seat, in a draw)."""
     seat = view["seat"]
-    player = table.players[seat]
-    top_up = table.limits_for_top_up(seat, now)
+    player = table.player(seat)
+    top_up, can_top_up = table.top_up_offer(seat, now)
     h = setup.hand_seat(seat) if setup is not None else None
     up: list[str] = []
     if hand is not None and h is not None and hand.game.family is Family.STUD:
@@ -176,7 +176,7 @@ def console_player_model(
         can_leave=table.can_leave(seat),
         can_sit_out=table.can_sit_out(seat),
         can_come_back=table.can_come_back(seat),
-        can_top_up=table.can_add_chips(seat, top_up.minimum, now),
+        can_top_up=can_top_up,
         top_up=limits_view_model(top_up),
         up=up,
         cards=cards,

@@ -153,6 +153,10 @@ class Table:
         """Seat of the last hand's big blind."""
         return self._bb
 
+    def player(self, seat: int) -> SeatedPlayer:
+        """The player in ``seat`` (SeatError: no such seat, or nobody in it)."""
+        return self._player(seat)
+
     def owes(self, seat: int) -> Owed:
         """The blinds the player in ``seat`` must post to be dealt in again."""
         return self._player(seat).owes
@@ -372,17 +376,35 @@ class Table:
         except RulesError:
             return False
 
+    def top_up_offer(self, seat: int, now: float) -> tuple[BuyInLimits, bool]:
+        """The chips ``seat`` may add at ``now`` (:meth:`limits_for_top_up`) and whether
+        it may add the least of them (:meth:`can_add_chips`): what the console shows of
+        every seat each time it is drawn, the limits worked out once for both."""
+        limits = self.limits_for_top_up(seat, now)
+        try:
+            refusal = self._add_chips_check(seat, limits.minimum, now, None, limits)[1]
+        except RulesError:
+            return limits, False
+        return limits, refusal is None
+
     def _add_chips_check(
-        self, seat: int, amount: int, now: float, override: Override | None
+        self,
+        seat: int,
+        amount: int,
+        now: float,
+        override: Override | None,
+        limits: BuyInLimits | None = None,
     ) -> tuple[BuyInLimits | None, Callable[[], RulesError] | None]:
         """:meth:`verify_add_chips`'s check: the seat's limits and None when ``amount`` may
         be added, else what makes the refusal (R-BUY-4) — built only when raised. Raises
         the rarer refusals (an empty seat, an amount that is no amount, one under the
-        least) itself."""
+        least) itself. ``limits``: the seat's :meth:`limits_for_top_up` at ``now``, when
+        the caller has them."""
         if self.tournament is not None:
             self._player(seat)
             return None, _freezeout
-        limits = self.limits_for_top_up(seat, now)
+        if limits is None:
+            limits = self.limits_for_top_up(seat, now)
         self._check_amount(amount)
         if override is None:
             p = self._players[seat]

@@ -232,7 +232,7 @@ def _can_add_chips_says_what_verify_says(
 ) -> None:
     """``can_add_chips`` answers the refusals it can see without building them: it must
     still answer, for every seat (empty ones too) and amount, what ``verify_add_chips``
-    does."""
+    does; and ``top_up_offer`` (the console's) answers what the two it joins do."""
     for seat in range(0, 12):
         for amount in amounts:
             try:
@@ -241,6 +241,10 @@ def _can_add_chips_says_what_verify_says(
             except RulesError:
                 verified = False
             assert table.can_add_chips(seat, amount, now) is verified, (seat, amount)
+        if seat in table.players:  # what the console shows: the two answers at once
+            limits = table.limits_for_top_up(seat, now)
+            can = table.can_add_chips(seat, limits.minimum, now)
+            assert table.top_up_offer(seat, now) == (limits, can), seat
 
 
 @settings(max_examples=150, deadline=None)
