@@ -377,9 +377,8 @@ class Table:
             return False
 
     def top_up_offer(self, seat: int, now: float) -> tuple[BuyInLimits, bool]:
-        """The chips ``seat`` may add at ``now`` (:meth:`limits_for_top_up`) and whether
-        it may add the least of them (:meth:`can_add_chips`): what the console shows of
-        every seat each time it is drawn, the limits worked out once for both."""
+        """``seat``'s top-up limits and whether it may add their least, worked out once
+        (:meth:`limits_for_top_up`, :meth:`can_add_chips`): what the console shows."""
         limits = self.limits_for_top_up(seat, now)
         try:
             refusal = self._add_chips_check(seat, limits.minimum, now, None, limits)[1]
@@ -398,8 +397,7 @@ class Table:
         """:meth:`verify_add_chips`'s check: the seat's limits and None when ``amount`` may
         be added, else what makes the refusal (R-BUY-4) — built only when raised. Raises
         the rarer refusals (an empty seat, an amount that is no amount, one under the
-        least) itself. ``limits``: the seat's :meth:`limits_for_top_up` at ``now``, when
-        the caller has them."""
+        least) itself. ``limits``: :meth:`limits_for_top_up` at ``now``, if known."""
         if self.tournament is not None:
             self._player(seat)
             return None, _freezeout
