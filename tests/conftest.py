@@ -50,9 +50,8 @@ def _module_garbage_collected() -> Iterator[None]:
     """Each module's garbage collected as the module ends: a socket, transport or
     stream a module's tests left unclosed warns — an error, by pyproject's
     ``filterwarnings`` — in that module's last test, not in whichever test the collector
-    happened to run in next (with ``FELTWIRE_TEST_WORKERS`` the modules run on several
-    workers in no fixed order: a hub's listening socket left open by its stop failed a
-    rules test of another module)."""
+    happened to run in next (the tests run on several workers in no fixed order: a hub's
+    listening socket left open by its stop failed a rules test of another module)."""
     yield
     gc.collect()
 
