@@ -54,8 +54,10 @@ async def test_a_stopped_hub_has_closed_its_broker_connection(tmp_path: Path) ->
             update={"mqtt": HubMqttSettings(url=mosquitto.url)}
         )
         hub = await start_hub(config)
-        await asyncio.wait_for(hub.service.subscribed.wait(), 10)
-        await hub.stop()
+        try:
+            await asyncio.wait_for(hub.service.subscribed.wait(), 10)
+        finally:
+            await hub.stop()
         running = [t for t in asyncio.all_tasks() - before if not t.done()]
         assert [(t.get_name(), t.get_coro().__qualname__) for t in running] == []
     finally:
