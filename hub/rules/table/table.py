@@ -153,13 +153,9 @@ class Table:
         """Seat of the last hand's big blind."""
         return self._bb
 
-    def player(self, seat: int) -> SeatedPlayer:
-        """The player in ``seat`` (SeatError: no such seat, or nobody in it)."""
-        return self._player(seat)
-
     def owes(self, seat: int) -> Owed:
         """The blinds the player in ``seat`` must post to be dealt in again."""
-        return self._player(seat).owes
+        return self.player(seat).owes
 
     def seat_of(self, player: str) -> int | None:
         """The seat of ``player``, or None."""
@@ -168,7 +164,8 @@ class Table:
                 return seat
         return None
 
-    def _player(self, seat: int) -> SeatedPlayer:
+    def player(self, seat: int) -> SeatedPlayer:
+        """The player in ``seat`` (SeatError: no such seat, or nobody in it)."""
         self._check_seat(seat)
         try:
             return self._players[seat]
@@ -274,7 +271,7 @@ class Table:
 
     def verify_leave(self, seat: int) -> None:
         """Raise unless the player in ``seat`` may leave now (not while dealt in)."""
-        self._player(seat)
+        self.player(seat)
         if self._in_hand(seat):
             raise HandInProgressError(
                 "R-BUY-5",
@@ -302,7 +299,7 @@ class Table:
 
     def verify_sit_out(self, seat: int) -> None:
         """Raise unless the player in ``seat`` can sit out."""
-        if self._player(seat).sitting_out:
+        if self.player(seat).sitting_out:
             raise SeatError(
                 "R-BLIND-4", Text("refusal.seat.already_sitting_out", {"seat": Seat(seat)})
             )
@@ -323,7 +320,7 @@ class Table:
 
     def verify_come_back(self, seat: int) -> None:
         """Raise unless the player in ``seat`` is sitting out."""
-        if not self._player(seat).sitting_out:
+        if not self.player(seat).sitting_out:
             raise SeatError("R-BLIND-4", Text("refusal.seat.not_sitting_out", {"seat": Seat(seat)}))
 
     def can_come_back(self, seat: int) -> bool:
@@ -341,14 +338,14 @@ class Table:
 
     def set_entry(self, seat: int, entry: Entry) -> None:
         """Change whether a new or returning player posts now or waits for the big blind."""
-        self._players[seat] = replace(self._player(seat), entry=entry)
+        self._players[seat] = replace(self.player(seat), entry=entry)
 
     # ------------------------------------------------------------- add chips
 
     def limits_for_top_up(self, seat: int, now: float) -> BuyInLimits:
         """Chips ``seat`` may add: up to the maximum (R-BUY-4); a player with no chips
         rebuys at least the minimum buy-in (R-BUY-2)."""
-        p = self._player(seat)
+        p = self.player(seat)
         limits = self.buy_in_limits(p.name, now)
         have = p.stack + p.pending
         hi = None if limits.maximum is None else max(0, limits.maximum - have)
@@ -399,7 +396,7 @@ class Table:
         the rarer refusals (an empty seat, an amount that is no amount, one under the
         least) itself. ``limits``: :meth:`limits_for_top_up` at ``now``, if known."""
         if self.tournament is not None:
-            self._player(seat)
+            self.player(seat)
             return None, _freezeout
         if limits is None:
             limits = self.limits_for_top_up(seat, now)
@@ -508,7 +505,7 @@ class Table:
         if button is not None:
             if self._bb is not None:
                 raise TableError("R-POS-1", Text("refusal.table.button_first_hand_only"))
-            self._player(button)
+            self.player(button)
         if self.tournament is not None and self.tournament.started_at is None:
             raise HandInProgressError(
                 "R-BLIND-1", Text("refusal.hand_in_progress.clock_not_started")
