@@ -47,6 +47,7 @@ import socket
 import ssl
 import time
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ try:
     from amqtt.broker import Broker
     from amqtt.contexts import Action
     from amqtt.mqtt.connect import ConnectPacket
+    from amqtt.session import Session
 except ImportError as exc:  # a hub installed without the `broker` extra
     raise ModuleNotFoundError(
         f"the embedded broker (no [mqtt] url in the config) needs amqtt, which is not "
@@ -94,6 +96,10 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 _CONNACK_NOT_AUTHORIZED = bytes([0x20, 0x02, 0x00, 0x05])
 """CONNACK, no session present, return code 5 "not authorized" (MQTT 3.1.1)."""
+
+_ADMITTED: ContextVar[bool] = ContextVar("feltwire_broker_admitted", default=False)
+"""True in a connection's task once :meth:`_Broker._serve_connection` authenticated its
+CONNECT (amqtt then asks again, on the session it picked; the answer is the same)."""
 
 REFUSAL_LOG_SECONDS = 10.0
 """After a refusal is logged, further ones are only counted for this long, then summed up
@@ -226,14 +232,19 @@ class _Replay(ReaderAdapter):  # type: ignore[misc]
 
 class _Broker(Broker):  # type: ignore[misc]
     """amqtt's broker with TLS 1.2+ and, when asked, mandatory client certificates
-    (amqtt itself only ever asks for an optional one), and the in-process hub's door
-    (its own loopback listener and credential, checked before any plugin).
+    (amqtt itself only ever asks for an optional one), the in-process hub's door (its own
+    loopback listener and credential, checked before any plugin), and every CONNECT
+    authenticated before amqtt looks at the sessions.
 
-    The door looks at each CONNECT before amqtt does: amqtt deletes, or takes over, the
-    session of the client id a connection names *before* it authenticates it, so anyone
-    who can reach the port could otherwise wipe the hub's subscriptions, silence it until
-    its keep-alive runs out, or set a last will on its session, just by naming the hub's
-    client id. A connection the door refuses gets "not authorized" and touches nothing.
+    amqtt (0.12) deletes, or takes over, the session of the client id a connection names
+    *before* it authenticates it, and a refused connection leaves that session marked
+    connected to a handler that is gone: whatever comes for the session then is handed to
+    that dead handler and lost, until its owner connects again. So anyone who can reach
+    the port could wipe a node's subscriptions (its lights), make the hub's queued reads
+    vanish, silence a client or set a last will on its session just by naming its client
+    id with a wrong password. Here a connection is authenticated (the door, the password
+    file, which binds a client id to the credential that first used it) on a session of
+    its own first; one refused gets "not authorized" and touches nothing.
     """
 
     def __init__(
@@ -291,28 +302,37 @@ class _Broker(Broker):  # type: ignore[misc]
             self._connections.discard(writer)
 
     async def _serve_connection(self, listener_name: str, reader: Any, writer: Any) -> None:
-        hub = self._hub
-        if hub is not None:
-            recording = _Recording(reader)
-            try:
-                connect = await ConnectPacket.from_stream(recording)
-            except Exception:  # amqtt reads it again below, and refuses and logs it
-                connect = None
-            if connect is not None:
-                bind = self.listeners_config[listener_name].get("bind")
-                if (
-                    hub.verdict(bind, connect.username, connect.password, connect.client_id)
-                    is False
-                ):
-                    with contextlib.suppress(Exception):
-                        writer.write(_CONNACK_NOT_AUTHORIZED)
-                        await writer.drain()
-                        await writer.close()
-                    return
-            reader = _Replay(reader, bytes(recording.data))
-        await super()._client_connected(listener_name, reader, writer)
+        recording = _Recording(reader)
+        try:
+            connect = await ConnectPacket.from_stream(recording)
+        except Exception:  # amqtt reads it again below, and refuses and logs it
+            connect = None
+        if connect is not None:
+            if not await self._admits(connect, self.listeners_config[listener_name]):
+                with contextlib.suppress(Exception):
+                    writer.write(_CONNACK_NOT_AUTHORIZED)
+                    await writer.drain()
+                    await writer.close()
+                return
+            _ADMITTED.set(True)
+        await super()._client_connected(
+            listener_name, _Replay(reader, bytes(recording.data)), writer
+        )
+
+    async def _admits(self, connect: Any, listener: Any) -> bool:
+        """Authenticate ``connect`` on a session of its own, none of amqtt's touched."""
+        session = Session()
+        session.client_id = connect.client_id
+        session.username = connect.username
+        session.password = connect.password
+        return await self._check_credentials(session, listener)
 
     async def _authenticate(self, session: Any, listener: Any) -> bool:
+        if _ADMITTED.get():
+            return True
+        return await self._check_credentials(session, listener)
+
+    async def _check_credentials(self, session: Any, listener: Any) -> bool:
         hub = self._hub
         if hub is None:
             return bool(await super()._authenticate(session, listener))
@@ -322,10 +342,6 @@ class _Broker(Broker):  # type: ignore[misc]
             return bool(await super()._authenticate(session, listener))
         if verdict and client_id:
             hub.client_ids.add(client_id)
-        elif not verdict and client_id in hub.client_ids:
-            # (the door refused this CONNECT already; should one get here) amqtt copied the
-            # connection's username onto the hub's session before asking: give it back
-            session.username = HUB_USERNAME
         return verdict
 
     async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:

@@ -108,10 +108,6 @@ class PasswordFileAuth(BaseAuthPlugin):  # type: ignore[misc]
             )
             ok = False
         if not ok:
-            # amqtt copied this connection's username onto a persistent session of the same
-            # client id before asking us: give the session back to its owner
-            if owner is not None:
-                session.username = owner
             return False
         if client_id and owner is None:
             self._owners[client_id] = str(username)

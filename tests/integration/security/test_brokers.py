@@ -17,6 +17,7 @@ from tests.support.mqtt_client import QUIET, connect, wait_for
 T1_SEAT1 = "feltwire/v1/table1/node/pi1/reader/seat1/tags"  # node pi1 of table1
 T2_SEAT1 = "feltwire/v1/table2/node/pi9/reader/seat1/tags"  # bridge pi9 of table2
 T2_AS_PI1 = "feltwire/v1/table2/node/pi1/reader/seat1/tags"  # table2, under pi1's own id
+LIGHT_3 = "feltwire/v1/table1/seat/3/light/set"  # table1's seat 3's light
 
 
 def test_anonymous_client_is_refused(guarded: Guarded, table_secrets: TableSecrets) -> None:
@@ -119,6 +120,10 @@ def test_node_cannot_take_over_the_hubs_session(
         assert (T1_SEAT1, b"queued for the hub") not in thief.messages
     finally:
         thief.close()
+    # what comes while the hub is away after the thief tried is queued for the hub as well
+    node = connect(guarded, table_secrets, table_secrets.users["node1"])
+    node.publish(T1_SEAT1, b"queued after the thief")
+    node.close()
     if guarded.kind == "mosquitto":
         # Mosquitto lets the thief in on a fresh session and drops the hub's queue: nothing
         # leaks, and the hub gets the retained state when it subscribes again (see
@@ -126,11 +131,47 @@ def test_node_cannot_take_over_the_hubs_session(
         return
     back = connect_on_hub_session(guarded, table_secrets, "hub1")
     try:
-        assert wait_for(lambda: (T1_SEAT1, b"queued for the hub") in back.messages, 5), (
-            back.messages
-        )
+        queued = [(T1_SEAT1, b"queued for the hub"), (T1_SEAT1, b"queued after the thief")]
+        assert wait_for(lambda: all(m in back.messages for m in queued), 5), back.messages
     finally:
         back.close()
+
+
+def test_a_refused_client_naming_a_nodes_client_id_leaves_the_node_connected(
+    guarded: Guarded, table_secrets: TableSecrets
+) -> None:
+    node_id = "feltwire-node-pi1"
+    node1, node2 = table_secrets.users["node1"], table_secrets.users["node2"]
+    intruders: list[tuple[Credential, str | None]] = [(node1, node1.password + "x")]
+    if guarded.kind != "mosquitto":
+        # Mosquitto hands a client id to any valid credential (see docs/security.md)
+        intruders.append((node2, None))
+    with clients(guarded, table_secrets, "hub1") as (hub,):
+        assert hub.subscribe("feltwire/v1/table1/node/+/reader/+/tags") == [1]
+        node = connect(guarded, table_secrets, node1, client_id=node_id, clean_session=False)
+        try:
+            assert node.connected.is_set()
+            assert node.subscribe(LIGHT_3) == [1]
+            for cred, password in intruders:
+                for clean in (True, False):
+                    intruder = connect(
+                        guarded,
+                        table_secrets,
+                        cred,
+                        password=password,
+                        client_id=node_id,
+                        clean_session=clean,
+                        wait=3,
+                    )
+                    assert not intruder.connected.is_set()
+                    intruder.close()
+            node.publish(T1_SEAT1, b"still here")
+            assert wait_for(lambda: (T1_SEAT1, b"still here") in hub.messages, 5)
+            hub.publish(LIGHT_3, b"light")  # and the node still gets its lights
+            assert wait_for(lambda: (LIGHT_3, b"light") in node.messages, 5), node.messages
+            assert not node.closed.is_set(), "the node was disconnected"
+        finally:
+            node.close()
 
 
 def test_mutual_tls_requires_a_client_certificate(
