@@ -35,7 +35,6 @@ import os
 import random
 import re
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -65,30 +64,29 @@ PUBLIC_KINDS = {ReaderKind.BOARD, ReaderKind.UP}
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
 
 
-def strings(value: Any) -> Iterator[str]:
-    """Every string in a JSON-like value (keys too)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield str(k)
-            yield from strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from strings(v)
-
-
-def rendered(value: Any) -> Iterator[str]:
-    """Every catalog text (``{"key", "params"}``) in a JSON-like value, rendered in each
-    language — what the pages show of it."""
-    if isinstance(value, dict) and set(value) == {"key", "params"}:
-        yield from (render(Text.from_json(value), lang) for lang in LANGS)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from rendered(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from rendered(v)
+def texts(value: Any, rendered: dict[str, list[str]]) -> list[str]:
+    """Every string in a JSON-like value (keys too), and every catalog text
+    (``{"key", "params"}``) in it rendered in each language — what the pages show of it.
+    ``rendered`` keeps the renderings already made (a frame repeats most of its texts)."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            if v.keys() == {"key", "params"}:
+                ident = json.dumps(v, sort_keys=True)
+                said = rendered.get(ident)
+                if said is None:
+                    said = [render(Text.from_json(v), lang) for lang in LANGS]
+                    rendered[ident] = said
+                out += said
+            out += map(str, v)
+            stack += v.values()
+        elif isinstance(v, list | tuple):
+            stack += v
+    return out
 
 
 class Scanner:
@@ -109,6 +107,7 @@ class Scanner:
         self.frames = {"public": 0, "console": 0, "mqtt_public": 0, "mqtt_alerts": 0}
         self.alerts = 0
         self.leaks: list[str] = []
+        self.rendered: dict[str, list[str]] = {}
 
     def _secret_now(self) -> set[str]:
         """The codes and uids of the hand's cards that nobody outside may see now."""
@@ -142,11 +141,10 @@ class Scanner:
             out.add(DECK.uid_for(code))
         return out
 
-    def _check(self, channel: str, frame: Any) -> None:
-        secret = self._secret_now()
+    def _check(self, channel: str, frame: Any, secret: set[str]) -> None:
         # every string of the frame, and every catalog text in it as each language says
         # it, in one text (NUL between them: neither a card token nor a uid spans two)
-        text = "\0".join([*strings(frame), *rendered(frame)])
+        text = "\0".join(texts(frame, self.rendered))
         hits = set(CARD_TOKEN.findall(text)) & secret
         hits |= {uid for uid in secret if len(uid) > 3 and uid in text}
         if hits:
@@ -155,31 +153,34 @@ class Scanner:
             )
 
     def after_motion(self) -> None:
+        # the hand does not move while its frames are checked; only a hand shown changes
+        # what is secret (the seat's cards are public from then on)
+        secret = self._secret_now()
         sub = self.public_sub
         while not sub.queue.empty():
             frame = sub.queue.get_nowait()
-            # a hand shown at the showdown makes that seat's cards public from then on
             if frame.get("event") == "HandShown" and self.rules.desk.setup is not None:
                 h = self.rules.desk.setup.hand_seat(frame["seat"])
-                self._check("public", frame)
+                self._check("public", frame, secret)
                 if h is not None:
                     self.shown_seats.add(h)
+                    secret = self._secret_now()
                 continue
             self.frames["public"] += 1
             self.alerts += frame.get("type") == "alert"
-            self._check("public", frame)
+            self._check("public", frame, secret)
         console = json.loads(json.dumps(self.rules.console_state()))
         self.frames["console"] += 1
-        self._check("console", console)
+        self._check("console", console, secret)
         outgoing = self.service.outgoing
         while not outgoing.empty():
             topic, payload, _retain = outgoing.get_nowait()
             if topic == alerts_topic("t1"):
                 self.frames["mqtt_alerts"] += 1
-                self._check("mqtt alerts", json.loads(payload))
+                self._check("mqtt alerts", json.loads(payload), secret)
             elif topic == public_topic("t1"):
                 self.frames["mqtt_public"] += 1
-                self._check("mqtt public", json.loads(payload))
+                self._check("mqtt public", json.loads(payload), secret)
 
 
 class AppClient:
