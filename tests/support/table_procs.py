@@ -368,12 +368,17 @@ def retained_inventories(
     """What the broker keeps as each antenna's last inventory (the node's last word per
     reader): reader → its cards, sorted. ``per_topic``: one subscription per reader of
     node ``n1`` instead of a wildcard — RabbitMQ 3.x sends a retained message only to a
-    subscription to its exact topic."""
+    subscription to its exact topic.
+
+    The broker sends what it keeps right after its SUBACK: this waits for the SUBACK, then
+    until every reader's message came (``per_topic``) or none came for ``seconds`` (at most
+    :data:`WAIT` in all) — a busy broker is not taken for an empty one."""
     import paho.mqtt.client as paho
     from paho.mqtt.enums import CallbackAPIVersion
 
     deck = simulated_deck()
     got: dict[str, list[str]] = {}
+    subscribed = threading.Event()
 
     def on_message(cl: paho.Client, u: object, msg: paho.MQTTMessage) -> None:
         body = json.loads(msg.payload)
@@ -381,16 +386,29 @@ def retained_inventories(
 
     client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
     client.on_message = on_message
+    client.on_subscribe = lambda *_: subscribed.set()
     client.connect("127.0.0.1", port)
     if per_topic:
         client.subscribe([(f"feltwire/v1/t1/node/n1/reader/{r}/tags", 1) for r in READERS])
     else:
         client.subscribe("feltwire/v1/t1/node/+/reader/+/tags", qos=1)
     client.loop_start()
-    time.sleep(seconds)
-    client.disconnect()
-    client.loop_stop()
-    return got
+    try:
+        assert subscribed.wait(WAIT), f"no SUBACK from the broker on port {port}"
+        deadline = time.monotonic() + WAIT
+        seen = -1
+        while time.monotonic() < deadline:
+            if per_topic:
+                if len(got) == len(READERS):
+                    break
+            elif len(got) == seen:
+                break
+            seen = len(got)
+            time.sleep(0.05 if per_topic else seconds)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return dict(got)
 
 
 def last_logged_cards(log_file: Path) -> dict[str, list[str]]:
