@@ -22,6 +22,7 @@ antenna holds a card is a player and the board is what lies on the board antenna
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -154,14 +155,14 @@ def equity_summary(equity: EquityFrame | None, board: list[str]) -> EquitySummar
     )
 
 
-def _player_equity(equity: EquityFrame | None, seat: int) -> PlayerEquity | None:
+def _seat_equities(equity: EquityFrame | None) -> dict[int, PlayerEquity]:
+    """Each seat's figures of ``equity`` as the picture shows them, by seat."""
     if equity is None:
-        return None
-    for p in equity.players:
-        if p.seat == seat:
-            shown = {k: getattr(p, k) for k in SEAT_EQUITY}
-            return PlayerEquity(**shown, exact=equity.exact)
-    return None
+        return {}
+    return {
+        p.seat: PlayerEquity(**{k: getattr(p, k) for k in SEAT_EQUITY}, exact=equity.exact)
+        for p in equity.players
+    }
 
 
 def _award(record: PotAwardRecord, names: Mapping[int, str]) -> OverlayAward:
@@ -222,23 +223,34 @@ def hand_names(game_code: str, shown: Mapping[int, list[str]], board: list[str])
 
     >>> hand_names("T", {2: ["As", "Ah"], 5: ["Kd"]}, ["Ad", "7c", "2h", "9s", "Kc"])
     {2: 'Three of a Kind, Aces'}
+
+    The names of a hand's showdown are asked for again at each change until the next hand
+    begins, so the answers are kept (the last 64: pure, the same question, the same names).
     """
+    held = tuple((seat, tuple(cards)) for seat, cards in shown.items())
+    return dict(_hand_names(game_code, held, tuple(board)))
+
+
+@functools.lru_cache(maxsize=64)
+def _hand_names(
+    game_code: str, shown: tuple[tuple[int, tuple[str, ...]], ...], board: tuple[str, ...]
+) -> tuple[tuple[int, str], ...]:
     try:
         game = game_for_code(game_code)
     except SpotError:
-        return {}
+        return ()
     need = {EquityGame.HOLDEM: 2, EquityGame.OMAHA: 4, EquityGame.OMAHA8: 4}.get(game)
     if need is None or len(board) != 5:
-        return {}
-    whole = {seat: cards for seat, cards in shown.items() if len(cards) == need}
+        return ()
+    whole = {seat: cards for seat, cards in shown if len(cards) == need}
     if not whole:
-        return {}
+        return ()
     try:
         spot = Spot.parse(game.value, ["".join(c) for c in whole.values()], board="".join(board))
     except SpotError:
-        return {}
+        return ()
     named = describe_hands(spot)
-    return {seat: name for seat, name in zip(whole, named, strict=True) if name is not None}
+    return tuple((seat, name) for seat, name in zip(whole, named, strict=True) if name is not None)
 
 
 def _face(
@@ -268,6 +280,7 @@ def _without_rules(scene: OverlayScene) -> OverlayPicture:
     seats = {s for r, cards in scene.antennas.items() if cards and (s := seat_of(r))}
     if scene.equity is not None:
         seats.update(p.seat for p in scene.equity.players)
+    figures = _seat_equities(scene.equity)
     players = [
         OverlayPlayer(
             seat=seat,
@@ -284,7 +297,7 @@ def _without_rules(scene: OverlayScene) -> OverlayPicture:
             shown_cards=[],
             mucked=False,
             won=0,
-            equity=_player_equity(scene.equity, seat),
+            equity=figures.get(seat),
         )
         for seat in sorted(seats)
     ]
@@ -334,11 +347,13 @@ def _with_rules(
     everyone.update(s for r, cards in scene.antennas.items() if cards and (s := seat_of(r)))
     if equity is not None:
         everyone.update(p.seat for p in equity.players)
+    figures = _seat_equities(equity)
+    seated = table.players
     players = []
     for seat in sorted(everyone):
         h = setup.hand_seat(seat)
         folded = seat in hints.folded
-        player = table.players.get(seat)
+        player = seated.get(seat)
         stack = hand.stacks[h] if h is not None and live else None
         if stack is None and player is not None and (not live or h is not None):
             stack = player.stack
@@ -364,9 +379,7 @@ def _with_rules(
                 shown_cards=shown.get(seat, []),
                 mucked=seat in mucked,
                 won=won.get(seat, 0),
-                equity=None
-                if folded
-                else _settled(_player_equity(equity, seat), seat, won, alone, total_won),
+                equity=None if folded else _settled(figures.get(seat), seat, won, alone, total_won),
                 country=face[0],
                 photo=face[1],
             )

@@ -34,7 +34,19 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, func, inspect, select, text
+from sqlalchemy import (
+    Connection,
+    Engine,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    inspect,
+    or_,
+    select,
+    text,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -274,34 +286,57 @@ class HandStore:
 
     def _people(self, conn: Connection, hand: HandRecord) -> dict[int, int]:
         """Each seat's person (``players.id``), inserted when new: by club id when one was
-        given, else by name among the people without one."""
+        given, else by name among the people without one. Three statements for the whole
+        table (the new people, every seat's person, their first and last seen), not three
+        a seat: a hand is written while the hub's event loop waits for the interpreter."""
         p = schema.players
         seen = hand.ended_at if hand.ended_at is not None else hand.ended_t
-        out: dict[int, int] = {}
-        for s in hand.seats:
-            key = (
-                p.c.club_id == s.club_id
-                if s.club_id
-                else (p.c.name == s.name) & p.c.club_id.is_(None)
+        seats = hand.seats
+        if not seats:
+            return {}
+        insert = postgresql.insert(p) if self.dialect == "postgresql" else sqlite.insert(p)
+        conn.execute(
+            insert.on_conflict_do_nothing(),
+            [
+                {"name": s.name, "club_id": s.club_id, "first_seen": seen, "last_seen": seen}
+                for s in seats
+            ],
+        )
+        club_ids = sorted({s.club_id for s in seats if s.club_id})
+        names = sorted({s.name for s in seats if not s.club_id})
+        rows = conn.execute(
+            select(p.c.id, p.c.name, p.c.club_id, p.c.first_seen, p.c.last_seen).where(
+                or_(p.c.club_id.in_(club_ids), p.c.club_id.is_(None) & p.c.name.in_(names))
             )
-            values = {"name": s.name, "club_id": s.club_id, "first_seen": seen, "last_seen": seen}
-            insert = (
-                postgresql.insert(p) if self.dialect == "postgresql" else sqlite.insert(p)
-            ).values(**values)
-            conn.execute(insert.on_conflict_do_nothing())
-            pid, first, last = conn.execute(
-                select(p.c.id, p.c.first_seen, p.c.last_seen).where(key)
-            ).one()
+        ).all()
+        by_club = {r.club_id: r for r in rows if r.club_id is not None}
+        by_name = {r.name: r for r in rows if r.club_id is None}
+        out: dict[int, int] = {}
+        changes: dict[int, dict[str, Any]] = {}
+        for s in seats:
+            row = by_club[s.club_id] if s.club_id else by_name[s.name]
+            pid, first, last = int(row.id), row.first_seen, row.last_seen
+            out[s.seat] = pid
             newest = last is None or seen >= last  # an import may write older hands later
-            if newest or first is None or seen < first:
-                seen_now: dict[str, Any] = {
-                    "first_seen": seen if first is None else min(first, seen),
-                    "last_seen": seen if last is None else max(last, seen),
+            if (newest or first is None or seen < first) and pid not in changes:
+                changes[pid] = {
+                    "pid": pid,
+                    "first": seen if first is None else min(first, seen),
+                    "last": seen if last is None else max(last, seen),
+                    # a club member's latest name
+                    "new_name": s.name if newest else row.name,
                 }
-                if newest:
-                    seen_now["name"] = s.name  # a club member's latest name
-                conn.execute(p.update().where(p.c.id == pid).values(**seen_now))
-            out[s.seat] = int(pid)
+        if changes:
+            conn.execute(
+                p.update()
+                .where(p.c.id == bindparam("pid"))
+                .values(
+                    first_seen=bindparam("first"),
+                    last_seen=bindparam("last"),
+                    name=bindparam("new_name"),
+                ),
+                list(changes.values()),
+            )
         return out
 
     @staticmethod

@@ -528,3 +528,49 @@ def test_a_card_dealt_unread_and_learnt_later_is_kept_as_it_was_learnt(
         assert "??" not in text, text
     finally:
         store.close()
+
+
+def test_a_person_is_first_and_last_seen_across_hands_written_out_of_order(
+    store_url: str,
+) -> None:
+    """Each seat's person is found or made, and their first and last seen follow the hands'
+    times whatever order the hands are written in (an import may write older hands after
+    newer ones): a club member keeps the name of their latest hand, not of the last
+    written; people met again keep their row."""
+    # the button and the small blind fold: the big blind wins
+    fold = ["d dh p1 AhKd", "d dh p2 7s7d", "d dh p3 9c8c", "p3 f", "p1 f"]
+    t0 = 1_764_000_000.0
+    club = {"Ann": "C-17", "Annie": "C-17"}
+    later = stored_hand(2, "NT", {1: "Ann", 4: "Bo", 7: "Cy"}, fold, stakes=NL,
+                        started_at=t0 + 3600, club_ids=club)  # fmt: skip
+    earlier = stored_hand(1, "NT", {4: "Bo", 1: "Annie", 9: "Di"}, fold, stakes=NL,
+                          started_at=t0, club_ids=club)  # fmt: skip
+    latest = stored_hand(3, "NT", {9: "Di", 7: "Cy", 4: "Bo"}, fold, stakes=NL,
+                         started_at=t0 + 7200)  # fmt: skip
+    store = HandStore.open(store_url)
+    try:
+        assert store.write(later) and store.write(earlier) and store.write(latest)
+        people = {p["name"]: p for p in rows(store, schema.players)}
+        assert set(people) == {"Ann", "Bo", "Cy", "Di"}  # Annie is Ann, under her latest name
+        seen = {name: (p["first_seen"], p["last_seen"]) for name, p in people.items()}
+        end = 60.0  # each hand's end, after its start
+        assert seen == {
+            "Ann": (t0 + end, t0 + 3600 + end),
+            "Bo": (t0 + end, t0 + 7200 + end),
+            "Cy": (t0 + 3600 + end, t0 + 7200 + end),
+            "Di": (t0 + end, t0 + 7200 + end),
+        }
+        assert people["Ann"]["club_id"] == "C-17"
+        by_id = {p["id"]: name for name, p in people.items()}
+        seated = {
+            (h["number"], by_id[s["player_id"]])
+            for h in rows(store, schema.hands)
+            for s in rows(store, schema.hand_seats, hand_id=h["id"])
+        }
+        assert seated == {
+            (1, "Bo"), (1, "Ann"), (1, "Di"),
+            (2, "Ann"), (2, "Bo"), (2, "Cy"),
+            (3, "Di"), (3, "Cy"), (3, "Bo"),
+        }  # fmt: skip
+    finally:
+        store.close()
