@@ -85,9 +85,12 @@ def wait_for(cond: Callable[[], bool], timeout: float = 5.0, what: str = "condit
 
 
 def retained(port: int, topic: str) -> bytes | None:
-    """The retained message on ``topic`` at the broker on 127.0.0.1:port (None if none)."""
+    """The retained message on ``topic`` at the broker on 127.0.0.1:port (None if none
+    came within a second of the broker's SUBACK, after which a broker sends what it keeps:
+    a busy broker is not taken for one that keeps nothing)."""
     got: list[bytes] = []
     done = threading.Event()
+    subscribed = threading.Event()
     client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, protocol=paho.MQTTv311)
 
     def on_message(_client: paho.Client, _userdata: object, msg: paho.MQTTMessage) -> None:
@@ -95,12 +98,16 @@ def retained(port: int, topic: str) -> bytes | None:
         done.set()
 
     client.on_message = on_message
+    client.on_subscribe = lambda *_: subscribed.set()
     client.connect("127.0.0.1", port)
     client.subscribe(topic, qos=1)
     client.loop_start()
-    done.wait(1.0)
-    client.disconnect()
-    client.loop_stop()
+    try:
+        assert subscribed.wait(30), f"no SUBACK from the broker on port {port}"
+        done.wait(1.0)
+    finally:
+        client.disconnect()
+        client.loop_stop()
     return got[-1] if got else None
 
 
