@@ -5,18 +5,15 @@ a retained message from a real broker."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import paho.mqtt.client as paho
-from paho.mqtt.enums import CallbackAPIVersion
-
 from firmware_bridge.errors import PortError
 from firmware_bridge.simboard import PtyBoard, SimBoard
+from tests.support.retained import retained_messages
 
 
 class ListTransport:
@@ -86,29 +83,9 @@ def wait_for(cond: Callable[[], bool], timeout: float = 5.0, what: str = "condit
 
 def retained(port: int, topic: str) -> bytes | None:
     """The retained message on ``topic`` at the broker on 127.0.0.1:port (None if none
-    came within a second of the broker's SUBACK, after which a broker sends what it keeps:
-    a busy broker is not taken for one that keeps nothing)."""
-    got: list[bytes] = []
-    done = threading.Event()
-    subscribed = threading.Event()
-    client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2, protocol=paho.MQTTv311)
-
-    def on_message(_client: paho.Client, _userdata: object, msg: paho.MQTTMessage) -> None:
-        got.append(bytes(msg.payload))
-        done.set()
-
-    client.on_message = on_message
-    client.on_subscribe = lambda *_: subscribed.set()
-    client.connect("127.0.0.1", port)
-    client.subscribe(topic, qos=1)
-    client.loop_start()
-    try:
-        assert subscribed.wait(30), f"no SUBACK from the broker on port {port}"
-        done.wait(1.0)
-    finally:
-        client.disconnect()
-        client.loop_stop()
-    return got[-1] if got else None
+    came within a second of the broker's SUBACK)."""
+    got = retained_messages(port, [topic])
+    return got[-1][1] if got else None
 
 
 @contextmanager

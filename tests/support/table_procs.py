@@ -37,6 +37,7 @@ from hub.web.auth import Role, TokenSigner
 from table_node.dealer import AntennaDealer, DealStep, DealStepKind
 from tests.support.mosquitto import Mosquitto, MosquittoProcess
 from tests.support.ports import free_port
+from tests.support.retained import retained_messages
 
 log = logging.getLogger(__name__)
 
@@ -368,47 +369,19 @@ def retained_inventories(
     """What the broker keeps as each antenna's last inventory (the node's last word per
     reader): reader → its cards, sorted. ``per_topic``: one subscription per reader of
     node ``n1`` instead of a wildcard — RabbitMQ 3.x sends a retained message only to a
-    subscription to its exact topic.
-
-    The broker sends what it keeps right after its SUBACK: this waits for the SUBACK, then
-    until every reader's message came (``per_topic``) or none came for ``seconds`` (at most
-    :data:`WAIT` in all) — a busy broker is not taken for an empty one."""
-    import paho.mqtt.client as paho
-    from paho.mqtt.enums import CallbackAPIVersion
-
+    subscription to its exact topic — and every reader's message waited for; without it,
+    until none came for ``seconds`` (:func:`~tests.support.retained.retained_messages`)."""
     deck = simulated_deck()
-    got: dict[str, list[str]] = {}
-    subscribed = threading.Event()
-
-    def on_message(cl: paho.Client, u: object, msg: paho.MQTTMessage) -> None:
-        body = json.loads(msg.payload)
-        got[body["reader"]] = sorted(str(deck.card_for(uid)) for uid in body["uids"])
-
-    client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2)
-    client.on_message = on_message
-    client.on_subscribe = lambda *_: subscribed.set()
-    client.connect("127.0.0.1", port)
     if per_topic:
-        client.subscribe([(f"feltwire/v1/t1/node/n1/reader/{r}/tags", 1) for r in READERS])
+        topics = [f"feltwire/v1/t1/node/n1/reader/{r}/tags" for r in READERS]
+        got = retained_messages(port, topics, expect=len(READERS))
     else:
-        client.subscribe("feltwire/v1/t1/node/+/reader/+/tags", qos=1)
-    client.loop_start()
-    try:
-        assert subscribed.wait(WAIT), f"no SUBACK from the broker on port {port}"
-        deadline = time.monotonic() + WAIT
-        seen = -1
-        while time.monotonic() < deadline:
-            if per_topic:
-                if len(got) == len(READERS):
-                    break
-            elif len(got) == seen:
-                break
-            seen = len(got)
-            time.sleep(0.05 if per_topic else seconds)
-    finally:
-        client.disconnect()
-        client.loop_stop()
-    return dict(got)
+        got = retained_messages(port, ["feltwire/v1/t1/node/+/reader/+/tags"], quiet=seconds)
+    out: dict[str, list[str]] = {}
+    for _topic, payload in got:
+        body = json.loads(payload)
+        out[body["reader"]] = sorted(str(deck.card_for(uid)) for uid in body["uids"])
+    return out
 
 
 def last_logged_cards(log_file: Path) -> dict[str, list[str]]:
