@@ -28,7 +28,6 @@ It knows nothing of the rules or the reads: the application hands it frames
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter, deque
 from collections.abc import Callable
@@ -50,7 +49,7 @@ from hub.app.presence import TablePresence
 from hub.app.tenure import Tenure
 from hub.app.throttle import ThrottledLog
 from hub.views.antennas import overlay_antenna
-from hub.views.frames import Event, frame
+from hub.views.frames import Event, frame, frame_bytes
 from hub.views.overlay_scene import OverlayScene, overlay_picture
 
 log = logging.getLogger(__name__)
@@ -145,7 +144,7 @@ class TablePublisher:
         """Every frame of the public feed also goes to the table's public MQTT topic
         (``feltwire/v1/<table>/public``, not retained) for scoreboards and bots: the
         same frames as ``/ws/public``, so never a hole card."""
-        self.send(public_topic(self.table), json.dumps(frame).encode(), retain=False)
+        self.send(public_topic(self.table), frame_bytes(frame), retain=False)
 
     def send_alert(self, frame: Event) -> None:
         """An alert frame (never a card) to the table's alerts topic, not retained;
@@ -154,7 +153,7 @@ class TablePublisher:
             self._counters[f"alert.{frame['code']}"] += 1
         payload = {"v": 1, "table": self.table} | frame
         del payload["type"]
-        self.send(alerts_topic(self.table), json.dumps(payload).encode(), retain=False)
+        self.send(alerts_topic(self.table), frame_bytes(payload), retain=False)
 
     # ------------------------------------------------------------------ lights
 

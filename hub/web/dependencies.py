@@ -33,7 +33,7 @@ from hub.app.feeds import END
 from hub.app.throttle import ThrottledLog
 from hub.messages import render
 from hub.security.audit import Outcome
-from hub.views.frames import Event
+from hub.views.frames import Event, frame_text
 from hub.web.auth import EVERYONE, Principal, Role, WebAuth, allow
 from hub.web.refusal import Refusal
 from hub.web.tables import Feed, RoomDirectory, TableDesk, TableReader
@@ -160,7 +160,7 @@ async def pump(
     on the feed's queue (no task, no ``asyncio.wait`` per frame: at 50 tables and three
     feeds a table that was a good part of the event loop's turns)."""
     with feed.subscribe(label) as sub:
-        await ws.send_json(snapshot)
+        await ws.send_text(frame_text(snapshot))
         left: list[Exception] = []
 
         async def receive() -> None:
@@ -180,9 +180,9 @@ async def pump(
                 silent = frames[-1] is END or not feed.live()  # the hub fell silent
                 if not silent:
                     for frame in frames:
-                        await ws.send_json(frame if project is None else project(frame))
+                        await ws.send_text(frame_text(frame if project is None else project(frame)))
                     if after_burst is not None:
-                        await ws.send_json(after_burst())
+                        await ws.send_text(frame_text(after_burst()))
                 if left:  # the client left (before or while this burst went out)
                     raise left[0]
                 if silent or sub.overflowed:
