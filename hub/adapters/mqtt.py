@@ -43,6 +43,16 @@ log = logging.getLogger(__name__)
 _FILTERS_PER_SUBSCRIBE = 64
 """Topic filters per SUBSCRIBE packet (a hub of many tables subscribes in a few packets)."""
 
+OUTGOING_IN_FLIGHT = 1000
+"""The hub's messages (QoS 1) its MQTT client sends before the broker has acknowledged
+them. paho's default, 20, held everything after the twentieth until a PUBACK came back —
+and a PUBACK is read only when the event loop reaches the socket: at 50 tables and ten
+times a dealer's pace, 17,000 messages (lights among them) waited in the client after
+three minutes, some 10 MB a minute (docs/reliability.md, "The fifth run"). Mosquitto,
+amqtt and RabbitMQ take a client's QoS 1 messages without a window of their own (MQTT
+3.1.1 has none); 1,000 is the window the brokers' templates give the hub's reads the
+other way (``max_inflight_messages``)."""
+
 
 def _filters(table: str) -> list[tuple[str, int]]:
     """What the hub subscribes to for ``table`` (QoS 1): its readers' inventories, its
@@ -89,6 +99,7 @@ def _client(
         tls_params=tls_params,
         protocol=aiomqtt.ProtocolVersion.V311,
         max_queued_incoming_messages=100_000,
+        max_inflight_messages=OUTGOING_IN_FLIGHT,
     )
     # aiomqtt's paho client, driven by this event loop; before CONNECT: the queued reads
     # come at once, every packet of a read taken in one turn of the loop (ChunkedSocket)

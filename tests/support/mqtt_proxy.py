@@ -18,6 +18,11 @@ keep-alive and the client's ping), a new connection is closed at once (the host 
 reached); :meth:`MqttFaultProxy.restore` ends the cut — what each end sent into it is passed
 on, and a connection the other end closed meanwhile is closed (the peer is gone).
 
+:meth:`MqttFaultProxy.hold_acks` holds the broker's PUBACKs to the client (everything else
+still passes): a broker, or a client's own busy loop, that acknowledges late — what the
+client may send meanwhile is bounded only by how many messages it keeps in flight.
+:meth:`MqttFaultProxy.release_acks` passes the held ones on, in order.
+
 >>> encode_remaining_length(321)
 b'\\xc1\\x02'
 >>> split_packets(bytearray(b"\\xc0\\x00\\x30\\x03\\x00\\x01tX"))
@@ -135,6 +140,8 @@ class MqttFaultProxy:
         self._flowing.set()
         self.refused = 0
         """Connections closed at once because the network was cut."""
+        self._holding_acks = False
+        self._held_acks: list[tuple[asyncio.StreamWriter, bytes]] = []
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -150,6 +157,29 @@ class MqttFaultProxy:
         """End the cut (callable from any thread)."""
         assert self._loop is not None
         self._loop.call_soon_threadsafe(self._flowing.set)
+
+    def hold_acks(self) -> None:
+        """Hold the broker's PUBACKs to the clients until :meth:`release_acks` (callable
+        from any thread)."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(setattr, self, "_holding_acks", True)
+
+    def release_acks(self) -> None:
+        """Pass the held PUBACKs on, in order, and stop holding them (any thread)."""
+        assert self._loop is not None
+        self._loop.call_soon_threadsafe(self._release_acks)
+
+    @property
+    def held_acks(self) -> int:
+        """PUBACKs held now."""
+        return len(self._held_acks)
+
+    def _release_acks(self) -> None:
+        self._holding_acks = False
+        held, self._held_acks = self._held_acks, []
+        for writer, packet in held:
+            if not writer.is_closing():
+                writer.write(packet)
 
     async def stop(self) -> None:
         if self._server is not None:
@@ -276,6 +306,9 @@ class MqttFaultProxy:
                     if swallow[packet_id] > 0:
                         swallow[packet_id] -= 1
                         self.stats.swallowed_pubacks += 1
+                        continue
+                    if self._holding_acks:
+                        self._held_acks.append((writer, packet))
                         continue
                 writer.write(packet)
             await writer.drain()
