@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from feltwire.mqtt import PahoTransport
 from feltwire.publisher import InventoryPublisher
 from tests.support.loop_thread import LoopThread
 from tests.support.mosquitto import MosquittoProcess
+from tests.support.mqtt_client import wait_for
 from tests.support.mqtt_proxy import Faults, MqttFaultProxy
 from tests.support.ports import free_port
 from tests.support.table_procs import HubProc, rules, write_hub_config
@@ -82,15 +82,6 @@ def taken(hub: HubProc, reads: int) -> bool:
     return int(hub.stats()["counters"].get("accepted", 0)) >= reads
 
 
-def until(cond: Callable[[], bool], what: Callable[[], str]) -> None:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        if cond():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"waited {WAIT:.0f} s for {what()}")
-
-
 def test_the_hubs_messages_go_out_while_the_brokers_acknowledgements_are_late(
     tmp_path: Path, mosquitto: MosquittoProcess
 ) -> None:
@@ -114,11 +105,9 @@ def test_the_hubs_messages_go_out_while_the_brokers_acknowledgements_are_late(
         accepted = hub.stats()["counters"].get("accepted", 0)
         for i in range(READS):  # the ace laid on the board and taken back, read by read
             assert node.update("board", ace if i % 2 == 0 else frozenset())
-            until(partial(taken, hub, accepted + i + 1), partial(str, f"read {i + 1} taken"))
-        until(
-            lambda: scoreboard.count() >= READS,
-            lambda: f"{READS} board frames on the public topic (got {scoreboard.count()})",
-        )
+            assert wait_for(partial(taken, hub, accepted + i + 1), WAIT), f"read {i + 1} not taken"
+        got = wait_for(lambda: scoreboard.count() >= READS, WAIT)
+        assert got, f"{READS} board frames on the public topic, got {scoreboard.count()}"
         assert via.held_acks >= READS  # nothing the hub sent was acknowledged meanwhile
         shown = [f["count"] for f in scoreboard.frames[:READS]]
         assert shown == [1, 0] * (READS // 2)  # each read's frame, in order
