@@ -34,6 +34,7 @@ from feltwire.protocol import TOPIC_PREFIX, hub_client_id, reader_tags_filter
 from hub.adapters.paho_socket import chunked
 from hub.app.errors import LogUnavailable
 from hub.app.ports import Inbound
+from hub.app.publisher import nothing_in_flight
 from hub.app.table_app import TableApp
 from hub.config import EVENT_LOG_BATCH, TlsFiles
 
@@ -471,6 +472,11 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
             waiting.append(message)  # light commands are superseded by the full state below
     mqtt_client = client._client  # aiomqtt's paho client, driven by this event loop
     sent: deque[mqtt.MQTTMessageInfo] = deque()
+
+    def in_flight() -> int:
+        return sum(not info.is_published() for info in sent)
+
+    service.feeds.in_flight = in_flight  # /metrics: feltwire_mqtt_outgoing_waiting
     try:
         for topic, payload, retain in service.light_messages() + waiting:
             _publish(mqtt_client, topic, payload, retain, sent)
@@ -487,6 +493,8 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
         service.count("outgoing_unconfirmed")  # the message the client refused
         log.warning("could not send to the broker: %s", exc)
     finally:
+        if service.feeds.in_flight is in_flight:  # not a newer connection's
+            service.feeds.in_flight = nothing_in_flight
         unconfirmed = sum(not info.is_published() for info in sent)
         if unconfirmed:
             service.count("outgoing_unconfirmed", unconfirmed)

@@ -54,6 +54,12 @@ from hub.views.overlay_scene import OverlayScene, overlay_picture
 
 log = logging.getLogger(__name__)
 
+
+def nothing_in_flight() -> int:
+    """:attr:`TablePublisher.in_flight` while no connection sends: nothing."""
+    return 0
+
+
 HUB_ALERTS_KEPT = 20
 """How many of the hub's own alerts the table keeps for the pages' snapshots."""
 
@@ -79,6 +85,9 @@ class TablePublisher:
         self.outgoing: asyncio.Queue[Message] = asyncio.Queue()
         """Messages for the broker — light commands (retained) and alerts (not) — sent by
         :func:`hub.adapters.mqtt.run_table_link`."""
+        self.in_flight: Callable[[], int] = nothing_in_flight
+        """How many of the messages handed to the broker's connection it has not
+        acknowledged yet (set by the MQTT adapter while a connection sends)."""
         self.replaying = False
         """True while the table replays its event log: nothing goes to the broker, and the
         hub raises no alert of its own (they were raised when it happened)."""

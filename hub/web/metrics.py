@@ -25,6 +25,10 @@ never mix their figures. What it serves, each with the ``table`` label:
 ``feltwire_nodes_online``                 nodes the table hears (:func:`nodes_online`)
 ``feltwire_websocket_clients``            open pages, by ``feed`` (public, console,
                                           overlay)
+``feltwire_mqtt_outgoing_waiting``        the table's messages for the broker (lights,
+                                          alerts, the public topic) not acknowledged
+                                          yet: queued in the hub or in flight — a
+                                          broker, or a hub's loop, falling behind
 ``feltwire_read_to_frame_seconds``        histogram: an inventory's receipt → its frame
                                           on the feeds (the hub's monotonic time)
 ``feltwire_event_log_append_seconds``     histogram: one write to the event log
@@ -106,6 +110,11 @@ class MeteredTable(Protocol):
         """Hands played since the event log began, by outcome (finished, voided)."""
         ...
 
+    @property
+    def outgoing_waiting(self) -> int:
+        """Messages for the broker it has not acknowledged yet (queued or in flight)."""
+        ...
+
 
 @runtime_checkable
 class StoreCounts(Protocol):
@@ -181,6 +190,12 @@ FIGURES: dict[str, tuple[type[CounterMetricFamily | GaugeMetricFamily], str, tup
         "Pages connected to a live feed, by feed.",
         ("feed",),
     ),
+    "feltwire_mqtt_outgoing_waiting": (
+        GaugeMetricFamily,
+        "Messages for the broker (lights, alerts, the public topic) it has not "
+        "acknowledged yet: queued in the hub or in flight.",
+        (),
+    ),
 }
 """The tables' figures read at scrape time: name → (kind, help, labels after ``table``)."""
 
@@ -201,6 +216,7 @@ class TableFigures(Collector):
         tags, alerts = family["feltwire_tags_refused"], family["feltwire_alerts"]
         hands, online = family["feltwire_hands"], family["feltwire_nodes_online"]
         clients, kept = family["feltwire_websocket_clients"], family["feltwire_hands_stored"]
+        waiting = family["feltwire_mqtt_outgoing_waiting"]
         for name, table in self.tables.items():
             counters = table.counters
             received.add_metric([name], counters.get("received", 0))
@@ -217,6 +233,7 @@ class TableFigures(Collector):
             if isinstance(table, MeteredTable):
                 for outcome, count in table.hands.items():
                     hands.add_metric([name, outcome], count)
+                waiting.add_metric([name], table.outgoing_waiting)
             book = stored(table)
             if book is not None:
                 for result in ("written", "already", "failed"):

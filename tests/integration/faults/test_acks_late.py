@@ -10,8 +10,9 @@ growing ~10 MB a minute, the seat lights seconds behind the hand: docs/reliabili
 "The fifth run"). Here the broker's PUBACKs to the hub are held back by a proxy
 (:meth:`~tests.support.mqtt_proxy.MqttFaultProxy.hold_acks`) while a node's reads make
 the hub publish one public-topic frame each: a subscriber must get every one of them,
-in order, before any acknowledgement has come back; once they are released, the next
-read's frame goes out on the same connection.
+in order, before any acknowledgement has come back, and ``/metrics`` must show them
+waiting (``feltwire_mqtt_outgoing_waiting``); once they are released the gauge falls to
+nothing and the next read's frame goes out on the same connection.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ import time
 from functools import partial
 from pathlib import Path
 
+import httpx
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
+from prometheus_client.parser import text_string_to_metric_families
 
 from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
@@ -34,7 +37,7 @@ from tests.support.mosquitto import MosquittoProcess
 from tests.support.mqtt_client import wait_for
 from tests.support.mqtt_proxy import Faults, MqttFaultProxy
 from tests.support.ports import free_port
-from tests.support.table_procs import HubProc, rules, write_hub_config
+from tests.support.table_procs import ADMIN, HubProc, rules, write_hub_config
 
 READS = 60
 """Reads sent while the acknowledgements are held: three times paho's default in flight."""
@@ -82,6 +85,16 @@ class Subscriber:
         self.client.disconnect()
 
 
+def waiting(hub: HubProc) -> float:
+    """The hub's ``feltwire_mqtt_outgoing_waiting`` for table ``t1`` (``/metrics``)."""
+    text = httpx.get(f"{hub.url}/metrics", headers={"Authorization": f"Bearer {ADMIN}"}).text
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "feltwire_mqtt_outgoing_waiting":
+                return float(sample.value)
+    raise AssertionError("no feltwire_mqtt_outgoing_waiting in /metrics")
+
+
 def taken(hub: HubProc, reads: int) -> bool:
     """Whether ``hub`` has taken ``reads`` reads in all."""
     return int(hub.stats()["counters"].get("accepted", 0)) >= reads
@@ -115,8 +128,9 @@ def test_the_hubs_messages_go_out_while_the_brokers_acknowledgements_are_late(
         assert got, f"{READS} board frames on the public topic, got {scoreboard.count()}"
         assert via.held_acks >= READS  # nothing the hub sent was acknowledged meanwhile
         assert scoreboard.counts()[:READS] == [1, 0] * (READS // 2)  # each read's, in order
+        assert waiting(hub) >= READS  # the operator sees them waiting for the broker
         via.release_acks()
-        assert wait_for(lambda: via.held_acks == 0, WAIT)
+        assert wait_for(lambda: via.held_acks == 0 and waiting(hub) == 0, WAIT), waiting(hub)
         assert node.update("board", ace)  # the connection goes on
         assert wait_for(lambda: scoreboard.count() > READS, WAIT), "no frame after the release"
         assert scoreboard.counts()[READS:] == [1]
