@@ -143,6 +143,11 @@ class TablePublisher:
 
     # ------------------------------------------------------------------ the broker
 
+    def waiting(self) -> int:
+        """Messages for the broker not acknowledged by it yet: in :attr:`outgoing`, or
+        handed to the connection and in flight."""
+        return self.outgoing.qsize() + self.in_flight()
+
     def send(self, topic: str, payload: bytes, *, retain: bool) -> None:
         """Queue a message for the broker (not while replaying: that went out before;
         nor while the hub may not speak for the table)."""

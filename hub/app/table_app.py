@@ -224,12 +224,6 @@ class TableApp:
         return self.feeds.outgoing
 
     @property
-    def outgoing_waiting(self) -> int:
-        """Messages for the broker not yet acknowledged by it: waiting in the outbox, or
-        handed to the connection and in flight."""
-        return self.outgoing.qsize() + self.feeds.in_flight()
-
-    @property
     def changes(self) -> int:
         """How many antenna changes the table has taken."""
         return self.intake.changes

@@ -84,6 +84,7 @@ __all__ = [
     "MeteredTable",
     "MetricsAccess",
     "MetricsDep",
+    "Outbox",
     "TableFigures",
     "nodes_online",
     "router",
@@ -103,7 +104,8 @@ REFUSED_AS = {"duplicate": "duplicate", "stale": "stale", "failed": "event_log_f
 @runtime_checkable
 class MeteredTable(Protocol):
     """What a table offers beyond :class:`~hub.web.tables.TableReader` for the figures
-    (:class:`~hub.app.table_app.TableApp` does): its hands played by outcome."""
+    (:class:`~hub.app.table_app.TableApp` does): its hands played by outcome, and its
+    messages for the broker."""
 
     @property
     def hands(self) -> Mapping[str, int]:
@@ -111,8 +113,17 @@ class MeteredTable(Protocol):
         ...
 
     @property
-    def outgoing_waiting(self) -> int:
-        """Messages for the broker it has not acknowledged yet (queued or in flight)."""
+    def feeds(self) -> Outbox:
+        """What the table sends: its messages for the broker among it."""
+        ...
+
+
+class Outbox(Protocol):
+    """A table's messages for the broker as the figures read them
+    (:class:`~hub.app.publisher.TablePublisher`)."""
+
+    def waiting(self) -> int:
+        """Those the broker has not acknowledged yet: queued, or in flight."""
         ...
 
 
@@ -233,7 +244,7 @@ class TableFigures(Collector):
             if isinstance(table, MeteredTable):
                 for outcome, count in table.hands.items():
                     hands.add_metric([name, outcome], count)
-                waiting.add_metric([name], table.outgoing_waiting)
+                waiting.add_metric([name], table.feeds.waiting())
             book = stored(table)
             if book is not None:
                 for result in ("written", "already", "failed"):
