@@ -150,7 +150,7 @@ def test_a_rabbitmq_node_stopped_mid_hand_loses_no_read_and_the_hand_completes(
             first.stop(kill=how == "kill")  # the hub's and the node's connections end
 
             hub.until(lambda s: counts(s)["board"] == 5, what="the river")
-            awards = show_down(hub)
+            awards = show_down(hub, node)
             assert [(a["amount"], [p["seat"] for p in a["payouts"]]) for a in awards] == [
                 (2 * BUY_IN, [winner(hole, board)])
             ]

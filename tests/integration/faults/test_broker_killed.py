@@ -69,7 +69,7 @@ def test_broker_killed_mid_hand_loses_no_read_and_the_hand_completes(tmp_path: P
         broker.start()  # same port, same persistence
 
         hub.until(lambda s: counts(s)["board"] == 5, what="the river")
-        awards = show_down(hub)
+        awards = show_down(hub, node)
         assert [(a["amount"], [p["seat"] for p in a["payouts"]]) for a in awards] == [
             (2 * BUY_IN, [winner(hole, board)])
         ]
