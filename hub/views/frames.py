@@ -54,4 +54,4 @@ def frame_bytes(event: Event) -> bytes:
 
 def frame_text(event: Event) -> str:
     """:func:`frame_bytes` as text (a WebSocket's text message)."""
-    return pydantic_core.to_json(event).decode()
+    return frame_bytes(event).decode()
