@@ -189,10 +189,13 @@ class RabbitNode:
         return done
 
     def mqtt_client_ids(self) -> list[str]:
-        """The client ids of the MQTT connections this node holds (``rabbitmqctl
-        list_mqtt_connections``: those of the target node)."""
-        done = self.ctl("list_mqtt_connections", "client_id", "--silent")
-        return [line.strip() for line in done.stdout.splitlines() if line.strip()]
+        """The client ids of the MQTT connections this node holds. ``rabbitmqctl
+        list_mqtt_connections`` says it lists the target node's, but 3.10 lists the whole
+        cluster's (whichever node is asked): a connection is this node's when its local
+        port is this node's MQTT port."""
+        done = self.ctl("list_mqtt_connections", "client_id", "port", "--silent")
+        rows = (line.rsplit("\t", 1) for line in done.stdout.splitlines() if "\t" in line)
+        return [cid.strip() for cid, port in rows if port.strip() == str(self.mqtt_port)]
 
     def said(self) -> str:
         """The end of the node's console output and log (for a failure's message)."""
