@@ -10,7 +10,8 @@ the loop only pickles the spot out and the frame back.
 
 The workers run at a lower priority than the hub (niceness +10): a figure waits for a
 read, never the other way round. They are forked from a ``forkserver`` that has imported
-:mod:`hub.app.live_equity` and built the equity tables once
+:mod:`hub.app.live_equity` — and no protocol model or pydantic, which a worker never uses
+(a contract in ``pyproject.toml`` keeps it so) — and built the equity tables once
 (:func:`hub.app.live_equity.warm_up`), so a worker starts in milliseconds and shares the
 tables' pages with the others. The forkserver is
 started when the hub starts, before its threads; the workers as the tables need them
@@ -50,8 +51,9 @@ THREADS_UP_TO_TABLES = 2
 """A hub of at most this many tables computes live equity in threads of its own process
 when ``equity_workers`` is unset: one or two tables leave the event loop idle enough
 that the interpreter lock costs their reads nothing measurable, and the workers'
-processes would cost a Pi's small memory about 150 MB more (the forkserver and each
-worker hold the equity code and numpy)."""
+processes would cost a Pi's small memory over 100 MB more (the forkserver and each
+worker hold numpy, the equity code and its tables: ~55 MB resident each, most of it
+shared; multiprocessing's resource tracker 13 MB)."""
 
 
 def default_workers(tables: int) -> int:

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from feltwire.cards import CardIndex, card_code, card_index
-from feltwire.protocol import ReaderKind, reader_kind, seat_of
+from feltwire.readers import ReaderKind, reader_kind, seat_of
 from hub.equity import (
     DEFAULT_SAMPLES,
     EXACT_BUDGET,

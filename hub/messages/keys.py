@@ -134,7 +134,7 @@ SITES: Final[Mapping[str, tuple[str, ...]]] = {
         for key in STREET_KEYS.values()
     },
     **{
-        f"antenna.{a}": ("reader ids (feltwire/protocol.py KNOWN_READER_IDS)",)
+        f"antenna.{a}": ("reader ids (feltwire/readers.py KNOWN_READER_IDS)",)
         for a in ("seat", "up", "board", "flop", "turn", "river", "burn", "muck", "register")
     },
     "antenna.other": ("a reader id outside the grammar",),
