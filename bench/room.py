@@ -365,6 +365,7 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
             game=args.game,
             sockets_per_table=3,
             equity=args.equity,
+            equity_workers=args.equity_workers,
         )
     )
     log = workdir / "hub.log"
@@ -617,6 +618,10 @@ def main() -> int:
     parser.add_argument(
         "--no-console-feed", dest="console_feed", action="store_false",
         help="no /ws/console per table (and no action → feed figure)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--equity-workers", type=int, default=None,
+        help="the hub's equity_workers (unset: its default)",
     )  # fmt: skip
     parser.add_argument(
         "--hub-cpus", type=ints, default=None,

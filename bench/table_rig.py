@@ -97,10 +97,12 @@ def hub_config(
     game: str = "NT",
     sockets_per_table: int = 2,
     equity: bool = True,
+    equity_workers: int | None = None,
 ) -> str:
     """The hub's TOML: ``tables`` playing ``game`` with :data:`RULES` (debounce divided by
     ``pace``), live ``equity``, the fsync'd event log in ``state``, the overlay live; room
-    for ``sockets_per_table`` connections of each table from this one address."""
+    for ``sockets_per_table`` connections of each table from this one address;
+    ``equity_workers`` as the hub's setting (None: its default)."""
     rules = RULES.model_dump(mode="json", exclude_none=True)
     rules["debounce_seconds"] = RULES.debounce_seconds / pace
     doc = {
@@ -125,6 +127,8 @@ def hub_config(
         "rules": rules,
         "tables": [{"table": t} for t in tables],
     }
+    if equity_workers is not None:
+        doc["equity_workers"] = equity_workers
     return tomli_w.dumps(doc)
 
 
