@@ -495,7 +495,7 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
     finally:
         if service.feeds.in_flight is in_flight:  # not a newer connection's
             service.feeds.in_flight = nothing_in_flight
-        unconfirmed = sum(not info.is_published() for info in sent)
+        unconfirmed = in_flight()
         if unconfirmed:
             service.count("outgoing_unconfirmed", unconfirmed)
             log.warning(

@@ -19,15 +19,20 @@ from typing import Any
 
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from hub.web.auth import Role, TokenSigner
 from tests.support.mosquitto import MosquittoProcess
 from tests.support.ports import free_port
-from tests.support.table_procs import READERS, SECRET, AlertsTopic, Proc, write_hub_config
+from tests.support.table_procs import (
+    READERS,
+    SECRET,
+    AlertsTopic,
+    Proc,
+    hub_gauge,
+    write_hub_config,
+)
 
 DEALER = TokenSigner(SECRET.encode()).issue(Role.DEALER, "dealer", seconds=3600)
-ADMIN = TokenSigner(SECRET.encode()).issue(Role.ADMIN, "admin", seconds=3600)
 PLAYERS = [(1, "Ann"), (2, "Bob"), (3, "Cat")]
 NODE = "pi-north"
 SAID_WITHIN = 10.0
@@ -110,13 +115,7 @@ def test_a_killed_node_is_said_offline_and_its_cards_are_not_taken_for_gone(
 
     def nodes_online() -> float:
         """The ``feltwire_nodes_online`` gauge of ``/metrics``, as Prometheus reads it."""
-        text = httpx.get(
-            f"{url}/metrics", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=2
-        ).text
-        gauge = next(
-            f for f in text_string_to_metric_families(text) if f.name == "feltwire_nodes_online"
-        )
-        return sum(sample.value for sample in gauge.samples)
+        return hub_gauge(url, "feltwire_nodes_online")
 
     def seat_counts() -> dict[str, Any]:
         snap = httpx.get(f"{url}/api/public", timeout=2).json()

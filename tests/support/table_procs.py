@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 import pytest
 from pokerkit import Card, Hand, StandardHighHand
+from prometheus_client.parser import text_string_to_metric_families
 
 from feltwire.deck import simulated_deck
 from hub.web.auth import Role, TokenSigner
@@ -584,6 +585,15 @@ def start_hand_then_node(hub: HubProc, node: Proc) -> None:
     hub.until(lambda s: rules(s)["in_hand"], what="hand 1 to start")
     time.sleep(1.5)
     node.start()
+
+
+def hub_gauge(url: str, name: str) -> float:
+    """The gauge ``name`` of the hub at ``url`` as Prometheus reads it from ``/metrics``
+    (the admin's token), summed over the hub's tables."""
+    text = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=10)
+    family = next((f for f in text_string_to_metric_families(text.text) if f.name == name), None)
+    assert family is not None, f"no {name} in /metrics"
+    return sum(sample.value for sample in family.samples)
 
 
 def show_down(hub: HubProc, node: Proc | None = None) -> list[dict[str, Any]]:

@@ -23,10 +23,8 @@ import time
 from functools import partial
 from pathlib import Path
 
-import httpx
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
-from prometheus_client.parser import text_string_to_metric_families
 
 from feltwire.config import MqttClientSettings
 from feltwire.deck import simulated_deck
@@ -37,7 +35,7 @@ from tests.support.mosquitto import MosquittoProcess
 from tests.support.mqtt_client import wait_for
 from tests.support.mqtt_proxy import Faults, MqttFaultProxy
 from tests.support.ports import free_port
-from tests.support.table_procs import ADMIN, HubProc, rules, write_hub_config
+from tests.support.table_procs import HubProc, hub_gauge, rules, write_hub_config
 
 READS = 60
 """Reads sent while the acknowledgements are held: three times paho's default in flight."""
@@ -87,12 +85,7 @@ class Subscriber:
 
 def waiting(hub: HubProc) -> float:
     """The hub's ``feltwire_mqtt_outgoing_waiting`` for table ``t1`` (``/metrics``)."""
-    text = httpx.get(f"{hub.url}/metrics", headers={"Authorization": f"Bearer {ADMIN}"}).text
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == "feltwire_mqtt_outgoing_waiting":
-                return float(sample.value)
-    raise AssertionError("no feltwire_mqtt_outgoing_waiting in /metrics")
+    return hub_gauge(hub.url, "feltwire_mqtt_outgoing_waiting")
 
 
 def taken(hub: HubProc, reads: int) -> bool:

@@ -187,7 +187,8 @@ def test_a_rabbitmq_node_stopped_mid_hand_loses_no_read_and_the_hand_completes(
             # the RabbitMQ node found holding the node's connection is the one its log
             # names last (rabbitmqctl lists the whole cluster's connections, whichever
             # node is asked: RabbitNode.mqtt_client_ids keeps this node's own)
-            joined = [ln for ln in node.log.read_text().splitlines() if "connected to the" in ln]
+            said_so = node.log.read_text().splitlines()
+            joined = [ln for ln in said_so if "connected to the broker" in ln]
             assert joined[-1].endswith(f"{landed.url} ({landed.index} of 3)"), joined[-1]
             kept = retained_inventories(landed.mqtt_port, per_topic=True)
             said = retained(landed.mqtt_port, availability_topic("t1", "n1"))
