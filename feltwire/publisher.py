@@ -72,7 +72,8 @@ class InventoryPublisher:
     """Publishes an antenna's inventory whenever it changes — and, with ``refresh_s``,
     again when it has not been sent for that long: a quiet antenna still reports, so the
     hub tells a reader that stopped sweeping (``reader_silent``) from one where nothing
-    moves. Each message says ``refresh_s`` (the hub's measure of silence)."""
+    moves. Each message says ``refresh_s`` (the hub's measure of silence) and, when given,
+    the node's MQTT ``keepalive_s`` (how soon the broker says it gone)."""
 
     def __init__(
         self,
@@ -84,6 +85,7 @@ class InventoryPublisher:
         clock: Callable[[], float] = time.time,
         refresh_s: float | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        keepalive_s: int | None = None,
     ) -> None:
         """``clock`` stamps the messages (wall time); ``monotonic`` times the refresh."""
         if refresh_s is not None and refresh_s <= 0:
@@ -95,6 +97,7 @@ class InventoryPublisher:
         self._clock = clock
         self._monotonic = monotonic
         self.refresh_s = refresh_s
+        self.keepalive_s = keepalive_s
         self._last: dict[str, frozenset[str]] = {}
         self._sent_at: dict[str, float] = {}
         self.published = 0
@@ -118,6 +121,7 @@ class InventoryPublisher:
             reader=reader,
             uids=sorted(uids),
             refresh_s=self.refresh_s,
+            keepalive_s=self.keepalive_s,
         )
         self._transport.publish(
             reader_tags_topic(self.table, self.node, reader), encode(msg), qos=1, retain=True

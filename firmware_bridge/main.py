@@ -55,6 +55,7 @@ def main(argv: list[str]) -> int:
         transport=transport,
         seq=seq,
         refresh_s=config.inventory_refresh_s or None,
+        keepalive_s=config.mqtt.keepalive,
     )
     bridge = Bridge(config, transport=transport, publisher=publisher)
 

@@ -124,6 +124,7 @@ def run_node(config: NodeConfig) -> int:
         transport=transport,
         seq=seq,
         refresh_s=config.inventory_refresh_s or None,
+        keepalive_s=config.mqtt.keepalive,
     )
     node = Node(readers, publisher)
     lights = build_lights(config)

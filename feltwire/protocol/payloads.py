@@ -93,6 +93,16 @@ class ReaderInventory(WireModel):
             "not (the hub's sign that the reader still sweeps); None: only when it changes"
         ),
     )
+    keepalive_s: int | None = Field(
+        None,
+        ge=1,
+        le=65535,
+        description=(
+            "the node's MQTT keep-alive: the broker publishes its will (offline) at most "
+            "1.5 times this after its last packet — the hub waits for it before it says a "
+            "whole node's readers silent; None: not said"
+        ),
+    )
 
     @field_validator("uids")
     @classmethod
@@ -106,10 +116,12 @@ class ReaderInventory(WireModel):
 
     @model_serializer(mode="wrap")
     def _without_unset_refresh(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # a node that only sends changes says nothing of refreshing (the payload as before)
+        # a node that only sends changes, or does not say its keep-alive, says nothing of
+        # it (the payload as before)
         data: dict[str, Any] = handler(self)
-        if data.get("refresh_s") is None:
-            data.pop("refresh_s", None)
+        for optional in ("refresh_s", "keepalive_s"):
+            if data.get(optional) is None:
+                data.pop(optional, None)
         return data
 
 

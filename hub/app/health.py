@@ -12,6 +12,17 @@ it unchanged (``refresh_s``, :class:`~feltwire.protocol.ReaderInventory`): it is
 when nothing of it came for ``max(reader_silent_s, 2 × refresh_s)`` while its node is
 online. A node coming back online gives its readers a fresh window.
 
+A node whose link is cut goes quiet all at once, and the hub learns it only when the
+broker publishes the node's will — up to 1.5 × its MQTT keep-alive after the node's last
+packet, longer than a reader's window with the defaults (15 s of keep-alive: 22.5 s).
+So when the inventory also said the node's keep-alive (``keepalive_s``) and nothing at
+all came from the node after the reader's re-send fell due (``refresh_s`` and
+:data:`SLACK_S` after its last inventory), the reader's silence waits until the will
+could have come: :func:`will_s` after the node's last message and its next re-send —
+the node is then said offline instead, and a node that still answers its broker's pings
+but sends nothing is said silent then. Another reader of the node heard after that point
+shows the node alive, and a reader silent alone is said at the end of its own window.
+
 Pure: the caller passes the time (the hub's monotonic clock) and gets back what changed
 (:class:`HealthChange`), which the application turns into alerts.
 
@@ -34,8 +45,23 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Final
 
-__all__ = ["HealthChange", "HealthKind", "TableHealth"]
+__all__ = ["SLACK_S", "HealthChange", "HealthKind", "TableHealth", "will_s"]
+
+SLACK_S: Final = 2.0
+"""How late a node's re-send may come after it fell due (its sweeps over its readers)."""
+
+
+def will_s(keepalive_s: int) -> float:
+    """How long after a node's last packet its will surely reached the hub: the broker
+    gives up on it after 1.5 × its keep-alive; one keep-alive more for the broker's check
+    and the message's way.
+
+    >>> will_s(15), will_s(5)
+    (37.5, 12.5)
+    """
+    return 2.5 * keepalive_s
 
 
 class HealthKind(enum.StrEnum):
@@ -72,6 +98,10 @@ class _Reader:
     """When an inventory of it last came (None: only replayed from the log)."""
     window: float | None = None
     """How long it may stay silent (None: its node sends changes only, not watched)."""
+    refresh_s: float = 0.0
+    """How often its node re-sends it (when watched)."""
+    keepalive_s: int | None = None
+    """Its node's MQTT keep-alive, as its last inventory said (None: not said)."""
     silent: bool = False
 
 
@@ -84,6 +114,8 @@ class TableHealth:
         self.reader_silent_s = reader_silent_s
         self._online: dict[str, bool] = {}
         self._readers: dict[str, _Reader] = {}
+        self._node_heard: dict[str, float] = {}
+        """When anything last came from each node (an inventory, ``online``)."""
 
     def placements(self) -> list[list[str]]:
         """Which node each reader's last applied inventory came from — all of its state
@@ -124,15 +156,25 @@ class TableHealth:
             found.node = node
 
     def read(
-        self, node: str, reader: str, refresh_s: float | None, *, now: float
+        self,
+        node: str,
+        reader: str,
+        refresh_s: float | None,
+        *,
+        now: float,
+        keepalive_s: int | None = None,
     ) -> list[HealthChange]:
         """An inventory of ``reader`` came from ``node`` (live, or retained by the broker)
-        at ``now``, its node re-sending it every ``refresh_s`` (None: changes only)."""
+        at ``now``, its node re-sending it every ``refresh_s`` (None: changes only) and
+        keeping its MQTT connection alive every ``keepalive_s`` (None: not said)."""
         self.placed(node, reader)
         self._online.setdefault(node, True)  # heard from: known
+        self._node_heard[node] = now
         state = self._readers[reader]
         state.heard = now
         state.window = None if refresh_s is None else max(self.reader_silent_s, 2 * refresh_s)
+        state.refresh_s = refresh_s or 0.0
+        state.keepalive_s = keepalive_s
         if state.silent:
             state.silent = False
             return [HealthChange(HealthKind.READER_BACK, node, (reader,))]
@@ -146,6 +188,7 @@ class TableHealth:
             return []
         if not online:
             return [HealthChange(HealthKind.NODE_OFFLINE, node, self.readers_of(node))]
+        self._node_heard[node] = now
         for reader in self.readers_of(node):  # a fresh window to report in
             state = self._readers[reader]
             if state.heard is not None:
@@ -163,7 +206,7 @@ class TableHealth:
                 continue
             if not self._online.get(state.node, True):
                 continue  # its node is offline: that alert says it
-            if now - state.heard >= state.window:
+            if now >= self._deadline(state, state.heard, state.window):
                 state.silent = True
                 out.append(HealthChange(HealthKind.READER_SILENT, state.node, (reader,)))
         return out
@@ -171,7 +214,7 @@ class TableHealth:
     def next_due(self) -> float | None:
         """When the next reader falls silent if nothing comes (None: none is watched)."""
         times = [
-            s.heard + s.window
+            self._deadline(s, s.heard, s.window)
             for s in self._readers.values()
             if not s.silent
             and s.window is not None
@@ -179,3 +222,14 @@ class TableHealth:
             and self._online.get(s.node, True)
         ]
         return min(times) if times else None
+
+    def _deadline(self, state: _Reader, heard: float, window: float) -> float:
+        """When ``state``'s reader is said silent if nothing more comes (see the module:
+        the end of its window, or later while its whole node is quiet)."""
+        end = heard + window
+        if state.keepalive_s is None:
+            return end
+        node_heard = self._node_heard.get(state.node, heard)
+        if node_heard > heard + state.refresh_s + SLACK_S:
+            return end  # the node sent after this reader's re-send fell due: it is alive
+        return max(end, node_heard + state.refresh_s + will_s(state.keepalive_s))

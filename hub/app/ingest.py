@@ -42,6 +42,7 @@ from feltwire.protocol import (
     AVAILABILITY_OFFLINE,
     AVAILABILITY_ONLINE,
     ButtonPress,
+    ReaderInventory,
     TopicKind,
     decode_button_press,
     decode_inventory,
@@ -96,6 +97,8 @@ class InventoryRead:
     refresh_s: float | None = None
     """How often the node re-sends this antenna's inventory unchanged (None: it sends
     changes only); not logged — it concerns the reader's health, not the table."""
+    keepalive_s: int | None = None
+    """The node's MQTT keep-alive, as the inventory said (None: not said); not logged."""
 
 
 def _same_node(named: str, topic_node: str | None) -> None:
@@ -255,7 +258,7 @@ class Ingest:
             # a live copy of a read taken already (its retained repeat came first when the
             # hub subscribed): it came, so the reads after it do not wait for it
             return self._released(node, self.nodes.arrive(node, seq, None, now)) if live else []
-        read = self._read(inv.reader, inv.node, seq, inv.uids, inv.refresh_s)
+        read = self._read(inv, seq)
         if not live:
             self._last_seq[(node, inv.reader)] = seq
             self.nodes.taken(node, seq, live=False)
@@ -312,13 +315,12 @@ class Ingest:
             self.notices.append(NodeNotice(NoticeKind.SEQUENCE, node, seq, last, reader))
         return True
 
-    def _read(
-        self, reader: str, node: str, seq: int, uids: list[str], refresh_s: float | None
-    ) -> InventoryRead:
+    def _read(self, inv: ReaderInventory, seq: int) -> InventoryRead:
         """The inventory as cards; each uid not in the deck counted and logged."""
+        reader = inv.reader
         cards = set()
         unknown = []
-        for uid in uids:
+        for uid in inv.uids:
             card = self.deck.card_for(uid)
             if card is None:
                 unknown.append(uid)
@@ -333,7 +335,9 @@ class Ingest:
                 self.deck.name,
                 key=f"unknown-{reader}",
             )
-        return InventoryRead(reader, node, seq, frozenset(cards), tuple(unknown), refresh_s)
+        return InventoryRead(
+            reader, inv.node, seq, frozenset(cards), tuple(unknown), inv.refresh_s, inv.keepalive_s
+        )
 
     def handle_availability(self, topic: str, payload: bytes) -> tuple[str, bool] | None:
         """A node's availability (``…/node/<node>/availability``: ``online`` or

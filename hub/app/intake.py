@@ -190,7 +190,9 @@ class ReadIntake:
     def heard(self, read: InventoryRead, now: float) -> None:
         """An inventory came from a node (live or retained, not replayed): its reader
         reported at ``now``."""
-        self.health_changes += self.health.read(read.node, read.reader, read.refresh_s, now=now)
+        self.health_changes += self.health.read(
+            read.node, read.reader, read.refresh_s, now=now, keepalive_s=read.keepalive_s
+        )
 
     def due_silent(self, now: float) -> None:
         """Note the readers that fell silent by ``now`` (in :attr:`health_changes`)."""

@@ -460,7 +460,8 @@ class HealthSettings(ConfigModel):
         description=(
             "a reader whose node re-sends its inventory (the node's inventory_refresh_s) "
             "and that sent nothing for this long raises reader_silent; never less than "
-            "twice the node's refresh"
+            "twice the node's refresh (a whole node quiet: not before its broker could "
+            "have said it offline, docs/protocol.md)"
         ),
     )
     reorder_grace_s: float = Field(

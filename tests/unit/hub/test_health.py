@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from feltwire.deck import simulated_uid
+from hub.app.table_app import TableApp
 from hub.config import PlayerSettings, RulesSettings
 from tests.support.clocks import FakeClock
 from tests.support.service import hub_service
@@ -19,11 +20,17 @@ AVAILABILITY = "feltwire/v1/t1/node/n1/availability"
 
 
 def inv(
-    reader: str, seq: int, uids: list[str], refresh_s: float | None = None
+    reader: str,
+    seq: int,
+    uids: list[str],
+    refresh_s: float | None = None,
+    keepalive_s: int | None = None,
 ) -> tuple[str, bytes]:
     body = {"v": 1, "node": "n1", "seq": seq, "ts": 0, "reader": reader, "uids": uids}
     if refresh_s is not None:
         body["refresh_s"] = refresh_s
+    if keepalive_s is not None:
+        body["keepalive_s"] = keepalive_s
     return f"feltwire/v1/t1/node/n1/reader/{reader}/tags", json.dumps(body).encode()
 
 
@@ -114,6 +121,57 @@ def test_a_slow_refresh_widens_the_window_and_changes_only_are_never_silent() ->
     clock.now += 3600
     svc.check_health(clock())
     assert [a["readers"] for a in svc.feeds.hub_alerts] == [["seat2"]]
+
+
+def _two_readers_until_cut(svc: TableApp, clock: FakeClock) -> None:
+    """seat1 and seat2 of a node re-sending every 5 s (keep-alive 5 s), 2 s apart, the
+    last at 7 s; then nothing: the node's link is cut."""
+    for at, reader, seq in ((0, "seat1", 1), (2, "seat2", 2), (5, "seat1", 3), (7, "seat2", 4)):
+        clock.now = 1000.0 + at
+        svc.handle_message(*inv(reader, seq, [], refresh_s=5, keepalive_s=5))
+
+
+def test_a_node_cut_off_is_said_offline_not_its_readers_silent() -> None:
+    # the broker's will may come 1.5 × 5 s after the node's last packet, later than
+    # seat1's window (15 s after 5 s): a node gone quiet as a whole waits for it
+    clock = FakeClock()
+    svc = hub_service(clock, reader_silent_s=15)
+    _two_readers_until_cut(svc, clock)
+    for clock.now in (1020.0, 1022.0, 1024.4):
+        svc.check_health(clock())
+        assert list(svc.feeds.hub_alerts) == [], clock.now
+    svc.handle_message(AVAILABILITY, b"offline")  # the will
+    alerts = list(svc.feeds.hub_alerts)
+    assert codes(alerts) == ["node_offline"] and alerts[0]["readers"] == ["seat1", "seat2"]
+    svc.check_health(clock.now + 600)
+    assert codes(list(svc.feeds.hub_alerts)) == ["node_offline"]
+
+
+def test_a_node_that_sends_nothing_and_keeps_its_link_has_its_readers_said_silent() -> None:
+    # no will comes (the node answers its broker's pings): once it could have come, the
+    # readers are said silent — 5 s (the re-send) and 2.5 × 5 s after the node's last
+    clock = FakeClock()
+    svc = hub_service(clock, reader_silent_s=15)
+    _two_readers_until_cut(svc, clock)
+    svc.check_health(1024.4)
+    assert list(svc.feeds.hub_alerts) == []
+    svc.check_health(1024.5)
+    assert [a["readers"] for a in svc.feeds.hub_alerts] == [["seat1"], ["seat2"]]
+
+
+def test_a_reader_silent_beside_a_live_one_is_said_at_its_window() -> None:
+    clock = FakeClock(1000.0)
+    svc = hub_service(clock, reader_silent_s=15)
+    svc.handle_message(*inv("seat1", 1, [], refresh_s=5, keepalive_s=60))
+    for n, clock.now in enumerate((1002.0, 1007.0, 1012.0), start=2):
+        svc.handle_message(*inv("seat2", n, [], refresh_s=5, keepalive_s=60))
+        svc.check_health(clock())
+    svc.check_health(1014.9)
+    assert list(svc.feeds.hub_alerts) == []
+    svc.check_health(1015.0)
+    assert [(a["code"], a["readers"]) for a in svc.feeds.hub_alerts] == [
+        ("reader_silent", ["seat1"])
+    ]
 
 
 def test_an_offline_nodes_readers_are_not_said_silent() -> None:
