@@ -54,6 +54,19 @@ amqtt and RabbitMQ take a client's QoS 1 messages without a window of their own 
 3.1.1 has none); 1,000 is the window the brokers' templates give the hub's reads the
 other way (``max_inflight_messages``)."""
 
+OUTGOING_UNACKNOWLEDGED_MAX = 60_000
+"""At most this many of a connection's messages handed to its MQTT client and not
+acknowledged (in flight or queued in the client). paho numbers them 1–65,535 and refuses
+a message whose number is still taken ("message queue full"), which ended the sender of
+the table's messages while the connection went on. Beyond this many, the hub's messages
+wait in the table's own queue until acknowledgements come
+(``feltwire_mqtt_outgoing_waiting`` counts both; tests/integration/faults/
+test_outgoing_backlog.py)."""
+
+BACKLOG_POLL_S = 0.05
+"""How often a connection at :data:`OUTGOING_UNACKNOWLEDGED_MAX` looks for room again, and
+one behind with nothing new to send whether its backlog is gone."""
+
 
 def _filters(table: str) -> list[tuple[str, int]]:
     """What the hub subscribes to for ``table`` (QoS 1): its readers' inventories, its
@@ -452,7 +465,12 @@ def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:
             )
 
 
-async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
+async def _send_outgoing(
+    service: TableApp,
+    client: aiomqtt.Client,
+    *,
+    most_unacknowledged: int = OUTGOING_UNACKNOWLEDGED_MAX,
+) -> None:
     """Publish the hub's messages: the current lights first, then alerts that waited for
     the connection, then each new message as it comes.
 
@@ -460,11 +478,14 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
     broker's acknowledgement before the next: aiomqtt's ``publish`` awaits each PUBACK
     (a round trip per message, and a timeout task per message on the event loop — an
     eighth of the loop's work at 50 tables). The client keeps the QoS 1 messages in
-    flight itself; those not acknowledged when the connection ends are counted
-    (``outgoing_unconfirmed``) and logged — the lights go out again in full on the next
-    connection. When the hub may no longer speak for the table (:meth:`TableApp.speaks`)
-    nothing more is sent and the connection is closed: the table's session waits at the
-    broker for the hub that serves the table next, with what it holds unacknowledged."""
+    flight itself, at most ``most_unacknowledged`` of them unacknowledged (the rest wait
+    in the table's queue; :data:`OUTGOING_UNACKNOWLEDGED_MAX`); more than it sends at once
+    (:data:`OUTGOING_IN_FLIGHT`) is logged as a backlog, and its end too. Those not
+    acknowledged when the connection ends are counted (``outgoing_unconfirmed``) and
+    logged — the lights go out again in full on the next connection. When the hub may no
+    longer speak for the table (:meth:`TableApp.speaks`) nothing more is sent and the
+    connection is closed: the table's session waits at the broker for the hub that
+    serves the table next, with what it holds unacknowledged."""
     waiting: list[tuple[str, bytes, bool]] = []
     while not service.outgoing.empty():
         message = service.outgoing.get_nowait()
@@ -472,15 +493,35 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
             waiting.append(message)  # light commands are superseded by the full state below
     mqtt_client = client._client  # aiomqtt's paho client, driven by this event loop
     sent: deque[mqtt.MQTTMessageInfo] = deque()
+    backlog = _Backlog(service.table)
 
     def in_flight() -> int:
         return sum(not info.is_published() for info in sent)
 
+    async def room() -> None:
+        """Until the client holds fewer than ``most_unacknowledged`` (the next message
+        waits where it is, counted)."""
+        _acknowledged(sent)
+        while len(sent) >= most_unacknowledged:
+            backlog.full(len(sent))
+            await asyncio.sleep(BACKLOG_POLL_S)
+            _acknowledged(sent)
+
+    def send(topic: str, payload: bytes, retain: bool) -> None:
+        _publish(mqtt_client, topic, payload, retain, sent)
+        backlog.note(len(sent))
+
     service.feeds.in_flight = in_flight  # /metrics: feltwire_mqtt_outgoing_waiting
     try:
         for topic, payload, retain in service.light_messages() + waiting:
-            _publish(mqtt_client, topic, payload, retain, sent)
+            await room()
+            send(topic, payload, retain)
         while True:
+            await room()
+            while backlog.behind and service.outgoing.empty():
+                await asyncio.sleep(BACKLOG_POLL_S)  # to say when the backlog is gone
+                _acknowledged(sent)
+                backlog.note(len(sent))
             topic, payload, retain = await service.outgoing.get()
             if not service.speaks():
                 log.warning(
@@ -488,7 +529,7 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
                 )
                 mqtt_client.disconnect()
                 return
-            _publish(mqtt_client, topic, payload, retain, sent)
+            send(topic, payload, retain)
     except aiomqtt.MqttError as exc:
         service.count("outgoing_unconfirmed")  # the message the client refused
         log.warning("could not send to the broker: %s", exc)
@@ -505,6 +546,49 @@ async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
             )
 
 
+class _Backlog:
+    """Says when a connection's messages start to wait for the broker's acknowledgements
+    (more unacknowledged than it keeps in flight) and when they stop (under half that
+    again): a line each, not one a message."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.behind = False
+        self.capped = False
+
+    def note(self, unacknowledged: int) -> None:
+        if not self.behind and unacknowledged > OUTGOING_IN_FLIGHT:
+            self.behind = True
+            log.warning(
+                "table %s: %d messages to the broker wait for its acknowledgement (more than"
+                " the %d sent at once): the broker or this hub is slow; the seat lights and"
+                " alerts go out late",
+                self.table,
+                unacknowledged,
+                OUTGOING_IN_FLIGHT,
+            )
+        elif self.behind and unacknowledged <= OUTGOING_IN_FLIGHT // 2:
+            self.behind = self.capped = False
+            log.info("table %s: the broker acknowledges the hub's messages again", self.table)
+
+    def full(self, unacknowledged: int) -> None:
+        if not self.capped:
+            self.capped = True
+            log.warning(
+                "table %s: %d messages to the broker unacknowledged, the most a connection"
+                " holds: the next wait in the hub",
+                self.table,
+                unacknowledged,
+            )
+
+
+def _acknowledged(sent: deque[mqtt.MQTTMessageInfo]) -> None:
+    """Drop the acknowledged messages at the head of ``sent`` (the broker acknowledges
+    in order)."""
+    while sent and sent[0].is_published():
+        sent.popleft()
+
+
 def _publish(
     mqtt_client: mqtt.Client,
     topic: str,
@@ -516,6 +600,4 @@ def _publish(
     info = mqtt_client.publish(topic, payload, qos=1, retain=retain)
     if info.rc != mqtt.MQTT_ERR_SUCCESS:
         raise aiomqtt.MqttCodeError(info.rc, "Could not publish message")
-    while sent and sent[0].is_published():
-        sent.popleft()
     sent.append(info)
