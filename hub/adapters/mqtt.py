@@ -465,12 +465,7 @@ def _check_granted(chunk: list[tuple[str, int]], granted: object) -> None:
             )
 
 
-async def _send_outgoing(
-    service: TableApp,
-    client: aiomqtt.Client,
-    *,
-    most_unacknowledged: int = OUTGOING_UNACKNOWLEDGED_MAX,
-) -> None:
+async def _send_outgoing(service: TableApp, client: aiomqtt.Client) -> None:
     """Publish the hub's messages: the current lights first, then alerts that waited for
     the connection, then each new message as it comes.
 
@@ -478,8 +473,8 @@ async def _send_outgoing(
     broker's acknowledgement before the next: aiomqtt's ``publish`` awaits each PUBACK
     (a round trip per message, and a timeout task per message on the event loop — an
     eighth of the loop's work at 50 tables). The client keeps the QoS 1 messages in
-    flight itself, at most ``most_unacknowledged`` of them unacknowledged (the rest wait
-    in the table's queue; :data:`OUTGOING_UNACKNOWLEDGED_MAX`); more than it sends at once
+    flight itself, at most :data:`OUTGOING_UNACKNOWLEDGED_MAX` of them unacknowledged (the
+    rest wait in the table's queue); more than it sends at once
     (:data:`OUTGOING_IN_FLIGHT`) is logged as a backlog, and its end too. Those not
     acknowledged when the connection ends are counted (``outgoing_unconfirmed``) and
     logged — the lights go out again in full on the next connection. When the hub may no
@@ -499,10 +494,10 @@ async def _send_outgoing(
         return sum(not info.is_published() for info in sent)
 
     async def room() -> None:
-        """Until the client holds fewer than ``most_unacknowledged`` (the next message
-        waits where it is, counted)."""
+        """Until the client holds fewer than :data:`OUTGOING_UNACKNOWLEDGED_MAX` (the next
+        message waits where it is, counted)."""
         _acknowledged(sent)
-        while len(sent) >= most_unacknowledged:
+        while len(sent) >= OUTGOING_UNACKNOWLEDGED_MAX:
             backlog.full(len(sent))
             await asyncio.sleep(BACKLOG_POLL_S)
             _acknowledged(sent)
