@@ -100,6 +100,7 @@ from bench.table_rig import (  # noqa: E402
     hub_config,
     process_tree,
     quiet_collector,
+    release_collector,
     tree_rss_mb,
     watch_overlays,
 )
@@ -348,6 +349,19 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     raise TimeoutError("the hub did not start")
 
 
+def _not_connected(table: str, surface: RoomSurface, broker_log: Path) -> str:
+    """Why ``table``'s simulated node is said not to have reached the broker: its failed
+    tries and what the broker's log says of its client."""
+    client = f"feltwire-node-{table}-"
+    said = [line for line in broker_log.read_text().splitlines() if client in line]
+    return (
+        f"table {table}'s node did not reach the broker in {CONNECT_S:.0f} s "
+        f"({surface.transport.broker_failures} failed tries; this process has "
+        f"{len(os.listdir('/proc/self/fd'))} descriptors open); the broker's log of it: "
+        + (" | ".join(said[-6:]) or "nothing")
+    )
+
+
 def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, seed: int) -> Step:
     names = [f"r{i:03d}" for i in range(1, n + 1)]
     workdir = Path(tempfile.mkdtemp(prefix="feltwire-room-"))
@@ -404,7 +418,7 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
                 jitter=args.jitter, seed=seed,
             )  # fmt: skip
             if not s.transport.wait_connected(CONNECT_S):
-                raise TimeoutError(f"table {t}'s node did not reach the broker")
+                raise TimeoutError(_not_connected(t, s, broker.log))
             surfaces.append(s)
         quiet_collector()
         rng = random.Random(seed)
@@ -663,6 +677,7 @@ def main() -> int:
             for mode in modes:
                 fn = run_room if mode == "room" else run_bare
                 s = fn(n, args, cpus, args.seed + k)
+                release_collector()  # the run's clients and their descriptors gone
                 print(row(s, f"  ({k + 1}/{args.repeats})" if args.repeats > 1 else ""), flush=True)
                 if s.errors:
                     print(f"  errors: {s.errors}")

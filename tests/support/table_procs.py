@@ -12,6 +12,7 @@ cards are in, however late the rest of the cards arrive.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -337,7 +338,10 @@ def logged_reads(log_file: Path) -> list[tuple[str, str, int]]:
     """(node, reader, seq) of every read input in the event log at ``log_file``, in log
     order (opened read-only; the hub must be stopped or the log's WAL readable)."""
     out: list[tuple[str, str, int]] = []
-    with sqlite3.connect(f"file:{log_file}?mode=ro", uri=True) as db:
+    # closed here: ``with connect()`` only ends a transaction, and the connection is in a
+    # reference cycle (its statement cache) — its three files stayed open until the next
+    # collection (the room bench's process ran out of select()-able descriptors)
+    with contextlib.closing(sqlite3.connect(f"file:{log_file}?mode=ro", uri=True)) as db:
         rows = db.execute("SELECT kind, payload FROM events ORDER BY seq").fetchall()
     for kind, payload in rows:
         if kind != "inventory":
