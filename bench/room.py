@@ -352,7 +352,7 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
 def _not_connected(table: str, surface: RoomSurface, broker_log: Path) -> str:
     """Why ``table``'s simulated node is said not to have reached the broker: its failed
     tries and what the broker's log says of its client."""
-    client = f"feltwire-node-{table}-"
+    client = surface.transport.client_id
     said = [line for line in broker_log.read_text().splitlines() if client in line]
     return (
         f"table {table}'s node did not reach the broker in {CONNECT_S:.0f} s "

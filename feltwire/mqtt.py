@@ -102,11 +102,13 @@ class PahoTransport:
         self.handler_errors = 0
         self.broker_failures = 0
         """Connections to a broker refused, unreachable or lost (each logged), counted."""
+        # the table too: the same node id on two tables must not take over each other's
+        # session (the broker would drop one, firing its last will)
+        self.client_id = client_id or f"feltwire-node-{table}-{node}"
+        """The MQTT client id this node connects with."""
         self._client = paho.Client(
             callback_api_version=CallbackAPIVersion.VERSION2,
-            # the table too: the same node id on two tables must not take over each
-            # other's session (the broker would drop one, firing its last will)
-            client_id=client_id or f"feltwire-node-{table}-{node}",
+            client_id=self.client_id,
             protocol=paho.MQTTv311,
         )
         self._client.max_queued_messages_set(0)

@@ -96,10 +96,8 @@ class _Reader:
     node: str
     heard: float | None = None
     """When an inventory of it last came (None: only replayed from the log)."""
-    window: float | None = None
-    """How long it may stay silent (None: its node sends changes only, not watched)."""
-    refresh_s: float = 0.0
-    """How often its node re-sends it (when watched)."""
+    refresh_s: float | None = None
+    """How often its node re-sends it unchanged (None: changes only, not watched)."""
     keepalive_s: int | None = None
     """Its node's MQTT keep-alive, as its last inventory said (None: not said)."""
     silent: bool = False
@@ -172,8 +170,7 @@ class TableHealth:
         self._node_heard[node] = now
         state = self._readers[reader]
         state.heard = now
-        state.window = None if refresh_s is None else max(self.reader_silent_s, 2 * refresh_s)
-        state.refresh_s = refresh_s or 0.0
+        state.refresh_s = refresh_s
         state.keepalive_s = keepalive_s
         if state.silent:
             state.silent = False
@@ -202,11 +199,10 @@ class TableHealth:
         it reports again)."""
         out: list[HealthChange] = []
         for reader, state in sorted(self._readers.items()):
-            if state.silent or state.window is None or state.heard is None:
-                continue
-            if not self._online.get(state.node, True):
-                continue  # its node is offline: that alert says it
-            if now >= self._deadline(state, state.heard, state.window):
+            if state.silent or not self._online.get(state.node, True):
+                continue  # told already, or its node is offline: that alert says it
+            deadline = self._deadline(state)
+            if deadline is not None and now >= deadline:
                 state.silent = True
                 out.append(HealthChange(HealthKind.READER_SILENT, state.node, (reader,)))
         return out
@@ -214,22 +210,24 @@ class TableHealth:
     def next_due(self) -> float | None:
         """When the next reader falls silent if nothing comes (None: none is watched)."""
         times = [
-            self._deadline(s, s.heard, s.window)
+            t
             for s in self._readers.values()
-            if not s.silent
-            and s.window is not None
-            and s.heard is not None
-            and self._online.get(s.node, True)
-        ]
+            if not s.silent and self._online.get(s.node, True)
+            and (t := self._deadline(s)) is not None
+        ]  # fmt: skip
         return min(times) if times else None
 
-    def _deadline(self, state: _Reader, heard: float, window: float) -> float:
+    def _deadline(self, state: _Reader) -> float | None:
         """When ``state``'s reader is said silent if nothing more comes (see the module:
-        the end of its window, or later while its whole node is quiet)."""
-        end = heard + window
+        the end of its window, ``max(reader_silent_s, 2 × refresh_s)``, or later while its
+        whole node is quiet); None when it is not watched (changes only, or only replayed)."""
+        heard, refresh = state.heard, state.refresh_s
+        if heard is None or refresh is None:
+            return None
+        end = heard + max(self.reader_silent_s, 2 * refresh)
         if state.keepalive_s is None:
             return end
         node_heard = self._node_heard.get(state.node, heard)
-        if node_heard > heard + state.refresh_s + SLACK_S:
+        if node_heard > heard + refresh + SLACK_S:
             return end  # the node sent after this reader's re-send fell due: it is alive
-        return max(end, node_heard + state.refresh_s + will_s(state.keepalive_s))
+        return max(end, node_heard + refresh + will_s(state.keepalive_s))
