@@ -13,10 +13,13 @@ Each step of N runs, ``--repeats`` times each (medians printed):
 * **room** — :mod:`bench.soak`'s tables (:mod:`bench.table_rig`): ``feltwire hub`` in a
   process of its own with N ``[[tables]]`` of ``--game`` (``NT`` no-limit hold'em, ``PO``
   pot-limit Omaha: four hole cards), ``[rules]`` seating six players, live equity on, the
-  event log fsync'd; in this process, per table, a simulated node (the node's own code,
-  one MQTT connection) under the demo's simulated dealer, who deals legal hands card by
-  card at ``--pace`` × live pace (one motion a second at 1, each varying ±``--jitter``
-  of it: :data:`~bench.table_rig.JITTER`) and plays the players' random
+  event log fsync'd; per table, in a bench process holding at most
+  ``--tables-per-process`` tables (100; :mod:`bench.room_shards`: one process held 400
+  tables' 1,029 descriptors, and paho's ``select()`` serves none numbered 1,024 or more;
+  and ~800 threads under one GIL stamped their own frames late), a simulated node (the
+  node's own code, one MQTT connection) under the demo's simulated dealer, who deals legal
+  hands card by card at ``--pace`` × live pace (one motion a second at 1, each varying
+  ±``--jitter`` of it: :data:`~bench.table_rig.JITTER`) and plays the players' random
   legal actions through the console's HTTP API, a dealing mistake in ``--mistakes`` of the
   hands; the table's ``/ws/overlay`` and (unless ``--no-console-feed``) its
   ``/ws/console`` open, as a producer's overlay and the dealer's console page hold them.
@@ -38,18 +41,18 @@ Figures, over ``--seconds`` after ``--warmup`` seconds:
   final estimate instead, counted apart). A change of cards before the frame came
   supersedes the measurement (counted);
 * the hub's CPU (cores) and resident memory, summed over the hub and its descendants
-  (``/proc``), and memory per table; Mosquitto's and this process's CPU; this process's
-  lag — how late the dealers' pauses woke (p99) and the motions a table made a second
-  against the pace — so a slow bench is not taken for a slow hub. Once the tables are set
-  up, this process's own cyclic collector is frozen and set as the hub's
-  (:func:`~bench.table_rig.quiet_collector`): its full collections stamped the frames
-  that arrived meanwhile late.
+  (``/proc``), and memory per table; Mosquitto's CPU and the bench's (this process and
+  its shard processes); the bench's lag — how late the dealers' pauses woke (p99) and the
+  motions a table made a second against the pace — so a slow bench is not taken for a
+  slow hub. Once a shard's tables are set up, its own cyclic collector is frozen and set
+  as the hub's (:func:`~bench.table_rig.quiet_collector`): its full collections stamped
+  the frames that arrived meanwhile late.
 
 The sweep steps N up until the room's median p99 read → overlay passes 100 ms. With
 ``--hub-cpus 0`` the hub and everything it starts run on core 0 only
 (``os.sched_setaffinity`` before it execs; a proxy for a Raspberry Pi's budget) and this
-process and Mosquitto on the other cores; the result names the most tables with p99 ≤
-``--target-ms`` (50).
+process, its shards and Mosquitto on the other cores; the result names the most tables
+with p99 ≤ ``--target-ms`` (50).
 """
 
 from __future__ import annotations
@@ -66,9 +69,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -87,27 +89,23 @@ from bench.overlay_latency import (  # noqa: E402
     run_once,
     start_mosquitto,
 )
+from bench.room_shards import (  # noqa: E402
+    COLLECT_S,
+    READY_S,
+    Shards,
+    ShardSpec,
+    ShardWindow,
+    split,
+)
+from bench.room_shards import RoomWatch as RoomWatch  # noqa: E402  (tests import it here)
+from bench.room_shards import feed_key as feed_key  # noqa: E402
 from bench.table_rig import (  # noqa: E402
-    CONNECT_S,
     JITTER,
-    RULES,
-    WAIT,
-    Played,
-    SoakSurface,
-    Stopped,
-    Watch,
-    deal,
     hub_config,
     process_tree,
-    quiet_collector,
     release_collector,
     tree_rss_mb,
-    watch_overlays,
 )
-from hub.app.records import ConsoleInput  # noqa: E402
-from hub.config import table_config  # noqa: E402
-from simulator.dealer import Mistake  # noqa: E402
-from simulator.demo import ConsoleAnswer  # noqa: E402
 from simulator.monitor_table import MOTION  # noqa: E402
 from tests.support.mosquitto import template_queue_settings  # noqa: E402
 from tests.support.ports import free_port  # noqa: E402
@@ -115,167 +113,6 @@ from tests.support.table_procs import logged_reads  # noqa: E402
 
 LIMIT_MS = 100.0
 STREETS = ("hole", "flop", "turn", "river")
-BOARD_STREET = {3: "flop", 4: "turn", 5: "river"}
-
-
-# ------------------------------------------------------------------ what the pages show
-
-
-def feed_key(hand: object, ev: dict[str, Any]) -> str:
-    """A public event's identity: its hand and its fields but ``hand`` and ``t``."""
-    return json.dumps(
-        [hand, {k: v for k, v in ev.items() if k not in ("hand", "t")}], sort_keys=True
-    )
-
-
-@dataclass
-class Probe:
-    """One street's last card, awaiting its equity frames."""
-
-    hand: int
-    street: str
-    board: frozenset[str]
-    t0: float
-    first_ms: float | None = None
-    frames: int = 0
-
-
-@dataclass(frozen=True)
-class EquitySample:
-    street: str
-    first_ms: float
-    final_ms: float
-    exact: bool
-    at: float
-
-
-class RoomWatch(Watch):
-    """:class:`Watch` plus the equity frames of each street's last card and the console
-    feed's frames of the actions entered (thread-safe, on :attr:`cond`)."""
-
-    def __init__(self, table: str) -> None:
-        super().__init__(table)
-        self.probe: Probe | None = None
-        self.equity: list[EquitySample] = []
-        self.superseded: Counter[str] = Counter()
-        self.recent: deque[tuple[float, str]] = deque(maxlen=256)
-        self.waiting: dict[str, float] = {}
-        self.feed: list[tuple[float, float]] = []
-        """(arrival, ms) of each action's frame on the console feed."""
-        self.stamps: list[float] = []
-        """When each overlay latency was taken (parallel to :attr:`latencies`)."""
-
-    def open_probe(self, hand: int, street: str, board: frozenset[str]) -> None:
-        with self.cond:
-            self.probe = Probe(hand, street, board, time.perf_counter())
-
-    def close_probe(self) -> None:
-        """The cards changed: an open measurement is superseded."""
-        with self.cond:
-            if self.probe is not None:
-                self.superseded[self.probe.street] += 1
-                self.probe = None
-
-    def frame(self, ev: dict[str, Any], at: float) -> None:
-        if ev.get("type") != "equity":
-            before = len(self.latencies)
-            super().frame(ev, at)
-            with self.cond:
-                self.stamps += [at] * (len(self.latencies) - before)
-            return
-        with self.cond:
-            p = self.probe
-            if p is None or ev.get("hand") != p.hand or frozenset(ev["board"]) != p.board:
-                return
-            if len(ev["players"]) < 2:
-                return
-            ms = (at - p.t0) * 1000
-            p.frames += 1
-            if p.first_ms is None:
-                p.first_ms = ms
-            if ev["exact"] or p.frames >= 2:  # exact, or the final estimate after the quick
-                self.equity.append(EquitySample(p.street, p.first_ms, ms, bool(ev["exact"]), at))
-                self.probe = None
-
-    def console_frame(self, ev: dict[str, Any], at: float) -> None:
-        if ev.get("type") in ("console", "snapshot"):
-            return
-        key = feed_key(ev.get("hand"), ev)
-        with self.cond:
-            sent = self.waiting.pop(key, None)
-            if sent is not None:
-                self.feed.append((at, (at - sent) * 1000))
-            else:
-                self.recent.append((at, key))
-
-    def answered(self, key: str, sent: float) -> None:
-        """An action sent at ``sent`` was answered with the public event ``key``."""
-        with self.cond:
-            for i, (at, k) in enumerate(self.recent):
-                if k == key and at >= sent:
-                    self.feed.append((at, (at - sent) * 1000))
-                    del self.recent[i]
-                    return
-            self.waiting[key] = sent
-
-
-class RoomSurface(SoakSurface):
-    """A :class:`SoakSurface` that marks each street's last card for the equity figure,
-    matches its actions' answers to the console feed, and stops at once when told."""
-
-    def __init__(
-        self,
-        table: str,
-        broker_port: int,
-        url: str,
-        watch: RoomWatch,
-        pace: float,
-        game: str,
-        equity: bool = True,
-        *,
-        jitter: float = JITTER,
-        seed: int = 0,
-    ) -> None:
-        super().__init__(table, broker_port, url, watch, pace, game, jitter=jitter, seed=seed)
-        self.room = watch
-        self.equity = equity
-        self.need = len(table_config(RULES, game).game.streets[0].hole_up)
-        self.stopping = threading.Event()
-        self._cards: dict[str, frozenset[str]] = {}
-        self._hole_hand: int | None = None
-        self._body: dict[str, Any] | None = None
-        self.api.client.event_hooks["response"] = [self._keep_answer]
-
-    def _keep_answer(self, response: httpx.Response) -> None:
-        self._body = None
-        if response.request.url.path == "/api/console/action" and response.status_code == 200:
-            response.read()
-            self._body = response.json()
-
-    def _pace(self) -> None:
-        if self.stopping.is_set():
-            raise Stopped
-        super()._pace()
-
-    def sending(self, reader: str, cards: frozenset[str], changed: bool) -> None:
-        if not changed:
-            return
-        self._cards[reader] = cards
-        self.room.close_probe()
-        if self.monitor is None or self.mistake is not Mistake.NONE or not self.equity:
-            return
-        setup = self.monitor.setup
-        dealt = all(len(self._cards.get(f"seat{t}", ())) == self.need for t in setup.seats)
-        if reader == "board" and len(cards) in BOARD_STREET:
-            self.room.open_probe(setup.number, BOARD_STREET[len(cards)], cards)
-        elif reader.startswith("seat") and self._hole_hand != setup.number and dealt:
-            self._hole_hand = setup.number
-            self.room.open_probe(setup.number, "hole", frozenset())
-
-    def entered(self, inp: ConsoleInput, sent: float, answer: object) -> None:
-        body, self._body = self._body, None
-        if isinstance(answer, ConsoleAnswer) and answer.accepted and body and body["events"]:
-            self.room.answered(feed_key(body["hand"], body["events"][0]), sent)
 
 
 # ------------------------------------------------------------------ one run
@@ -349,19 +186,6 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
     raise TimeoutError("the hub did not start")
 
 
-def _not_connected(table: str, surface: RoomSurface, broker_log: Path) -> str:
-    """Why ``table``'s simulated node is said not to have reached the broker: its failed
-    tries and what the broker's log says of its client."""
-    client = surface.transport.client_id
-    said = [line for line in broker_log.read_text().splitlines() if client in line]
-    return (
-        f"table {table}'s node did not reach the broker in {CONNECT_S:.0f} s "
-        f"({surface.transport.broker_failures} failed tries; this process has "
-        f"{len(os.listdir('/proc/self/fd'))} descriptors open); the broker's log of it: "
-        + (" | ".join(said[-6:]) or "nothing")
-    )
-
-
 def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, seed: int) -> Step:
     names = [f"r{i:03d}" for i in range(1, n + 1)]
     workdir = Path(tempfile.mkdtemp(prefix="feltwire-room-"))
@@ -384,13 +208,22 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
     )
     log = workdir / "hub.log"
     env = os.environ | {"MALLOC_ARENA_MAX": "2"}  # as the hub's systemd unit sets
-    stop_watching, stop_dealing, opened = threading.Event(), threading.Event(), threading.Event()
-    watches = [RoomWatch(t) for t in names]
-    surfaces: list[RoomSurface] = []
-    threads: list[threading.Thread] = []
-    played = [Played() for _ in names]
+    rng = random.Random(seed)
+    seeds = [rng.random() for _ in names]  # each table's dealer's, however they are spread
+    specs, at = [], 0
+    for k, part in enumerate(split(names, args.tables_per_process)):
+        specs.append(
+            ShardSpec(
+                index=k, tables=part, dealer_seeds=seeds[at : at + len(part)],
+                broker_port=broker.port, broker_log=broker.log, url=url, pace=args.pace,
+                game=args.game, equity=args.equity, jitter=args.jitter, seed=seed,
+                mistakes=args.mistakes, console_feed=args.console_feed,
+            )
+        )  # fmt: skip
+        at += len(part)
     step = Step("room", n, args.seconds, load1=round(os.getloadavg()[0], 2))
     proc: subprocess.Popen[bytes] | None = None
+    shards: Shards | None = None
     try:
         with log.open("wb") as out:
             proc = subprocess.Popen(
@@ -403,34 +236,10 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
             )
         _wait_healthy(url, proc, log)
         pid = proc.pid
-        viewer = threading.Thread(
-            target=watch_overlays,
-            args=(url, watches, opened, stop_watching),
-            kwargs={"console": args.console_feed},
-            daemon=True,
-        )
-        viewer.start()
-        if not opened.wait(120):
-            raise TimeoutError("the overlays did not open")
-        for t, w in zip(names, watches, strict=True):
-            s = RoomSurface(
-                t, broker.port, url, w, args.pace, args.game, args.equity,
-                jitter=args.jitter, seed=seed,
-            )  # fmt: skip
-            if not s.transport.wait_connected(CONNECT_S):
-                raise TimeoutError(_not_connected(t, s, broker.log))
-            surfaces.append(s)
-        quiet_collector()
-        rng = random.Random(seed)
-        for s, p in zip(surfaces, played, strict=True):
-            th = threading.Thread(
-                target=deal,
-                args=(s, random.Random(rng.random()), args.mistakes, stop_dealing, p),
-                daemon=True,
-            )
-            th.start()
-            threads.append(th)
-        time.sleep(args.warmup)
+        shards = Shards(specs)
+        shards.hear("ready", READY_S)  # every shard's overlays open, its nodes connected
+        shards.tell("deal")
+        shards.pause(args.warmup, "in the warm-up")
         assert broker.proc is not None
         mosquitto = broker.proc.pid
 
@@ -439,48 +248,31 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
             for p in process_tree(pid):
                 with contextlib.suppress(OSError):
                     hub_s += cpu_seconds(p)
+            assert shards is not None
             return (
                 hub_s,
                 cpu_seconds(mosquitto),
-                time.process_time(),
+                time.process_time() + shards.cpu(),
                 time.perf_counter(),
                 tree_waited(pid),
             )
 
-        marks = [(len(w.latencies), len(w.equity), len(w.feed)) for w in watches]
-        s_marks = [(len(s.answered), len(s.wakes)) for s in surfaces]
-        hands0 = sum(len(p.hands) for p in played)
+        shards.tell("mark")
         c0 = cpu()
         rss: list[float] = []
         end = time.monotonic() + args.seconds
         while time.monotonic() < end:
-            time.sleep(min(5.0, max(0.0, end - time.monotonic())))
+            shards.pause(min(5.0, max(0.0, end - time.monotonic())), "in the measured window")
             rss.append(tree_rss_mb(pid))
         c1 = cpu()
         step.hub_processes = len(process_tree(pid))
         wall = c1[3] - c0[3]
-        lat = [x for w, m in zip(watches, marks, strict=True) for x in w.latencies[m[0] :]]
-        eq = [e for w, m in zip(watches, marks, strict=True) for e in w.equity[m[1] :]]
-        feed = [x for w, m in zip(watches, marks, strict=True) for _, x in w.feed[m[2] :]]
-        answered = [x for s, m in zip(surfaces, s_marks, strict=True) for x in s.answered[m[0] :]]
-        wakes = [x for s, m in zip(surfaces, s_marks, strict=True) for x in s.wakes[m[1] :]]
-        step.hands = sum(len(p.hands) for p in played) - hands0
-        stop_dealing.set()
-        for s in surfaces:
-            s.stopping.set()
-        for th in threads:
-            th.join(WAIT)
-        for w in watches:
-            w.shown(5)
-        step.lost_frames = sum(w.awaited for w in watches)
+        shards.tell("collect")  # the window's figures, then the dealers stop
+        windows: list[ShardWindow] = shards.hear("collected", COLLECT_S)
+        published = sum(shards.stop())
     finally:
-        stop_dealing.set()
-        for s in surfaces:
-            s.stopping.set()
-        stop_watching.set()
-        time.sleep(0.5)
-        for s in surfaces:
-            s.close()
+        if shards is not None:
+            shards.close()
         if proc is not None:
             proc.terminate()
             try:
@@ -489,20 +281,25 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
                 proc.kill()
                 proc.wait()
         broker.stop()
-    published = sum(s.publisher.published for s in surfaces)
     logged = 0
     for t in names:
         db = workdir / "state" / t / "events.sqlite"
         with contextlib.suppress(sqlite3.Error):
             logged += len(logged_reads(db))
     shutil.rmtree(workdir, ignore_errors=True)
+    lat = [x for w in windows for x in w.latencies]
+    answered = [x for w in windows for x in w.answered]
+    wakes = [x for w in windows for x in w.wakes]
     step.seconds = round(wall, 1)
     step.reads = len(lat)
     step.p50_ms, step.p99_ms, step.max_ms = _pcts(lat)
+    step.lost_frames = sum(w.lost_frames for w in windows)
     step.lost_logged = published - logged
     step.actions = len(answered)
     step.action_p50_ms, step.action_p99_ms, step.action_max_ms = _pcts(answered)
-    step.feed_p50_ms, step.feed_p99_ms, step.feed_max_ms = _pcts(feed)
+    step.feed_p50_ms, step.feed_p99_ms, step.feed_max_ms = _pcts(
+        [x for w in windows for x in w.feed]
+    )
     step.hub_cores = round((c1[0] - c0[0]) / wall, 2)
     step.hub_waiting = round((c1[4] - c0[4]) / wall, 2)
     step.rss_mb = round(statistics.median(rss), 1)
@@ -511,9 +308,13 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
     step.bench_cores = round((c1[2] - c0[2]) / wall, 2)
     step.lag_p99_ms = _pcts(wakes)[1]
     step.motions_per_s = round(len(wakes) / n / wall, 2)
-    step.errors = [e for p in played for e in p.errors][:5]
-    step.equity = [asdict(e) for e in eq]
-    step.superseded = dict(sum((w.superseded for w in watches), Counter[str]()))
+    step.hands = sum(w.hands for w in windows)
+    step.errors = [e for w in windows for e in w.errors][:5]
+    step.equity = [e for w in windows for e in w.equity]
+    total: Counter[str] = Counter()
+    for w in windows:
+        total.update(w.superseded)
+    step.superseded = dict(total)
     return step
 
 
@@ -625,6 +426,10 @@ def main() -> int:
     parser.add_argument("--game", choices=["NT", "PO"], default="NT", help="hold'em or PLO")
     parser.add_argument("--mistakes", type=float, default=0.03, help="share of hands with one")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--tables-per-process", type=int, default=100,
+        help="the most tables one bench process holds (100; more tables: more processes)",
+    )  # fmt: skip
     parser.add_argument("--no-bare", action="store_true", help="the room mode only")
     parser.add_argument(
         "--no-equity", dest="equity", action="store_false", help="live equity off (a diagnosis)"
@@ -639,7 +444,7 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument(
         "--hub-cpus", type=ints, default=None,
-        help="cores the hub runs on, e.g. 0 (this process and Mosquitto: the others)",
+        help="cores the hub runs on, e.g. 0 (the bench and Mosquitto: the others)",
     )  # fmt: skip
     parser.add_argument("--target-ms", type=float, default=50, help="p99 for 'tables carried'")
     parser.add_argument("--quick", action="store_true", help="3 tables, 45 s + 15 s warm-up")
@@ -648,7 +453,7 @@ def main() -> int:
     if args.quick:
         args.tables, args.sweep, args.seconds, args.warmup, args.repeats = 3, [], 45, 15, 1
     cpus = tuple(args.hub_cpus) if args.hub_cpus else None
-    if cpus is not None:  # this process (its threads, Mosquitto) off the hub's cores
+    if cpus is not None:  # this process (its shards, Mosquitto) off the hub's cores
         others = set(range(os.cpu_count() or 1)) - set(cpus)
         os.sched_setaffinity(0, others or set(cpus))
     print(f"machine: {machine()}")
@@ -662,7 +467,7 @@ def main() -> int:
         f"the template's {template_queue_settings().replace(chr(10), ', ')}\n"
         "latencies ms; lost = frames never shown (room: /published − logged); hub cores and "
         "RSS of the hub and its children, wait = its threads runnable with no core free "
-        "(s/s); lag99 = this process's pauses, ms late; mot/s = "
+        "(s/s); lag99 = the bench's pauses, ms late; mot/s = "
         f"motions a table made a second (pace: {args.pace / MOTION:g})"
     )
     print(HEADER, flush=True)
