@@ -20,6 +20,9 @@ port it sets:
   so a client cannot choose the address the sign-in limiter and the audit trail see;
 * **WebSocket limits** — messages over ``max_body_bytes`` close the socket (1009); a
   ping every 20 s, and no pong within 20 s closes it (a half-open WebSocket lasts < 45 s);
+* **writes gathered** — what a connection is sent in one turn of the event loop (a
+  burst of frames, an answer's head and body) goes out in one system call
+  (:mod:`hub.web.coalesce`);
 * **uvicorn's own lines throttled** — a few a minute of each kind (:class:`LogThrottle`:
   ``Invalid HTTP request received.`` for every garbled request, and the like);
 * **accept errors throttled** — when the process is out of file descriptors asyncio logs
@@ -52,6 +55,7 @@ from uvicorn.server import ServerState
 
 from hub.app.throttle import ThrottledLog
 from hub.security.limits import SlidingWindow
+from hub.web.coalesce import coalescing
 
 if TYPE_CHECKING:
     from hub.config import WebSettings
@@ -217,7 +221,7 @@ class GuardedH11Protocol(H11Protocol):
     def connection_made(  # type: ignore[override]
         self, transport: asyncio.Transport
     ) -> None:
-        super().connection_made(transport)
+        super().connection_made(coalescing(transport))
         host = self.client[0] if self.client else ""
         if not self.guard.admit(host):
             self.transport.close()
@@ -288,6 +292,9 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     :class:`ConnectionGuard` when it closes."""
 
     _slot: str | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(coalescing(transport))
 
     def hold_slot(self, slot: str | None) -> None:
         """Take over the place the HTTP connection held."""
