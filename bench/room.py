@@ -112,6 +112,8 @@ from tests.support.ports import free_port  # noqa: E402
 from tests.support.table_procs import logged_reads  # noqa: E402
 
 LIMIT_MS = 100.0
+STOP_S = 120.0
+"""How long the hub is given to stop at a run's end before it is killed."""
 STREETS = ("hole", "flop", "turn", "river")
 
 
@@ -153,6 +155,9 @@ class Step:
     equity: list[dict[str, Any]] = field(default_factory=list)
     superseded: dict[str, int] = field(default_factory=dict)
     load1: float = float("nan")
+    stop_s: float = float("nan")
+    """Seconds the hub took to stop on SIGTERM at the run's end (nan: killed after
+    :data:`STOP_S`)."""
 
 
 def _pcts(values: Sequence[float]) -> tuple[float, float, float]:
@@ -274,9 +279,11 @@ def run_room(n: int, args: argparse.Namespace, cpus: tuple[int, ...] | None, see
         if shards is not None:
             shards.close()
         if proc is not None:
+            stopping = time.perf_counter()
             proc.terminate()
             try:
-                proc.wait(30)
+                proc.wait(STOP_S)
+                step.stop_s = round(time.perf_counter() - stopping, 1)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
@@ -484,6 +491,8 @@ def main() -> int:
                 s = fn(n, args, cpus, args.seed + k)
                 release_collector()  # the run's clients and their descriptors gone
                 print(row(s, f"  ({k + 1}/{args.repeats})" if args.repeats > 1 else ""), flush=True)
+                if s.mode == "room":
+                    print(f"  the hub stopped {s.stop_s:g} s after SIGTERM (nan: killed)")
                 if s.errors:
                     print(f"  errors: {s.errors}")
                 mine[mode].append(s)
