@@ -173,6 +173,14 @@ def _detail(response: httpx.Response) -> str:
     return str(detail if detail is not None else body)[:200]
 
 
+IDLE_S = 3.0
+"""How long the console client keeps an idle connection: less than the hub's web server
+keeps one (``hub.web.server.KEEP_ALIVE_SECONDS``, 5 s). With the same 5 s on both sides a
+request sent as the server closed the connection got no answer ("Connection reset by
+peer", "Server disconnected without sending a response") and stopped the dealer — in
+the room bench's 200-table runs about once a run; a POST is not sent again."""
+
+
 class HttpConsole:
     """The hub's dealer console API, as the demo's simulated players and dealer use it.
 
@@ -193,6 +201,7 @@ class HttpConsole:
             headers={"Authorization": f"Bearer {token}"},
             timeout=timeout,
             trust_env=False,  # the hub is local: no proxy from the environment
+            limits=httpx.Limits(keepalive_expiry=IDLE_S),
         )
         self.sent = 0
         self.refused = 0

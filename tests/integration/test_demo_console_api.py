@@ -14,7 +14,8 @@ from hub.config import WebSettings
 from hub.rules.alerts import AlertCode
 from hub.rules.procedure import Act, ConsoleAction, DeclareMisdeal
 from hub.web.auth import Role
-from simulator.demo import ConsoleAnswer, ConsoleApiError, HttpConsole
+from hub.web.server import KEEP_ALIVE_SECONDS
+from simulator.demo import IDLE_S, ConsoleAnswer, ConsoleApiError, HttpConsole
 from tests.support.room import room
 
 
@@ -64,3 +65,28 @@ async def test_a_credential_the_console_refuses_stops_the_demo(hub: HubRuntime) 
         finally:
             api.close()
     assert hub.rules is not None and hub.rules.desk.alerts_by_hand[1] == []
+
+
+async def test_an_idle_connection_is_let_go_before_the_hub_would_close_it(
+    hub: HubRuntime,
+) -> None:
+    """The hub's server closes a connection idle for KEEP_ALIVE_SECONDS (5 s); a client
+    keeping it as long sent a request now and then just as it closed, and got no answer
+    (the dealer stopped). After an idle pause between IDLE_S and the hub's 5 s, the
+    client's next request goes on a new connection."""
+    assert IDLE_S + 1 < KEEP_ALIVE_SECONDS
+    api = HttpConsole(hub.web_url, hub.token(Role.DEALER))
+
+    def local_port() -> int:
+        response = api.client.get("/api/console/state")
+        assert response.status_code == 200
+        port: int = response.extensions["network_stream"].get_extra_info("client_addr")[1]
+        return port
+
+    try:
+        first = await asyncio.to_thread(local_port)
+        assert await asyncio.to_thread(local_port) == first  # kept while in use
+        await asyncio.sleep(IDLE_S + 0.5)  # the hub would keep it 5 s
+        assert await asyncio.to_thread(local_port) != first
+    finally:
+        api.close()
