@@ -45,7 +45,6 @@ class CoalescingTransport(asyncio.Transport):
         super().__init__()
         self.transport = transport
         self._held: list[bytes] = []
-        self._size = 0
         self._flush: asyncio.Handle | None = None
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
@@ -55,7 +54,6 @@ class CoalescingTransport(asyncio.Transport):
             self.transport.write(data)  # asyncio's transport counts and ignores it
             return
         self._held.append(bytes(data))
-        self._size += len(data)
         if self._flush is None:
             self._flush = asyncio.get_running_loop().call_soon(self.flush)
 
@@ -72,7 +70,6 @@ class CoalescingTransport(asyncio.Transport):
             return
         data = self._held[0] if len(self._held) == 1 else b"".join(self._held)
         self._held.clear()
-        self._size = 0
         if not self.transport.is_closing():
             self.transport.write(data)
 
@@ -89,14 +86,13 @@ class CoalescingTransport(asyncio.Transport):
             self._flush.cancel()
             self._flush = None
         self._held.clear()
-        self._size = 0
         self.transport.abort()
 
     def can_write_eof(self) -> bool:
         return self.transport.can_write_eof()
 
     def get_write_buffer_size(self) -> int:
-        return self.transport.get_write_buffer_size() + self._size
+        return self.transport.get_write_buffer_size() + sum(map(len, self._held))
 
     def get_write_buffer_limits(self) -> tuple[int, int]:
         return self.transport.get_write_buffer_limits()

@@ -21,8 +21,8 @@ class Collect(asyncio.Protocol):
             self.done.set_result(self.data)
 
 
-class Counting(asyncio.Protocol):
-    pass
+class Client(asyncio.Protocol):
+    """The writing side (reads nothing)."""
 
 
 async def _connect() -> tuple[asyncio.Transport, asyncio.Future[bytes], asyncio.Server]:
@@ -30,7 +30,7 @@ async def _connect() -> tuple[asyncio.Transport, asyncio.Future[bytes], asyncio.
     done: asyncio.Future[bytes] = loop.create_future()
     server = await loop.create_server(lambda: Collect(done), "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    transport, _ = await loop.create_connection(Counting, "127.0.0.1", port)
+    transport, _ = await loop.create_connection(Client, "127.0.0.1", port)
     assert isinstance(transport, asyncio.Transport)
     return transport, done, server
 
